@@ -1,0 +1,75 @@
+#include "cli_common.hpp"
+
+#include <stdexcept>
+
+namespace rdmasim::cli {
+namespace {
+
+std::optional<bool> on_off(const std::string& v, const char* flag) {
+  if (v.empty()) return std::nullopt;
+  if (v == "on") return true;
+  if (v == "off") return false;
+  throw std::invalid_argument(std::string(flag) + ": expected on or off, got \"" + v + "\"");
+}
+
+}  // namespace
+
+void add_lat_options(CLI::App& app, LatOptions& o, bool with_test) {
+  if (with_test) {
+    app.add_option("--test", o.test, "operation: write | read | send (perftest ib_write_lat / ib_read_lat / ib_send_lat)")
+        ->check(CLI::IsMember({"write", "read", "send"}));
+    app.add_option("--transport", o.transport, "rdma (RC verbs) or tcp (kernel TCP baseline)")
+        ->check(CLI::IsMember({"rdma", "tcp"}))
+        ->capture_default_str();
+    app.add_option("-s,--size", o.size, "message size in bytes")->capture_default_str();
+    app.add_flag("-a,--all", o.all, "run all sizes 2 .. 2^23 (powers of 2)");
+    app.add_option("--kernel-bypass", o.kernel_bypass, "on|off: RDMA verbs from user space (off: through the kernel)");
+    app.add_option("--zero-copy", o.zero_copy, "on|off: NIC DMAs the app buffer (off: bounce-buffer copies)");
+    app.add_option("--interrupt-coalescing", o.interrupt_coalescing,
+                   "on|off: interrupt moderation with nic.rx_usecs / nic.rx_frames");
+    app.add_option("--busy-poll", o.busy_poll, "on|off: poll for completion (default on for rdma, off for tcp)");
+    app.add_option("--inline", o.inline_data, "on|off: payload inside the WQE (default: size <= max inline)");
+  } else {
+    app.add_option("-s,--size", o.size, "message size in bytes")->capture_default_str();
+  }
+  app.add_option("-n,--iters", o.iters, "number of exchanges")->capture_default_str();
+  app.add_option("--link-layer", o.link_layer, "roce (RoCEv2 over Ethernet) or ib (InfiniBand)")
+      ->check(CLI::IsMember({"roce", "ib"}))
+      ->capture_default_str();
+  app.add_option("-m,--mtu", o.mtu, "RDMA path MTU: 256, 512, 1024, 2048 or 4096")->capture_default_str();
+  app.add_option("--profile", o.profile, "parameter profile: default | seed-demo")->capture_default_str();
+  app.add_option("--set", o.sets, "override a profile parameter, key=value (repeatable; `rdmasim list`)");
+  app.add_option("--seed", o.seed, "seed of every random stream")->capture_default_str();
+  app.add_flag("--json", o.json, "print JSON instead of tables");
+}
+
+LatConfig to_config(const LatOptions& o) {
+  LatConfig c;
+  c.transport = o.transport == "tcp" ? Transport::tcp : Transport::rdma;
+  if (o.test.empty())
+    c.test = c.transport == Transport::tcp ? TestKind::send : TestKind::write;
+  else
+    c.test = o.test == "read" ? TestKind::read : o.test == "send" ? TestKind::send : TestKind::write;
+  c.size = Bytes(o.size);
+  c.iters = o.iters;
+  c.link_layer = o.link_layer == "ib" ? LinkLayer::ib : LinkLayer::roce;
+  c.mtu = Bytes(o.mtu);
+  c.profile = make_profile(o.profile);
+  for (const std::string& s : o.sets) apply_override(c.profile, s);
+  c.seed = o.seed;
+  if (auto v = on_off(o.kernel_bypass, "--kernel-bypass")) c.toggles.kernel_bypass = *v;
+  if (auto v = on_off(o.zero_copy, "--zero-copy")) c.toggles.zero_copy = *v;
+  if (auto v = on_off(o.interrupt_coalescing, "--interrupt-coalescing")) c.toggles.interrupt_coalescing = *v;
+  c.toggles.busy_poll = on_off(o.busy_poll, "--busy-poll");
+  c.toggles.inline_data = on_off(o.inline_data, "--inline");
+  validate(c);
+  return c;
+}
+
+std::vector<std::int64_t> all_sizes() {
+  std::vector<std::int64_t> v;
+  for (int i = 1; i < 24; ++i) v.push_back(std::int64_t{1} << i);
+  return v;
+}
+
+}  // namespace rdmasim::cli

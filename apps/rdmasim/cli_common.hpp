@@ -1,0 +1,37 @@
+// Command-line options shared by `lat`, `budget` and `demo`, and their conversion into a
+// validated LatConfig. Values are kept as given (strings/ints) so that every check happens in
+// one place and produces one clear message.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rdmasim/latency.hpp"
+
+namespace rdmasim::cli {
+
+struct LatOptions {
+  std::string test;          // empty: write for RDMA, send for TCP
+  std::string transport = "rdma";
+  std::int64_t size = 2;
+  std::int64_t iters = 1000;
+  bool all = false;
+  std::string link_layer = "roce";
+  std::int64_t mtu = 4096;
+  std::string profile = "default";
+  std::vector<std::string> sets;
+  std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
+  std::uint64_t seed = 1;
+  bool json = false;
+};
+
+/// Adds the options; `with_test` adds the transport/test/toggle selection (not for `demo`).
+void add_lat_options(CLI::App& app, LatOptions& o, bool with_test);
+/// Throws std::invalid_argument naming the problem.
+LatConfig to_config(const LatOptions& o);
+/// perftest -a: 2, 4, ..., 2^23.
+std::vector<std::int64_t> all_sizes();
+
+}  // namespace rdmasim::cli

@@ -1,0 +1,30 @@
+// The lessons' progressive story on one path, as simulations: TCP baseline -> kernel bypass
+// -> zero copy -> full RDMA (completion by polling), plus the first lesson's what-if
+// "RDMA without zero copy". Each step is a full `lat` run (SEND ping-pong, perftest stats and
+// ledger); the summary reproduces the first lesson's printout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rdmasim/latency.hpp"
+
+namespace rdmasim {
+
+struct DemoStep {
+  std::string name;     // "TCP", "+ kernel bypass", ...
+  std::string change;   // what this step switched on
+  LatResult result;
+};
+
+struct DemoResult {
+  std::vector<DemoStep> steps;  // the four progressive steps
+  LatResult rdma_no_zero_copy;  // full RDMA with zero copy off (the lesson's "partial")
+  double latency_cut_pct = 0;   // (1 - rdma_avg / tcp_avg) * 100
+  double zero_copy_share_pct = 0;  // (no_zc_avg - rdma_avg) / (tcp_avg - rdma_avg) * 100
+};
+
+/// `base` supplies profile, size, iterations, link layer, MTU and seed.
+DemoResult run_demo(const LatConfig& base);
+
+}  // namespace rdmasim

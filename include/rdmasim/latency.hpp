@@ -1,0 +1,96 @@
+// The latency experiment (perftest ib_*_lat look-alike) and its closed-form budget.
+//
+// run_latency simulates `iters` ping-pong exchanges between two back-to-back hosts through the
+// component model and reports perftest's statistics plus the mean ledger of the kept samples
+// (the ledger rows add up to t_avg). run_budget evaluates the same path analytically for one
+// uncontended exchange; with jitter off, budget total == lat t_typical to the picosecond.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rdmasim/ledger.hpp"
+#include "rdmasim/profile.hpp"
+#include "rdmasim/stats.hpp"
+#include "rdmasim/units.hpp"
+
+namespace rdmasim {
+
+enum class TestKind { write, read, send };
+enum class Transport { rdma, tcp };
+enum class LinkLayer { roce, ib };
+
+std::string_view to_string(TestKind t);
+std::string_view to_string(Transport t);
+std::string_view to_string(LinkLayer l);
+
+struct Toggles {
+  bool kernel_bypass = true;          // RDMA: verbs from user space (off: through the kernel)
+  bool zero_copy = true;              // RDMA: NIC DMAs the app buffer (off: bounce-buffer copies)
+  bool interrupt_coalescing = false;  // interrupt moderation with nic.rx_usecs / nic.rx_frames
+  std::optional<bool> busy_poll;      // poll for completion (default: on for RDMA, off for TCP)
+  std::optional<bool> inline_data;    // RDMA: payload in the WQE (default: size <= max inline)
+};
+
+struct LatConfig {
+  TestKind test = TestKind::write;
+  Transport transport = Transport::rdma;
+  Bytes size{2};
+  std::int64_t iters = 1000;
+  LinkLayer link_layer = LinkLayer::roce;
+  Bytes mtu{4096};                    // RDMA path MTU (256..4096); TCP uses tcp.mss
+  Profile profile;
+  Toggles toggles;
+  std::uint64_t seed = 1;
+};
+
+/// Throws std::invalid_argument with a one-line message for any bad combination.
+void validate(const LatConfig& c);
+
+/// The resolved switches a run actually used (defaults filled in).
+struct ResolvedToggles {
+  bool kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
+  Bytes max_inline;
+};
+ResolvedToggles resolve(const LatConfig& c);
+
+struct LatResult {
+  LatConfig config;
+  ResolvedToggles toggles;
+  int rtt_factor = 2;                 // 2: reported latency is RTT/2 (write, send); 1: read
+  LatencyStats stats;
+  Ledger kept_ledger_sum;             // sum of the kept samples' ledgers (RTT units)
+  std::int32_t packets_per_message = 0;
+  Bytes wire_bytes_per_message{};     // request direction
+  std::uint64_t events = 0;
+  std::int64_t invariant_violations = 0;  // messages whose ledger != end-to-end (must be 0)
+
+  /// Mean ledger entry per reported sample, in picoseconds (double: RTT/2 and the mean).
+  double mean_ps(Category c) const;
+};
+
+LatResult run_latency(const LatConfig& c);
+
+struct BudgetResult {
+  LatConfig config;
+  ResolvedToggles toggles;
+  int rtt_factor = 2;
+  Ledger rtt;                         // one uncontended exchange (expected jitter included)
+  double reported_ps = 0;             // rtt / rtt_factor: comparable with t_typical
+  // The lessons' formulas evaluated with the same parameters (one direction of the exchange).
+  Bytes message_wire_bytes{};
+  Time lesson_transmit{};             // S/B with S = bytes on the wire
+  Time lesson_propagate{};            // D/v
+  Time kernel_tx{};                   // L_kernel on the sender (kernel.tx_stack)
+  Time kernel_rx{};                   // L_kernel on the receiver (kernel.rx_stack)
+  Time copy_one{};                    // one copy of the message
+  Time switch_one{};                  // one user/kernel switch (syscall)
+  Time zero_copy_saving{};            // (n-1)(T_copy + T_switch), n = copies per transfer
+  int copies_n = 0;
+};
+
+BudgetResult run_budget(const LatConfig& c);
+
+}  // namespace rdmasim

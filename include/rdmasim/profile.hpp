@@ -1,0 +1,112 @@
+// Parameter profiles: every cost the model charges, as typed structs with documented defaults.
+//
+// A Profile is plain data, validated once (validate()). Named profiles: "default" (a
+// ConnectX-class 100G NIC on PCIe Gen4 x16 and a Linux kernel stack; sources in
+// docs/model.md and the registry's `source` strings) and "seed-demo" (the first lesson's toy
+// parameters). Every field is reachable as "group.key" through the registry (profile_params),
+// which is what --set, `rdmasim list` and the docs use: one source of truth.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rdmasim/units.hpp"
+
+namespace rdmasim {
+
+struct LinkParams {
+  Rate rate = Rate::gbps(100);
+  std::int64_t length_mm = 3'000;            // a 3 m DAC cable
+  std::int64_t velocity_mps = 200'000'000;   // ~2/3 c in copper or fibre
+};
+
+struct PcieParams {
+  int gen = 4;
+  int lanes = 16;
+  Bytes max_payload{256};                    // MPS
+  Bytes tlp_overhead{24};                    // header 16 + seq 2 + LCRC 4 + framing 2
+  Time latency = Time::ns(250);              // one traversal device <-> root complex/memory
+};
+
+struct MemoryParams {
+  Time copy_fixed = Time::ns(50);            // per memcpy call (call, first cache misses)
+  Rate copy_bw = Rate::bytes_per_sec(9'750'000'000);  // single-thread DRAM memcpy
+};
+
+struct HostParams {
+  int tx_copies = 1;                         // CPU copies on the sending side
+  int rx_copies = 1;                         // CPU copies on the receiving side
+};
+
+struct KernelParams {
+  Time syscall = Time::ns(220);              // one system call (entry + exit)
+  Time wakeup = Time::ps(2'300'000);         // waking a blocked thread (context switch)
+  Time tx_stack = Time::ps(1'600'000);       // per send(): socket/TCP/IP/qdisc/driver xmit
+  Time rx_stack = Time::ps(1'800'000);       // per message: TCP receive + socket wake path
+  Time tx_per_packet = Time::ns(400);        // per segment on transmit
+  Time rx_per_packet = Time::ns(600);        // per segment in NAPI/softirq receive
+  Time irq = Time::ns(1'000);                // hard interrupt entry + NAPI schedule
+  Time backlog = Time::zero();               // wait in the softirq backlog before processing
+  Time busy_poll_detect = Time::ns(100);     // a busy-polling socket noticing the data
+};
+
+struct NicParams {
+  Time tx_pipeline = Time::ns(200);          // WQE/descriptor processing to first header
+  Time rx_pipeline = Time::ns(200);          // packet parse/QP lookup to DMA issue
+  Time tx_jitter = Time::zero();             // uniform [0, max] send-arbitration jitter
+  bool blueflame = true;                     // WQE written with the doorbell (no WQE fetch)
+  Bytes wqe_size{64};
+  Bytes cqe_size{64};
+  Bytes doorbell_size{8};
+  Bytes max_inline{0};                       // 0 = perftest's default per test (220/236)
+  Time rx_usecs = Time::us(3);               // interrupt moderation timer (when enabled)
+  int rx_frames = 32;                        // interrupt moderation packet count
+};
+
+struct VerbsParams {
+  Time post = Time::ns(40);                  // ibv_post_send: build WQE + doorbell write
+  Time poll_detect = Time::ns(50);           // polling CPU sees the DMA-written byte / CQE
+};
+
+struct TcpParams {
+  Bytes mss{1448};                           // 1500 MTU - IPv4 20 - TCP 20 - timestamps 12
+};
+
+struct Profile {
+  std::string name = "default";
+  LinkParams link;
+  PcieParams pcie;
+  MemoryParams mem;
+  HostParams host;
+  KernelParams kernel;
+  NicParams nic;
+  VerbsParams verbs;
+  TcpParams tcp;
+};
+
+/// A named profile ("default", "seed-demo"). Throws std::invalid_argument listing the names.
+Profile make_profile(std::string_view name);
+std::vector<std::string> profile_names();
+
+struct ParamDef {
+  std::string key;     // "group.field"
+  std::string type;    // time | rate | bytes | int | bool | length
+  std::string help;
+  std::string source;  // where the default comes from
+  std::function<std::string(const Profile&)> get;
+  std::function<void(Profile&, std::string_view)> set;  // throws std::invalid_argument
+};
+
+const std::vector<ParamDef>& profile_params();
+
+/// Applies "key=value". Unknown key or bad value -> std::invalid_argument naming the key
+/// (and, for an unknown key, the nearest valid keys).
+void apply_override(Profile& p, std::string_view assignment);
+
+/// Checks ranges (rates > 0, counts >= 0, PCIe gen 1..5, ...). Throws std::invalid_argument.
+void validate(const Profile& p);
+
+}  // namespace rdmasim

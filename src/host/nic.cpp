@@ -1,0 +1,67 @@
+#include "host/nic.hpp"
+
+namespace rdmasim {
+namespace {
+std::string pre(int side) { return side == 0 ? "A." : "B."; }
+constexpr Bytes kEthDescriptor{16};
+}  // namespace
+
+void Nic::append_post(PathSpec& path, int side, bool inline_data) const {
+  Cost post;
+  post.fixed = v_.post;
+  path.serve(side, ResourceKind::core, Category::driver, pre(side) + "verbs.post_send", post);
+  const Basis data = inline_data ? Basis::message : Basis::none;
+  if (p_.blueflame) {
+    // The WQE, with any inline payload, is written through the BlueFlame register.
+    pcie_.append_mmio_write(path, side, pre(side) + "pcie.blueflame", data, p_.wqe_size);
+    return;
+  }
+  pcie_.append_mmio_write(path, side, pre(side) + "pcie.doorbell", Basis::none, p_.doorbell_size);
+  pcie_.append_dma_read(path, side, pre(side) + "pcie.wqe_fetch", data, p_.wqe_size);
+}
+
+void Nic::append_tx_pipeline(PathSpec& path, int side) const {
+  if (p_.tx_jitter > Time::zero()) {
+    Cost j;
+    j.jitter = p_.tx_jitter;
+    path.delay(side, Category::queue, pre(side) + "nic.tx_jitter", j);
+  }
+  Cost c;
+  c.fixed = p_.tx_pipeline;
+  path.delay(side, Category::nic, pre(side) + "nic.tx_pipeline", c);
+}
+
+void Nic::append_payload_read(PathSpec& path, int side) const {
+  pcie_.append_dma_read(path, side, pre(side) + "pcie.payload_read", Basis::payload, Bytes{});
+}
+
+void Nic::append_rx_pipeline(PathSpec& path, int side) const {
+  Cost c;
+  c.fixed = p_.rx_pipeline;
+  path.delay(side, Category::nic, pre(side) + "nic.rx_pipeline", c);
+}
+
+void Nic::append_payload_write(PathSpec& path, int side) const {
+  pcie_.append_dma_write(path, side, pre(side) + "pcie.payload_write", Basis::payload, Bytes{});
+}
+
+void Nic::append_cqe_write(PathSpec& path, int side) const {
+  pcie_.append_dma_write(path, side, pre(side) + "pcie.cqe_write", Basis::none, p_.cqe_size);
+}
+
+void Nic::append_poll(PathSpec& path, int side) const {
+  Cost c;
+  c.fixed = v_.poll_detect;
+  path.serve(side, ResourceKind::core, Category::driver, pre(side) + "verbs.poll", c);
+}
+
+void Nic::append_eth_tx_packet(PathSpec& path, int side) const {
+  pcie_.append_mmio_write(path, side, pre(side) + "pcie.doorbell", Basis::none, p_.doorbell_size);
+  pcie_.append_dma_read(path, side, pre(side) + "pcie.descriptor_fetch", Basis::none, kEthDescriptor);
+  pcie_.append_dma_read(path, side, pre(side) + "pcie.payload_read", Basis::payload, Bytes{});
+  Cost c;
+  c.fixed = p_.tx_pipeline;
+  path.delay(side, Category::nic, pre(side) + "nic.tx_pipeline", c);
+}
+
+}  // namespace rdmasim

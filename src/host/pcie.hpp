@@ -1,0 +1,36 @@
+// PcieLink: the PCIe link between a device (NIC) and the host's root complex and memory.
+//
+// Each direction is a FIFO server at the link's raw rate (GT/s x lanes x line code); a transfer
+// of B bytes occupies it for the serialization of B plus one TLP overhead per max-payload
+// chunk. A traversal adds `latency`. Posted writes (doorbell MMIO, DMA writes, CQE writes) are
+// one traversal; a DMA read is a round trip: the request goes up (latency), the completion data
+// comes down (serialized, then latency). "down" is host -> device, "up" is device -> host.
+#pragma once
+
+#include <string>
+
+#include "model/path.hpp"
+#include "rdmasim/profile.hpp"
+
+namespace rdmasim {
+
+class PcieLink {
+ public:
+  explicit PcieLink(const PcieParams& p) : p_(p) {}
+  /// Raw data rate of one direction after line coding (8b/10b for Gen1/2, 128b/130b after).
+  Rate raw_rate() const;
+  /// Time one direction is busy moving `b` bytes of payload in TLPs.
+  Time transfer_time(Bytes b) const;
+  /// Effective payload bandwidth for large transfers (MPS-sized TLPs), for reports.
+  double effective_gbytes_per_sec() const;
+
+  void append_mmio_write(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra) const;
+  void append_dma_read(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra) const;
+  void append_dma_write(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra) const;
+
+ private:
+  Cost transfer_cost(Basis basis, Bytes extra) const;
+  PcieParams p_;
+};
+
+}  // namespace rdmasim

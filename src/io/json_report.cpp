@@ -1,0 +1,88 @@
+#include "io/json_report.hpp"
+
+#include <cmath>
+
+namespace rdmasim {
+namespace {
+
+double round2(double v) { return std::round(v * 100.0) / 100.0; }
+
+nlohmann::ordered_json ledger_object(const Ledger& l, double divisor) {
+  nlohmann::ordered_json j;
+  for (Category c : kAllCategories) j[std::string(category_name(c))] = static_cast<double>(l[c].count_ps()) / divisor;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json config_json(const LatConfig& c, const ResolvedToggles& t) {
+  nlohmann::ordered_json j;
+  j["test"] = std::string(to_string(c.test));
+  j["transport"] = std::string(to_string(c.transport));
+  j["link_layer"] = c.transport == Transport::tcp ? "ethernet" : std::string(to_string(c.link_layer));
+  j["mtu"] = c.mtu.count();
+  j["profile"] = c.profile.name;
+  j["seed"] = c.seed;
+  j["toggles"] = {{"kernel_bypass", t.kernel_bypass},   {"zero_copy", t.zero_copy},
+                  {"interrupt_coalescing", t.interrupt_coalescing}, {"busy_poll", t.busy_poll},
+                  {"inline", t.inline_data},            {"max_inline", t.max_inline.count()}};
+  nlohmann::ordered_json params;
+  for (const ParamDef& d : profile_params()) params[d.key] = d.get(c.profile);
+  j["parameters"] = params;
+  return j;
+}
+
+nlohmann::ordered_json lat_json(const std::vector<LatResult>& rows) {
+  nlohmann::ordered_json j;
+  if (!rows.empty()) j["config"] = config_json(rows.front().config, rows.front().toggles);
+  j["report"] = rows.empty() || rows.front().rtt_factor == 2 ? "RTT/2" : "RTT";
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const LatResult& r : rows) {
+    const LatencyStats& s = r.stats;
+    nlohmann::ordered_json o;
+    o["MsgSize"] = r.config.size.count();
+    o["n_iterations"] = r.config.iters;
+    o["t_min"] = round2(s.min_us());
+    o["t_max"] = round2(s.max_us());
+    o["t_typical"] = round2(s.typical_us());
+    o["t_avg"] = round2(s.avg_us());
+    o["t_stdev"] = round2(s.stdev_us());
+    o["percentile_99"] = round2(s.p99_us());
+    o["percentile_99.9"] = round2(s.p999_us());
+    o["t_stdev_perftest"] = round2(s.perftest_stdev_us);
+    o["samples"] = s.samples;
+    o["kept"] = s.kept;
+    o["exact_ps"] = {{"t_min", s.min_ps},     {"t_max", s.max_ps},     {"t_typical", s.typical_ps},
+                     {"t_avg", s.avg_ps},     {"t_stdev", s.stdev_ps}, {"percentile_99", s.p99_ps},
+                     {"percentile_99.9", s.p999_ps}};
+    o["ledger_ps"] = ledger_object(r.kept_ledger_sum, static_cast<double>(s.kept) * r.rtt_factor);
+    o["packets_per_message"] = r.packets_per_message;
+    o["wire_bytes_per_message"] = r.wire_bytes_per_message.count();
+    o["events"] = r.events;
+    o["invariant_violations"] = r.invariant_violations;
+    results.push_back(std::move(o));
+  }
+  j["results"] = std::move(results);
+  return j;
+}
+
+nlohmann::ordered_json budget_json(const BudgetResult& b) {
+  nlohmann::ordered_json j;
+  j["config"] = config_json(b.config, b.toggles);
+  j["report"] = b.rtt_factor == 2 ? "RTT/2" : "RTT";
+  j["total_ps"] = b.reported_ps;
+  j["rtt_ps"] = b.rtt.total().count_ps();
+  j["ledger_ps"] = ledger_object(b.rtt, b.rtt_factor);
+  j["lesson"] = {{"message_wire_bytes", b.message_wire_bytes.count()},
+                 {"transmit_ps", b.lesson_transmit.count_ps()},
+                 {"propagate_ps", b.lesson_propagate.count_ps()},
+                 {"kernel_tx_ps", b.kernel_tx.count_ps()},
+                 {"kernel_rx_ps", b.kernel_rx.count_ps()},
+                 {"copy_ps", b.copy_one.count_ps()},
+                 {"switch_ps", b.switch_one.count_ps()},
+                 {"copies", b.copies_n},
+                 {"zero_copy_saving_ps", b.zero_copy_saving.count_ps()}};
+  return j;
+}
+
+}  // namespace rdmasim

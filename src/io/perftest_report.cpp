@@ -1,0 +1,166 @@
+#include "io/perftest_report.hpp"
+
+#include <cinttypes>
+#include <string>
+
+#include "core/random.hpp"
+
+namespace rdmasim {
+namespace {
+
+constexpr const char* kResultLine =
+    "---------------------------------------------------------------------------------------\n";
+constexpr const char* kResultFmtLat =
+    " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99"
+    "%"
+    " percentile[usec]   99.9"
+    "%"
+    " percentile[usec] ";
+constexpr const char* kReportFmtLat =
+    " %-7" PRId64 " %" PRId64 "          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f";
+
+void print_address(std::FILE* out, const char* who, std::uint32_t qpn, std::uint32_t psn, bool rdma_fmt,
+                   std::uint32_t rkey, std::uint64_t vaddr) {
+  std::fprintf(out, " %s address: LID %#04x QPN %#06x PSN %#06x", who, 0u, qpn, psn);
+  if (rdma_fmt) std::fprintf(out, " RKey %#08x VAddr %#016llx", rkey, static_cast<unsigned long long>(vaddr));
+  std::fprintf(out, "\n");
+}
+
+double share(double part, double total) { return total > 0 ? 100.0 * part / total : 0.0; }
+
+}  // namespace
+
+const char* perftest_verb(TestKind t) {
+  switch (t) {
+    case TestKind::write: return "RDMA_Write";
+    case TestKind::read: return "RDMA_Read";
+    case TestKind::send: return "Send";
+  }
+  return "?";
+}
+
+void print_lat_header(std::FILE* out, const LatResult& r) {
+  const LatConfig& c = r.config;
+  const bool tcp = c.transport == Transport::tcp;
+  std::fprintf(out, "%s", kResultLine);
+  std::fprintf(out, "                    ");
+  std::fprintf(out, "%s ", tcp ? "TCP_Send" : perftest_verb(c.test));
+  std::fprintf(out, "Latency ");
+  std::fprintf(out, "Test\n");
+  std::fprintf(out, " Dual-port       : %s\t\tDevice         : %s\n", "OFF", tcp ? "sim_eth0" : "sim_mlx5_0");
+  std::fprintf(out, " Number of qps   : %d\t\tTransport type : %s\n", 1, tcp ? "TCP (kernel)" : "IB");
+  std::fprintf(out, " Connection type : %s\t\tUsing SRQ      : %s\n", tcp ? "stream" : "RC", "OFF");
+  std::fprintf(out, " PCIe relax order: %s\t\tLock-free      : %s\n", "OFF", "OFF");
+  std::fprintf(out, " ibv_wr* API     : %s\t\tUsing Enhanced Reorder      : %s\n", "OFF", "OFF");
+  std::fprintf(out, " TX depth        : %d\n", 1);
+  if (c.test == TestKind::send) std::fprintf(out, " RX depth        : %d\n", 512);
+  std::fprintf(out, " Mtu             : %lu[B]\n", static_cast<unsigned long>(tcp ? 1500 : c.mtu.count()));
+  std::fprintf(out, " Link type       : %s\n", !tcp && c.link_layer == LinkLayer::ib ? "IB" : "Ethernet");
+  if (!tcp && c.link_layer == LinkLayer::roce) std::fprintf(out, " GID index       : %d\n", 3);
+  if (c.test == TestKind::read)
+    std::fprintf(out, " Outstand reads  : %d\n", 16);
+  else
+    std::fprintf(out, " Max inline data : %d[B]\n", static_cast<int>(r.toggles.max_inline.count()));
+  std::fprintf(out, " rdma_cm QPs\t : %s\n", "OFF");
+  std::fprintf(out, " Data ex. method : %s\n", "Ethernet");
+  std::fprintf(out, "%s", kResultLine);
+  // Deterministic per-seed QPN/PSN/keys, as perftest draws them at random.
+  std::uint64_t st = c.seed;
+  const auto psn = [&] { return static_cast<std::uint32_t>(splitmix64(st) & 0xffffff); };
+  const bool rdma_fmt = !tcp && c.test != TestKind::send;
+  print_address(out, "local", 0x11, psn(), rdma_fmt, 0x1000 | (psn() & 0xff), 0x7f0000000000ULL);
+  print_address(out, "remote", 0x12, psn(), rdma_fmt, 0x2000 | (psn() & 0xff), 0x7f0000100000ULL);
+  std::fprintf(out, "%s", kResultLine);
+}
+
+void print_lat_table(std::FILE* out, const std::vector<LatResult>& rows) {
+  std::fprintf(out, "%s\n", kResultFmtLat);
+  for (const LatResult& r : rows) {
+    const LatencyStats& s = r.stats;
+    std::fprintf(out, kReportFmtLat, r.config.size.count(), r.config.iters, s.min_us(), s.max_us(), s.typical_us(),
+                 s.avg_us(), s.stdev_us(), s.p99_us(), s.p999_us());
+    std::fprintf(out, "\n");
+  }
+  std::fprintf(out, "%s", kResultLine);
+}
+
+void print_ledger(std::FILE* out, const LatResult& r) {
+  const double total = r.stats.avg_ps;
+  std::fprintf(out, " Latency ledger: mean of the %" PRId64 " kept samples (%s), rows add up to t_avg\n", r.stats.kept,
+               r.rtt_factor == 2 ? "RTT/2" : "RTT");
+  std::fprintf(out, " %-12s %12s %8s\n", "category", "t[usec]", "share");
+  double process = 0;
+  for (Category c : kAllCategories)
+    if (is_process(c)) process += r.mean_ps(c);
+  for (Category c : {Category::queue, Category::transmit, Category::propagate})
+    std::fprintf(out, " %-12s %12.3f %7.1f%%\n", std::string(category_name(c)).c_str(), r.mean_ps(c) / 1e6,
+                 share(r.mean_ps(c), total));
+  std::fprintf(out, " %-12s %12.3f %7.1f%%\n", "process", process / 1e6, share(process, total));
+  for (Category c : kAllCategories) {
+    if (!is_process(c) || r.kept_ledger_sum[c] == Time::zero()) continue;
+    std::fprintf(out, "   %-10s %12.3f %7.1f%%\n", std::string(category_name(c)).c_str(), r.mean_ps(c) / 1e6,
+                 share(r.mean_ps(c), total));
+  }
+  std::fprintf(out, " %-12s %12.3f %7.1f%%\n", "total", total / 1e6, 100.0);
+  std::fprintf(out, "%s", kResultLine);
+}
+
+void print_ledger_matrix(std::FILE* out, const std::vector<LatResult>& rows) {
+  std::vector<Category> cols;
+  for (Category c : kAllCategories)
+    for (const LatResult& r : rows)
+      if (r.kept_ledger_sum[c] != Time::zero()) {
+        cols.push_back(c);
+        break;
+      }
+  std::fprintf(out, " Latency ledger per size: mean usec of the kept samples, columns add up to t_avg\n");
+  std::fprintf(out, " %-8s", "#bytes");
+  for (Category c : cols) std::fprintf(out, " %10s", std::string(category_name(c)).c_str());
+  std::fprintf(out, " %10s\n", "t_avg");
+  for (const LatResult& r : rows) {
+    std::fprintf(out, " %-8" PRId64, r.config.size.count());
+    for (Category c : cols) std::fprintf(out, " %10.3f", r.mean_ps(c) / 1e6);
+    std::fprintf(out, " %10.3f\n", r.stats.avg_us());
+  }
+  std::fprintf(out, "%s", kResultLine);
+}
+
+void print_budget(std::FILE* out, const BudgetResult& b) {
+  const LatConfig& c = b.config;
+  const double q = b.rtt_factor;
+  const double total = b.reported_ps;
+  std::fprintf(out, "%s", kResultLine);
+  std::fprintf(out, " Latency budget (closed form): %s %s, %" PRId64 " B, %s, profile %s\n",
+               std::string(to_string(c.transport)).c_str(), std::string(to_string(c.test)).c_str(), c.size.count(),
+               c.transport == Transport::tcp ? "ethernet" : std::string(to_string(c.link_layer)).c_str(),
+               c.profile.name.c_str());
+  std::fprintf(out, " Reported as %s, like perftest; compare with `rdmasim lat` t_typical\n",
+               b.rtt_factor == 2 ? "RTT/2" : "RTT");
+  std::fprintf(out, "%s", kResultLine);
+  std::fprintf(out, " %-12s %12s %8s\n", "category", "t[usec]", "share");
+  auto row = [&](const char* name, Time t, int indent) {
+    const double v = static_cast<double>(t.count_ps()) / q;
+    std::fprintf(out, " %*s%-*s %12.3f %7.1f%%\n", indent, "", 12 - indent, name, v / 1e6, share(v, total));
+  };
+  for (Category k : {Category::queue, Category::transmit, Category::propagate})
+    row(std::string(category_name(k)).c_str(), b.rtt[k], 0);
+  row("process", b.rtt.process(), 0);
+  for (Category k : kAllCategories)
+    if (is_process(k) && b.rtt[k] != Time::zero()) row(std::string(category_name(k)).c_str(), b.rtt[k], 2);
+  std::fprintf(out, " %-12s %12.3f %7.1f%%   (%" PRId64 " ps)\n", "total", total / 1e6, 100.0,
+               static_cast<std::int64_t>(total));
+  std::fprintf(out, "%s", kResultLine);
+  std::fprintf(out, " The lessons' formulas with these parameters (one direction):\n");
+  std::fprintf(out, "   L_e2e = L_queue + S/B + D/v + L_process\n");
+  std::fprintf(out, "   S/B   = %" PRId64 " B on the wire / %s = %.3f usec\n", b.message_wire_bytes.count(),
+               format_rate(c.profile.link.rate).c_str(), b.lesson_transmit.to_us());
+  std::fprintf(out, "   D/v   = %s / %" PRId64 " m/s = %.3f usec\n", format_time(b.lesson_propagate).c_str(),
+               c.profile.link.velocity_mps, b.lesson_propagate.to_us());
+  std::fprintf(out, "   2 L_kernel (kernel bypass saves) = %.3f + %.3f = %.3f usec\n", b.kernel_tx.to_us(),
+               b.kernel_rx.to_us(), (b.kernel_tx + b.kernel_rx).to_us());
+  std::fprintf(out, "   T_saved = (n-1)(T_copy + T_switch) = (%d-1)(%.3f + %.3f) = %.3f usec  (zero copy)\n", b.copies_n,
+               b.copy_one.to_us(), b.switch_one.to_us(), b.zero_copy_saving.to_us());
+  std::fprintf(out, "%s", kResultLine);
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,24 @@
+// Human-readable reports in the look of the tools people already use: perftest's header
+// block and latency table (format strings copied from perftest, REFERENCE.md §1.1-1.3),
+// followed by rdmasim's ledger tables, and the budget's formula sheet.
+#pragma once
+
+#include <cstdio>
+#include <vector>
+
+#include "rdmasim/latency.hpp"
+
+namespace rdmasim {
+
+void print_lat_header(std::FILE* out, const LatResult& r);
+void print_lat_table(std::FILE* out, const std::vector<LatResult>& rows);
+/// One row per category with its mean in usec and its share; rows add up to t_avg.
+void print_ledger(std::FILE* out, const LatResult& r);
+/// One row per size, one column per category that is non-zero anywhere (for -a).
+void print_ledger_matrix(std::FILE* out, const std::vector<LatResult>& rows);
+void print_budget(std::FILE* out, const BudgetResult& b);
+
+/// perftest's name of the verb ("RDMA_Write", "Send", "RDMA_Read").
+const char* perftest_verb(TestKind t);
+
+}  // namespace rdmasim

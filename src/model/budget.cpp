@@ -1,0 +1,132 @@
+#include "model/budget.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "host/memory.hpp"
+#include "net/link.hpp"
+#include "net/wire_format.hpp"
+#include "rdmasim/latency.hpp"
+
+namespace rdmasim {
+namespace {
+
+struct PacketState {
+  Time t{};
+  Ledger ledger;
+  Bytes payload{};
+  Bytes wire{};
+  bool head = true;
+};
+
+}  // namespace
+
+Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
+  std::vector<PacketState> pk(1);
+  pk[0].payload = size;
+  std::map<std::pair<int, ResourceKind>, Time> free_at;
+  for (const StageSpec& s : path.stages) {
+    switch (s.kind) {
+      case StageKind::delay:
+        for (PacketState& p : pk) {
+          Time d = s.cost.eval(p.payload, size, p.wire);
+          if (mean_jitter) d += s.cost.jitter / 2;
+          p.ledger.add(s.cat, d);
+          p.t += d;
+        }
+        break;
+      case StageKind::serve: {
+        Time& free = free_at[{s.side, s.res}];
+        for (PacketState& p : pk) {
+          const Time start = std::max(p.t, free);
+          const Time extra = (!s.cost.batch_head_only || p.head) ? s.cost.head_extra : Time::zero();
+          const Time service = s.cost.eval(p.payload, size, p.wire) + extra;
+          p.ledger.add(s.cost.head_cat, extra);
+          p.ledger.add(s.cat, (start - p.t) + (service - extra));
+          p.t = start + service;
+          free = p.t;
+        }
+        break;
+      }
+      case StageKind::split: {
+        const PacketState token = pk.front();
+        const std::int32_t n = s.split.header_only ? 1 : packet_count(size, s.split.segment);
+        pk.assign(static_cast<std::size_t>(n), token);
+        for (std::int32_t i = 0; i < n; ++i) {
+          PacketState& p = pk[static_cast<std::size_t>(i)];
+          p.payload = s.split.header_only ? Bytes{} : packet_payload(size, s.split.segment, i);
+          p.wire = frame_wire_bytes(s.split.frame, frame_pos(i, n), p.payload, s.split.layer);
+          p.head = true;
+        }
+        break;
+      }
+      case StageKind::merge: {
+        std::size_t last = 0;
+        for (std::size_t i = 0; i < pk.size(); ++i)
+          if (pk[i].t >= pk[last].t) last = i;
+        PacketState token = pk[last];
+        token.payload = size;
+        pk.assign(1, token);
+        break;
+      }
+      case StageKind::moderate: {
+        std::vector<std::size_t> pending;
+        auto fire = [&](Time at) {
+          for (std::size_t i = 0; i < pending.size(); ++i) {
+            PacketState& p = pk[pending[i]];
+            p.ledger.add(Category::interrupt, at - p.t);
+            p.t = at;
+            p.head = i == 0;
+          }
+          pending.clear();
+        };
+        for (std::size_t k = 0; k < pk.size(); ++k) {
+          if (!pending.empty()) {
+            const Time timer = pk[pending.front()].t + s.moderation.usecs;
+            if (timer < pk[k].t) fire(timer);
+          }
+          pending.push_back(k);
+          if (static_cast<int>(pending.size()) >= s.moderation.frames) fire(pk[k].t);
+        }
+        if (!pending.empty()) fire(pk[pending.front()].t + s.moderation.usecs);
+        break;
+      }
+    }
+  }
+  return pk.front().ledger;
+}
+
+BudgetResult run_budget(const LatConfig& c) {
+  validate(c);
+  BudgetResult r;
+  r.config = c;
+  r.toggles = resolve(c);
+  const bool read = c.transport == Transport::rdma && c.test == TestKind::read;
+  r.rtt_factor = read ? 1 : 2;
+  const bool jitter = c.profile.nic.tx_jitter > Time::zero();
+  r.rtt = evaluate_path(build_path(c, r.toggles, 0), c.size, jitter);
+  if (!read) r.rtt.add(evaluate_path(build_path(c, r.toggles, 1), c.size, jitter));
+  r.reported_ps = static_cast<double>(r.rtt.total().count_ps()) / r.rtt_factor;
+
+  const Link link(c.profile.link);
+  const bool tcp = c.transport == Transport::tcp;
+  const FrameKind fk = tcp ? FrameKind::tcp_segment
+                       : read ? FrameKind::roce_read_response
+                       : c.test == TestKind::send ? FrameKind::roce_send
+                                                  : FrameKind::roce_write;
+  r.message_wire_bytes = message_wire_bytes(fk, c.size, tcp ? c.profile.tcp.mss : c.mtu,
+                                            tcp ? LinkLayer::roce : c.link_layer);
+  r.lesson_transmit = link.serialization(r.message_wire_bytes);
+  r.lesson_propagate = link.propagation();
+  r.kernel_tx = c.profile.kernel.tx_stack;
+  r.kernel_rx = c.profile.kernel.rx_stack;
+  r.copy_one = HostMemory(c.profile.mem).copy_time(c.size);
+  r.switch_one = c.profile.kernel.syscall;
+  r.copies_n = c.profile.host.tx_copies + c.profile.host.rx_copies;
+  r.zero_copy_saving = (r.copy_one + r.switch_one) * std::max(0, r.copies_n - 1);
+  return r;
+}
+
+}  // namespace rdmasim

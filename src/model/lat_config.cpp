@@ -1,0 +1,55 @@
+#include <stdexcept>
+#include <string>
+
+#include "rdmasim/latency.hpp"
+
+namespace rdmasim {
+
+std::string_view to_string(TestKind t) {
+  switch (t) {
+    case TestKind::write: return "write";
+    case TestKind::read: return "read";
+    case TestKind::send: return "send";
+  }
+  return "?";
+}
+std::string_view to_string(Transport t) { return t == Transport::rdma ? "rdma" : "tcp"; }
+std::string_view to_string(LinkLayer l) { return l == LinkLayer::roce ? "roce" : "ib"; }
+
+void validate(const LatConfig& c) {
+  auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
+  if (c.size.count() <= 0) fail("size must be at least 1 byte, got " + std::to_string(c.size.count()));
+  if (c.size.count() > (1LL << 30)) fail("size must be at most 1GiB, got " + std::to_string(c.size.count()));
+  if (c.iters < 5) fail("iterations must be at least 5 (perftest's minimum), got " + std::to_string(c.iters));
+  if (c.iters > 100'000'000) fail("iterations must be at most 100000000, got " + std::to_string(c.iters));
+  const auto m = c.mtu.count();
+  if (m != 256 && m != 512 && m != 1024 && m != 2048 && m != 4096)
+    fail("MTU must be one of 256, 512, 1024, 2048, 4096, got " + std::to_string(m));
+  if (c.transport == Transport::tcp) {
+    if (c.test != TestKind::send)
+      fail("TCP has no one-sided " + std::string(to_string(c.test)) + "; use --test send with --transport tcp");
+    if (!c.toggles.kernel_bypass || !c.toggles.zero_copy || c.toggles.inline_data)
+      fail("kernel-bypass, zero-copy and inline are RDMA switches; TCP always goes through the kernel and copies");
+  }
+  if (c.test == TestKind::read && c.toggles.inline_data.value_or(false))
+    fail("inline data applies to write and send, not read");
+  validate(c.profile);
+}
+
+ResolvedToggles resolve(const LatConfig& c) {
+  ResolvedToggles t{};
+  t.kernel_bypass = c.transport == Transport::rdma && c.toggles.kernel_bypass;
+  t.zero_copy = c.transport == Transport::rdma && c.toggles.zero_copy;
+  t.interrupt_coalescing = c.toggles.interrupt_coalescing;
+  t.busy_poll = c.toggles.busy_poll.value_or(c.transport == Transport::rdma);
+  // perftest's default max inline: 220 B for WRITE, 236 B for SEND (RC); READ never inline.
+  Bytes max_inline = c.profile.nic.max_inline;
+  if (max_inline.count() == 0) max_inline = Bytes(c.test == TestKind::send ? 236 : 220);
+  if (c.transport == Transport::tcp || c.test == TestKind::read) max_inline = Bytes{0};
+  t.max_inline = max_inline;
+  const bool fits = c.size <= max_inline;
+  t.inline_data = c.toggles.inline_data.value_or(fits) && c.transport == Transport::rdma && c.test != TestKind::read;
+  return t;
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,189 @@
+#include "model/path.hpp"
+
+#include "host/kernel_stack.hpp"
+#include "host/memory.hpp"
+#include "host/nic.hpp"
+#include "host/pcie.hpp"
+#include "net/link.hpp"
+
+namespace rdmasim {
+
+Bytes Cost::bytes_for(Bytes payload, Bytes message, Bytes wire) const {
+  Bytes b = bytes;
+  switch (basis) {
+    case Basis::none: break;
+    case Basis::payload: b += payload; break;
+    case Basis::message: b += message; break;
+    case Basis::wire: b += wire; break;
+  }
+  if (tlp_payload.count() > 0 && b.count() > 0) {
+    const std::int64_t tlps = (b.count() + tlp_payload.count() - 1) / tlp_payload.count();
+    b += tlp_overhead * tlps;
+  }
+  return b;
+}
+
+Time Cost::eval(Bytes payload, Bytes message, Bytes wire) const {
+  return fixed + serialization_time(bytes_for(payload, message, wire), rate);
+}
+
+void PathSpec::delay(int side, Category cat, std::string label, Cost cost) {
+  StageSpec s;
+  s.kind = StageKind::delay;
+  s.cat = cat;
+  s.side = side;
+  s.cost = cost;
+  s.label = std::move(label);
+  stages.push_back(std::move(s));
+}
+
+void PathSpec::serve(int side, ResourceKind res, Category cat, std::string label, Cost cost) {
+  StageSpec s;
+  s.kind = StageKind::serve;
+  s.cat = cat;
+  s.side = side;
+  s.res = res;
+  s.cost = cost;
+  s.label = std::move(label);
+  stages.push_back(std::move(s));
+}
+
+void PathSpec::split(int side, SplitSpec sp, std::string label) {
+  StageSpec s;
+  s.kind = StageKind::split;
+  s.side = side;
+  s.split = sp;
+  s.label = std::move(label);
+  stages.push_back(std::move(s));
+}
+
+void PathSpec::merge(int side, std::string label) {
+  StageSpec s;
+  s.kind = StageKind::merge;
+  s.side = side;
+  s.label = std::move(label);
+  stages.push_back(std::move(s));
+}
+
+void PathSpec::moderate(int side, ModerationSpec m, std::string label) {
+  StageSpec s;
+  s.kind = StageKind::moderate;
+  s.cat = Category::interrupt;
+  s.side = side;
+  s.res = ResourceKind::moderator;
+  s.moderation = m;
+  s.label = std::move(label);
+  stages.push_back(std::move(s));
+}
+
+namespace {
+
+struct Components {
+  explicit Components(const Profile& p)
+      : link(p.link), pcie(p.pcie), mem(p.mem), kernel(p.kernel), nic(p.nic, p.verbs, pcie) {}
+  Link link;
+  PcieLink pcie;
+  HostMemory mem;
+  KernelStack kernel;
+  Nic nic;
+};
+
+std::string pre(int side) { return side == 0 ? "A." : "B."; }
+
+// The receiver learns that an RDMA operation completed, then hands it to the application.
+void rdma_completion(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int side,
+                     bool produces_cqe) {
+  if (produces_cqe || !t.busy_poll) k.nic.append_cqe_write(path, side);
+  if (!t.busy_poll) k.kernel.append_completion_irq(path, side, t.interrupt_coalescing, c.profile.nic);
+  k.nic.append_poll(path, side);
+  if (!t.kernel_bypass) {
+    k.kernel.append_rx_stack(path, side);
+    k.kernel.append_syscall(path, side, "kernel.syscall_return");
+  }
+}
+
+void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s) {
+  const int r = 1 - s;
+  const Profile& p = c.profile;
+  if (!t.kernel_bypass) {
+    k.kernel.append_syscall(path, s, "kernel.syscall");
+    k.kernel.append_tx_stack(path, s);
+  }
+  if (!t.zero_copy) k.mem.append_copies(path, s, p.host.tx_copies, pre(s) + "copy.to_bounce");
+  k.nic.append_post(path, s, t.inline_data);
+  k.nic.append_tx_pipeline(path, s);
+  const FrameKind fk = c.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
+  path.split(s, SplitSpec{c.mtu, fk, c.link_layer, false}, pre(s) + "nic.segment");
+  if (!t.inline_data) k.nic.append_payload_read(path, s);
+  k.link.append(path, s);
+  k.nic.append_rx_pipeline(path, r);
+  k.nic.append_payload_write(path, r);
+  path.merge(r, pre(r) + "nic.reassemble");
+  rdma_completion(path, k, c, t, r, c.test == TestKind::send);
+  if (!t.zero_copy) k.mem.append_copies(path, r, p.host.rx_copies, pre(r) + "copy.from_bounce");
+}
+
+void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s) {
+  const int r = 1 - s;
+  if (!t.kernel_bypass) {
+    k.kernel.append_syscall(path, s, "kernel.syscall");
+    k.kernel.append_tx_stack(path, s);
+  }
+  k.nic.append_post(path, s, false);
+  k.nic.append_tx_pipeline(path, s);
+  path.split(s, SplitSpec{c.mtu, FrameKind::roce_read_request, c.link_layer, true}, pre(s) + "nic.read_request");
+  k.link.append(path, s);
+  k.nic.append_rx_pipeline(path, r);
+  path.merge(r, pre(r) + "nic.request_done");
+  // Responder: the NIC alone serves the read, the far CPU never runs.
+  k.nic.append_tx_pipeline(path, r);
+  path.split(r, SplitSpec{c.mtu, FrameKind::roce_read_response, c.link_layer, false}, pre(r) + "nic.read_response");
+  k.nic.append_payload_read(path, r);
+  k.link.append(path, r);
+  k.nic.append_rx_pipeline(path, s);
+  k.nic.append_payload_write(path, s);
+  path.merge(s, pre(s) + "nic.reassemble");
+  rdma_completion(path, k, c, t, s, true);
+  if (!t.zero_copy) k.mem.append_copies(path, s, c.profile.host.rx_copies, pre(s) + "copy.from_bounce");
+}
+
+void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s) {
+  const int r = 1 - s;
+  const Profile& p = c.profile;
+  k.kernel.append_syscall(path, s, "kernel.send");
+  k.mem.append_copies(path, s, p.host.tx_copies, pre(s) + "copy.user_to_kernel");
+  k.kernel.append_tx_stack(path, s);
+  if (p.nic.tx_jitter > Time::zero()) {
+    Cost j;
+    j.jitter = p.nic.tx_jitter;
+    path.delay(s, Category::queue, pre(s) + "nic.tx_jitter", j);
+  }
+  path.split(s, SplitSpec{p.tcp.mss, FrameKind::tcp_segment, LinkLayer::roce, false}, pre(s) + "kernel.segment");
+  k.kernel.append_tx_per_packet(path, s);
+  k.nic.append_eth_tx_packet(path, s);
+  k.link.append(path, s);
+  k.nic.append_rx_pipeline(path, r);
+  k.nic.append_payload_write(path, r);
+  k.kernel.append_rx_per_packet(path, r, t.busy_poll, t.interrupt_coalescing, p.nic);
+  path.merge(r, pre(r) + "kernel.reassemble");
+  k.kernel.append_rx_stack(path, r);
+  k.kernel.append_notify(path, r, t.busy_poll);
+  k.mem.append_copies(path, r, p.host.rx_copies, pre(r) + "copy.kernel_to_user");
+  k.kernel.append_syscall(path, r, "kernel.recv_return");
+}
+
+}  // namespace
+
+PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from) {
+  const Components k(c.profile);
+  PathSpec path;
+  if (c.transport == Transport::tcp)
+    tcp_one_way(path, k, c, t, from);
+  else if (c.test == TestKind::read)
+    rdma_read(path, k, c, t, from);
+  else
+    rdma_one_way(path, k, c, t, from);
+  return path;
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,89 @@
+// PathSpec: the data path of one message as an ordered list of stages, built from the
+// component models (link, PCIe, memory, kernel stack, NIC, verbs) for a given configuration.
+//
+// One description, two evaluators: the event-driven simulator (sim/path_runner) instantiates
+// the stages on per-host resources and moves packets through them with contention and
+// randomness; the budget (model/budget) evaluates the same stages analytically for one
+// uncontended message. Stage kinds:
+//   delay    - fixed latency, no contention (propagation, pipelines, PCIe traversal)
+//   serve    - FIFO single server shared by every stage bound to the same resource
+//              (CPU core, PCIe direction, link transmitter)
+//   split    - the message token becomes MTU-sized packets (frame sizes from WireFormat)
+//   merge    - the packet completing the message continues as the token
+//   moderate - interrupt moderation (rx-usecs / rx-frames) on the receiving host
+// Sides: 0 is host A (the client), 1 is host B.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "net/wire_format.hpp"
+#include "rdmasim/latency.hpp"
+#include "rdmasim/ledger.hpp"
+#include "rdmasim/units.hpp"
+
+namespace rdmasim {
+
+struct Packet;
+
+enum class StageKind : std::uint8_t { delay, serve, split, merge, moderate };
+enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator };
+/// Which byte count a stage's per-byte cost applies to.
+enum class Basis : std::uint8_t { none, payload, message, wire };
+
+struct Cost {
+  Time fixed{};
+  Rate rate{};               // per-byte cost; 0 = none
+  Basis basis = Basis::none;
+  Bytes bytes{};             // constant bytes added to the basis (e.g. a 64 B WQE)
+  Bytes tlp_payload{};       // > 0: bytes are carried in PCIe TLPs of this max payload...
+  Bytes tlp_overhead{};      // ...each adding this many bytes
+  Time jitter{};             // uniform [0, jitter] extra delay (delay stages only)
+  Time head_extra{};         // serve: extra service charged to head_cat (an interrupt)...
+  Category head_cat = Category::interrupt;
+  bool batch_head_only = false;  // ...paid only by the first packet of a moderation batch
+
+  Bytes bytes_for(Bytes payload, Bytes message, Bytes wire) const;
+  /// Deterministic part of the cost for a packet with these byte counts.
+  Time eval(Bytes payload, Bytes message, Bytes wire) const;
+};
+
+struct SplitSpec {
+  Bytes segment{};           // payload per packet (RDMA path MTU or TCP MSS)
+  FrameKind frame = FrameKind::roce_write;
+  LinkLayer layer = LinkLayer::roce;
+  bool header_only = false;  // one packet without payload (READ request)
+};
+
+struct ModerationSpec {
+  Time usecs{};
+  int frames = 1;
+};
+
+struct StageSpec {
+  StageKind kind = StageKind::delay;
+  Category cat = Category::queue;
+  int side = 0;
+  ResourceKind res = ResourceKind::none;
+  Cost cost;
+  SplitSpec split;
+  ModerationSpec moderation;
+  std::string label;         // "A.pcie.doorbell": for docs, traces and tests
+};
+
+struct PathSpec {
+  std::vector<StageSpec> stages;
+
+  void delay(int side, Category cat, std::string label, Cost cost);
+  void serve(int side, ResourceKind res, Category cat, std::string label, Cost cost);
+  void split(int side, SplitSpec s, std::string label);
+  void merge(int side, std::string label);
+  void moderate(int side, ModerationSpec m, std::string label);
+};
+
+/// The one-way path of a WRITE/SEND (or TCP send) from `from` to the other side, or for READ
+/// the whole round trip (request out, response back) starting at `from`.
+PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from);
+
+}  // namespace rdmasim

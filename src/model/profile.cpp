@@ -1,0 +1,261 @@
+#include "rdmasim/profile.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace rdmasim {
+namespace {
+
+std::int64_t parse_int(std::string_view v) {
+  std::int64_t x = 0;
+  bool any = false, neg = false;
+  std::size_t i = 0;
+  if (!v.empty() && v[0] == '-') neg = true, i = 1;
+  for (; i < v.size(); ++i) {
+    if (v[i] < '0' || v[i] > '9') throw std::invalid_argument("expected an integer, got \"" + std::string(v) + "\"");
+    x = x * 10 + (v[i] - '0');
+    any = true;
+  }
+  if (!any) throw std::invalid_argument("expected an integer, got \"" + std::string(v) + "\"");
+  return neg ? -x : x;
+}
+
+bool parse_bool(std::string_view v) {
+  if (v == "on" || v == "true" || v == "1") return true;
+  if (v == "off" || v == "false" || v == "0") return false;
+  throw std::invalid_argument("expected on|off, got \"" + std::string(v) + "\"");
+}
+
+std::string format_bytes(Bytes b) { return std::to_string(b.count()) + "B"; }
+std::string format_length(std::int64_t mm) {
+  if (mm % 1000 == 0) return std::to_string(mm / 1000) + "m";
+  return std::to_string(mm) + "mm";
+}
+
+template <typename Group, typename Field>
+ParamDef time_param(std::string key, Group Profile::*g, Field Group::*f, std::string help, std::string src) {
+  return {std::move(key), "time", std::move(help), std::move(src),
+          [=](const Profile& p) { return format_time(p.*g.*f); },
+          [=](Profile& p, std::string_view v) { p.*g.*f = parse_time(v); }};
+}
+template <typename Group>
+ParamDef rate_param(std::string key, Rate Group::*f, Group Profile::*g, std::string help, std::string src) {
+  return {std::move(key), "rate", std::move(help), std::move(src),
+          [=](const Profile& p) { return format_rate(p.*g.*f); },
+          [=](Profile& p, std::string_view v) { p.*g.*f = parse_rate(v); }};
+}
+template <typename Group>
+ParamDef bytes_param(std::string key, Bytes Group::*f, Group Profile::*g, std::string help, std::string src) {
+  return {std::move(key), "bytes", std::move(help), std::move(src),
+          [=](const Profile& p) { return format_bytes(p.*g.*f); },
+          [=](Profile& p, std::string_view v) { p.*g.*f = parse_bytes(v); }};
+}
+template <typename Group, typename Int>
+ParamDef int_param(std::string key, Int Group::*f, Group Profile::*g, std::string help, std::string src) {
+  return {std::move(key), "int", std::move(help), std::move(src),
+          [=](const Profile& p) { return std::to_string(p.*g.*f); },
+          [=](Profile& p, std::string_view v) { p.*g.*f = static_cast<Int>(parse_int(v)); }};
+}
+template <typename Group>
+ParamDef bool_param(std::string key, bool Group::*f, Group Profile::*g, std::string help, std::string src) {
+  return {std::move(key), "bool", std::move(help), std::move(src),
+          [=](const Profile& p) { return std::string(p.*g.*f ? "on" : "off"); },
+          [=](Profile& p, std::string_view v) { p.*g.*f = parse_bool(v); }};
+}
+
+std::vector<ParamDef> build_params() {
+  using P = Profile;
+  std::vector<ParamDef> r;
+  // link
+  r.push_back(rate_param("link.rate", &LinkParams::rate, &P::link, "link signalling rate (data rate after line coding)",
+                         "ConnectX-6 100G port"));
+  r.push_back({"link.length", "length", "cable/fibre length between the two ports", "3 m DAC, typical in-rack",
+               [](const P& p) { return format_length(p.link.length_mm); },
+               [](P& p, std::string_view v) { p.link.length_mm = parse_length_mm(v); }});
+  r.push_back(int_param("link.velocity", &LinkParams::velocity_mps, &P::link,
+                        "signal velocity in the medium, m/s (propagation = length / velocity)", "~2/3 c, textbook"));
+  // pcie
+  r.push_back(int_param("pcie.gen", &PcieParams::gen, &P::pcie, "PCIe generation 1..5 (transfer rate and line code)",
+                        "Gen4 server"));
+  r.push_back(int_param("pcie.lanes", &PcieParams::lanes, &P::pcie, "PCIe link width", "x16 NIC slot"));
+  r.push_back(bytes_param("pcie.max_payload", &PcieParams::max_payload, &P::pcie,
+                          "max TLP payload (MPS); transfers are cut into TLPs of this size", "256 B typical MPS"));
+  r.push_back(bytes_param("pcie.tlp_overhead", &PcieParams::tlp_overhead, &P::pcie,
+                          "bytes added per TLP (header, sequence, LCRC, framing)", "PCIe spec; Neugebauer SIGCOMM'18"));
+  r.push_back(time_param("pcie.latency", &P::pcie, &PcieParams::latency,
+                         "one traversal between device and root complex/memory", "estimate; DMA read RTT ~500 ns (Neugebauer SIGCOMM'18)"));
+  // memory
+  r.push_back(time_param("mem.copy_fixed", &P::mem, &MemoryParams::copy_fixed, "fixed cost of one memcpy", "estimate"));
+  r.push_back(rate_param("mem.copy_bw", &MemoryParams::copy_bw, &P::mem, "memcpy bandwidth",
+                         "REFERENCE.md 5.1: 9.75 GB/s single-thread 256 MiB memcpy"));
+  // host
+  r.push_back(int_param("host.tx_copies", &HostParams::tx_copies, &P::host,
+                        "CPU copies of the payload on the sender (TCP; RDMA without zero copy)", "Linux: user->kernel"));
+  r.push_back(int_param("host.rx_copies", &HostParams::rx_copies, &P::host,
+                        "CPU copies of the payload on the receiver", "Linux: kernel->user"));
+  // kernel
+  r.push_back(time_param("kernel.syscall", &P::kernel, &KernelParams::syscall, "one system call, entry + exit",
+                         "REFERENCE.md 5.1: getppid 219 ns"));
+  r.push_back(time_param("kernel.wakeup", &P::kernel, &KernelParams::wakeup, "wake a blocked thread (context switch)",
+                         "REFERENCE.md 5.1: pipe ping-pong 2.74 us/switch incl. 2 syscalls"));
+  r.push_back(time_param("kernel.tx_stack", &P::kernel, &KernelParams::tx_stack, "kernel transmit path per message",
+                         "fitted: loopback-equivalent path sums to qperf tcp_lat 7.2 us (REFERENCE.md 5.1)"));
+  r.push_back(time_param("kernel.rx_stack", &P::kernel, &KernelParams::rx_stack, "kernel receive path per message",
+                         "fitted, as kernel.tx_stack"));
+  r.push_back(time_param("kernel.tx_per_packet", &P::kernel, &KernelParams::tx_per_packet, "kernel work per sent segment",
+                         "fitted, as kernel.tx_stack"));
+  r.push_back(time_param("kernel.rx_per_packet", &P::kernel, &KernelParams::rx_per_packet,
+                         "kernel work per received segment (NAPI/softirq)", "fitted, as kernel.tx_stack"));
+  r.push_back(time_param("kernel.irq", &P::kernel, &KernelParams::irq, "hard interrupt entry/exit + NAPI schedule",
+                         "estimate"));
+  r.push_back(time_param("kernel.backlog", &P::kernel, &KernelParams::backlog,
+                         "wait in the per-CPU backlog before softirq processing (charged to queue)", "0: unloaded host"));
+  r.push_back(time_param("kernel.busy_poll_detect", &P::kernel, &KernelParams::busy_poll_detect,
+                         "a busy-polling socket noticing new data", "estimate"));
+  // nic
+  r.push_back(time_param("nic.tx_pipeline", &P::nic, &NicParams::tx_pipeline, "NIC send pipeline (WQE to packet)",
+                         "ConnectX-6 'sub-600ns' adapter latency split tx/rx (REFERENCE.md 5)"));
+  r.push_back(time_param("nic.rx_pipeline", &P::nic, &NicParams::rx_pipeline, "NIC receive pipeline (packet to DMA)",
+                         "as nic.tx_pipeline"));
+  r.push_back(time_param("nic.tx_jitter", &P::nic, &NicParams::tx_jitter,
+                         "random send-arbitration delay per message, uniform [0, max] (charged to queue)", "0"));
+  r.push_back(bool_param("nic.blueflame", &NicParams::blueflame, &P::nic,
+                         "WQE written together with the doorbell (no WQE fetch over PCIe)", "mlx5 BlueFlame"));
+  r.push_back(bytes_param("nic.wqe_size", &NicParams::wqe_size, &P::nic, "send WQE size", "mlx5: 64 B basic block"));
+  r.push_back(bytes_param("nic.cqe_size", &NicParams::cqe_size, &P::nic, "CQE size", "mlx5: 64 B"));
+  r.push_back(bytes_param("nic.doorbell_size", &NicParams::doorbell_size, &P::nic, "doorbell MMIO write size", "8 B"));
+  r.push_back(bytes_param("nic.max_inline", &NicParams::max_inline, &P::nic,
+                          "max inline data; 0 = perftest default (220 B write, 236 B send)", "perftest -I"));
+  r.push_back(time_param("nic.rx_usecs", &P::nic, &NicParams::rx_usecs, "interrupt moderation timer (coalescing on)",
+                         "mlx5 CQE-mode default 3 us (REFERENCE.md 5)"));
+  r.push_back(int_param("nic.rx_frames", &NicParams::rx_frames, &P::nic, "interrupt moderation packet count",
+                        "mlx5 default 32"));
+  // verbs
+  r.push_back(time_param("verbs.post", &P::verbs, &VerbsParams::post, "user-space post_send (WQE build + doorbell)",
+                         "UCX ucx_info CX-6 'overhead: 40 nsec' (REFERENCE.md 5)"));
+  r.push_back(time_param("verbs.poll_detect", &P::verbs, &VerbsParams::poll_detect,
+                         "polling CPU sees DMA-written data or a CQE (cache-line miss)", "estimate"));
+  // tcp
+  r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps"));
+  return r;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+const std::vector<ParamDef>& profile_params() {
+  static const std::vector<ParamDef> params = build_params();
+  return params;
+}
+
+std::vector<std::string> profile_names() { return {"default", "seed-demo"}; }
+
+Profile make_profile(std::string_view name) {
+  Profile p;
+  if (name == "default") return p;
+  if (name == "seed-demo") {
+    // The first lesson's LatencySimulator: copy 0.8 us x4, kernel 1.5 us x2, irq 0.6 us,
+    // queue 0.4 us, NIC hardware 1.2 us, link 0.5 us, jitter uniform [0, 0.3] us; the second
+    // lesson's copy cost 0.25 ms per MB as the per-byte copy bandwidth. Everything the toy does
+    // not have costs zero.
+    p.name = "seed-demo";
+    p.link.rate = Rate::gbps(100);
+    p.link.length_mm = 100'000;  // 100 m at 2e8 m/s = 0.5 us
+    p.pcie.latency = Time::zero();
+    p.mem.copy_fixed = Time::ns(800);
+    p.mem.copy_bw = Rate::bytes_per_sec(4'000'000'000);  // 1 MB / 0.25 ms
+    p.host.tx_copies = 2;
+    p.host.rx_copies = 2;
+    p.kernel = KernelParams{};
+    p.kernel.syscall = Time::zero();
+    p.kernel.wakeup = Time::zero();
+    p.kernel.tx_stack = Time::ns(1'500);
+    p.kernel.rx_stack = Time::ns(1'500);
+    p.kernel.tx_per_packet = Time::zero();
+    p.kernel.rx_per_packet = Time::zero();
+    p.kernel.irq = Time::ns(600);
+    p.kernel.backlog = Time::ns(400);
+    p.kernel.busy_poll_detect = Time::zero();
+    p.nic.tx_pipeline = Time::ns(600);
+    p.nic.rx_pipeline = Time::ns(600);
+    p.nic.tx_jitter = Time::ns(300);
+    p.verbs.post = Time::zero();
+    p.verbs.poll_detect = Time::zero();
+    return p;
+  }
+  std::string names;
+  for (auto& n : profile_names()) names += (names.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown profile \"" + std::string(name) + "\" (valid: " + names + ")");
+}
+
+void apply_override(Profile& p, std::string_view assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw std::invalid_argument("--set expects key=value, got \"" + std::string(assignment) + "\"");
+  const std::string_view key = assignment.substr(0, eq);
+  const std::string_view value = assignment.substr(eq + 1);
+  for (const ParamDef& d : profile_params()) {
+    if (d.key != key) continue;
+    try {
+      d.set(p, value);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(key) + ": " + e.what());
+    }
+    return;
+  }
+  std::vector<std::pair<std::size_t, std::string>> near;
+  for (const ParamDef& d : profile_params()) near.emplace_back(edit_distance(key, d.key), d.key);
+  std::sort(near.begin(), near.end());
+  std::string hint;
+  for (std::size_t i = 0; i < 3 && i < near.size(); ++i) hint += (i ? ", " : "") + near[i].second;
+  throw std::invalid_argument("unknown parameter \"" + std::string(key) + "\" (nearest: " + hint +
+                              "; `rdmasim list` shows all)");
+}
+
+void validate(const Profile& p) {
+  auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
+  auto nonneg = [&](Time t, const char* k) {
+    if (t < Time::zero()) fail(std::string(k) + ": must not be negative");
+  };
+  if (p.link.rate.bits_per_sec() <= 0) fail("link.rate: must be positive");
+  if (p.link.length_mm < 0) fail("link.length: must not be negative");
+  if (p.link.velocity_mps <= 0) fail("link.velocity: must be positive");
+  if (p.pcie.gen < 1 || p.pcie.gen > 5) fail("pcie.gen: must be 1..5");
+  if (p.pcie.lanes != 1 && p.pcie.lanes != 2 && p.pcie.lanes != 4 && p.pcie.lanes != 8 && p.pcie.lanes != 16)
+    fail("pcie.lanes: must be 1, 2, 4, 8 or 16");
+  if (p.pcie.max_payload.count() < 128 || p.pcie.max_payload.count() > 4096)
+    fail("pcie.max_payload: must be 128B..4096B");
+  if (p.pcie.tlp_overhead.count() < 0) fail("pcie.tlp_overhead: must not be negative");
+  nonneg(p.pcie.latency, "pcie.latency");
+  nonneg(p.mem.copy_fixed, "mem.copy_fixed");
+  if (p.mem.copy_bw.bits_per_sec() <= 0) fail("mem.copy_bw: must be positive");
+  if (p.host.tx_copies < 0 || p.host.tx_copies > 16) fail("host.tx_copies: must be 0..16");
+  if (p.host.rx_copies < 0 || p.host.rx_copies > 16) fail("host.rx_copies: must be 0..16");
+  const KernelParams& k = p.kernel;
+  for (auto [t, n] : {std::pair{k.syscall, "kernel.syscall"}, {k.wakeup, "kernel.wakeup"}, {k.tx_stack, "kernel.tx_stack"},
+                      {k.rx_stack, "kernel.rx_stack"}, {k.tx_per_packet, "kernel.tx_per_packet"},
+                      {k.rx_per_packet, "kernel.rx_per_packet"}, {k.irq, "kernel.irq"}, {k.backlog, "kernel.backlog"},
+                      {k.busy_poll_detect, "kernel.busy_poll_detect"}, {p.nic.tx_pipeline, "nic.tx_pipeline"},
+                      {p.nic.rx_pipeline, "nic.rx_pipeline"}, {p.nic.tx_jitter, "nic.tx_jitter"},
+                      {p.nic.rx_usecs, "nic.rx_usecs"}, {p.verbs.post, "verbs.post"},
+                      {p.verbs.poll_detect, "verbs.poll_detect"}})
+    nonneg(t, n);
+  if (p.nic.rx_frames < 1) fail("nic.rx_frames: must be at least 1");
+  if (p.nic.max_inline.count() < 0 || p.nic.max_inline.count() > 1024) fail("nic.max_inline: must be 0B..1024B");
+  if (p.nic.wqe_size.count() <= 0 || p.nic.cqe_size.count() <= 0 || p.nic.doorbell_size.count() <= 0)
+    fail("nic.wqe_size/cqe_size/doorbell_size: must be positive");
+  if (p.tcp.mss.count() < 64 || p.tcp.mss.count() > 65'000) fail("tcp.mss: must be 64B..65000B");
+}
+
+}  // namespace rdmasim

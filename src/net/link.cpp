@@ -1,0 +1,23 @@
+#include "net/link.hpp"
+
+namespace rdmasim {
+
+Time Link::propagation() const {
+  // t = L / v; L in mm: ps = mm * 1e-3 m / v * 1e12 = mm * 1e9 / v
+  const __int128 num = static_cast<__int128>(p_.length_mm) * 1'000'000'000;
+  const __int128 v = p_.velocity_mps;
+  return Time::ps(static_cast<std::int64_t>((num + v - 1) / v));
+}
+
+void Link::append(PathSpec& path, int from) const {
+  const std::string side = from == 0 ? "A" : "B";
+  Cost ser;
+  ser.rate = p_.rate;
+  ser.basis = Basis::wire;
+  path.serve(from, ResourceKind::wire, Category::transmit, side + ".link.serialize", ser);
+  Cost prop;
+  prop.fixed = propagation();
+  path.delay(from, Category::propagate, side + ".link.propagate", prop);
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,58 @@
+// Message and Packet: what moves through the simulated data path.
+//
+// A Message is one application-level transfer (a WRITE, SEND or READ, or a TCP send()). It
+// travels as a single token packet through the message-level stages (post, copies, syscalls),
+// is split into MTU-sized packets at the NIC, and is merged back into a token when its last
+// packet arrives; the token then runs the receiver's message-level stages.
+//
+// Invariant: `stamp` is the time up to which the packet's ledger is accounted; every stage
+// charges `now - stamp` to one category when it hands the packet on, so at delivery
+// `ledger.total() == now - message.posted` exactly.
+#pragma once
+
+#include <cstdint>
+
+#include "rdmasim/ledger.hpp"
+#include "rdmasim/units.hpp"
+
+namespace rdmasim {
+
+class Stage;
+struct Route;
+
+struct Message {
+  std::uint64_t id = 0;
+  Bytes size{};
+  Time posted{};
+  std::int32_t packets = 0;   // set when the message is split
+  std::int32_t arrived = 0;   // packets merged so far
+  std::uint64_t tag = 0;      // owner's cookie (workload iteration, direction)
+};
+
+enum class FramePos : std::uint8_t { only, first, middle, last };
+
+struct Packet {
+  Message* msg = nullptr;
+  const Route* route = nullptr;
+  std::uint32_t hop = 0;        // index of the stage currently holding the packet
+  std::int32_t index = 0;       // position in its message (0-based)
+  FramePos pos = FramePos::only;
+  bool batch_head = true;       // first packet of an interrupt batch (pays the irq)
+  Bytes payload{};              // bytes of message data carried
+  Bytes wire{};                 // bytes the frame occupies on the wire (incl. preamble/IFG)
+  Time stamp{};
+  Ledger ledger;
+
+  // Scratch owned by the FIFO server the packet waits in.
+  Packet* next_in_queue = nullptr;
+  Time service{};
+  Category service_cat = Category::queue;
+  Stage* service_owner = nullptr;
+
+  void charge(Category c, Time now) {
+    ledger.add(c, now - stamp);
+    stamp = now;
+  }
+};
+
+}  // namespace rdmasim

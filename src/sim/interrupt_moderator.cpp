@@ -1,0 +1,44 @@
+#include "sim/interrupt_moderator.hpp"
+
+#include "sim/stages.hpp"
+
+namespace rdmasim {
+
+void InterruptModerator::arrive(Packet& p, Stage& owner, Time usecs, int frames) {
+  p.service_owner = &owner;
+  p.next_in_queue = nullptr;
+  if (tail_) tail_->next_in_queue = &p;
+  else head_ = &p;
+  tail_ = &p;
+  ++pending_;
+  ++packets_;
+  if (pending_ >= frames) {
+    fire();
+  } else if (pending_ == 1) {
+    sched_.schedule_in(usecs, *this, generation_);
+  }
+}
+
+void InterruptModerator::on_event(std::uint64_t generation) {
+  if (generation == generation_ && pending_ > 0) fire();
+}
+
+void InterruptModerator::fire() {
+  ++generation_;
+  ++interrupts_;
+  Packet* p = head_;
+  head_ = tail_ = nullptr;
+  pending_ = 0;
+  bool first = true;
+  const Time now = sched_.now();
+  while (p) {
+    Packet* next = p->next_in_queue;
+    p->batch_head = first;
+    first = false;
+    p->charge(Category::interrupt, now);
+    static_cast<ModerateStage*>(p->service_owner)->release(*p);
+    p = next;
+  }
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,43 @@
+// InterruptModerator: a NIC's interrupt (or CQ event) moderation on one host, like
+// `ethtool -C rx-usecs N rx-frames M`. Packets needing an interrupt wait here; the interrupt
+// fires when `frames` are pending or `usecs` after the first pending one arrived, whichever
+// comes first, and releases every pending packet in arrival order; the first is marked as the
+// batch head (it pays the irq cost downstream). The wait is charged to `interrupt`: it is the
+// lesson's L_batch. frames == 1 means no moderation.
+#pragma once
+
+#include <cstdint>
+
+#include "core/scheduler.hpp"
+#include "net/packet.hpp"
+
+namespace rdmasim {
+
+class Stage;
+
+class InterruptModerator : public EventHandler {
+ public:
+  explicit InterruptModerator(Scheduler& s) : sched_(s) {}
+  InterruptModerator(const InterruptModerator&) = delete;
+  InterruptModerator& operator=(const InterruptModerator&) = delete;
+
+  /// `release(p)` is called on `owner` for each packet when its batch fires.
+  void arrive(Packet& p, Stage& owner, Time usecs, int frames);
+  std::uint64_t interrupts() const { return interrupts_; }
+  std::uint64_t packets() const { return packets_; }
+
+  void on_event(std::uint64_t generation) override;
+
+ private:
+  void fire();
+
+  Scheduler& sched_;
+  Packet* head_ = nullptr;
+  Packet* tail_ = nullptr;
+  int pending_ = 0;
+  std::uint64_t generation_ = 0;  // invalidates timers of batches already fired
+  std::uint64_t interrupts_ = 0;
+  std::uint64_t packets_ = 0;
+};
+
+}  // namespace rdmasim

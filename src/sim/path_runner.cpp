@@ -1,0 +1,51 @@
+#include "sim/path_runner.hpp"
+
+#include <stdexcept>
+
+#include "sim/stages.hpp"
+
+namespace rdmasim {
+namespace {
+
+FifoServer& server_for(HostResources& h, ResourceKind r) {
+  switch (r) {
+    case ResourceKind::core: return h.core;
+    case ResourceKind::pcie_up: return h.pcie_up;
+    case ResourceKind::pcie_down: return h.pcie_down;
+    case ResourceKind::wire: return h.wire;
+    default: throw std::logic_error("serve stage without a server resource");
+  }
+}
+
+}  // namespace
+
+PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
+                           MessageSink& sink)
+    : ctx_(ctx) {
+  if (spec.stages.empty()) throw std::logic_error("empty path");
+  for (const StageSpec& s : spec.stages) {
+    HostResources& h = *hosts.at(static_cast<std::size_t>(s.side));
+    switch (s.kind) {
+      case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx, s)); break;
+      case StageKind::serve: stages_.push_back(std::make_unique<ServeStage>(ctx, s, server_for(h, s.res))); break;
+      case StageKind::split: stages_.push_back(std::make_unique<SplitStage>(ctx, s)); break;
+      case StageKind::merge: stages_.push_back(std::make_unique<MergeStage>(ctx)); break;
+      case StageKind::moderate: stages_.push_back(std::make_unique<ModerateStage>(ctx, s, h.moderator)); break;
+    }
+    route_.hops.push_back(stages_.back().get());
+  }
+  route_.sink = &sink;
+}
+
+void PathInstance::post(Message& m) {
+  Packet& t = *ctx_.packets.acquire();
+  t.msg = &m;
+  t.route = &route_;
+  t.hop = 0;
+  t.payload = m.size;
+  t.stamp = ctx_.sched.now();
+  m.posted = t.stamp;
+  route_.hops[0]->receive(t);
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,45 @@
+// Host resources and PathInstance: a PathSpec instantiated as stage objects bound to the
+// resources of the two hosts, ready to carry messages.
+//
+// HostResources are per host: its CPU core, the two directions of its NIC's PCIe link, its
+// egress link transmitter and its interrupt moderator. Every PathInstance built on the same
+// resources contends for them (a ping-pong's two directions share both hosts).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "model/path.hpp"
+#include "sim/fifo_server.hpp"
+#include "sim/interrupt_moderator.hpp"
+#include "sim/stage.hpp"
+
+namespace rdmasim {
+
+struct HostResources {
+  explicit HostResources(Scheduler& s) : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s) {}
+  FifoServer core;
+  FifoServer pcie_up;
+  FifoServer pcie_down;
+  FifoServer wire;
+  InterruptModerator moderator;
+};
+
+class PathInstance {
+ public:
+  PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec, MessageSink& sink);
+  PathInstance(const PathInstance&) = delete;
+  PathInstance& operator=(const PathInstance&) = delete;
+
+  /// Starts `m` now: its token enters the first stage with an empty ledger.
+  void post(Message& m);
+  std::size_t stage_count() const { return stages_.size(); }
+
+ private:
+  SimContext& ctx_;
+  std::vector<std::unique_ptr<Stage>> stages_;
+  Route route_;
+};
+
+}  // namespace rdmasim

@@ -1,0 +1,65 @@
+// Stages: the pieces a packet is handed through on its route, and the context they share.
+//
+// A Route is the ordered list of stages of one PathSpec; a packet remembers its route and the
+// index of the stage holding it (`hop`). A stage does its work (a delay, a turn on a FIFO
+// server, a split, a merge, a moderation wait), charges the elapsed time to the packet's
+// ledger, and forwards the packet to the next stage; after the last stage the route's
+// MessageSink receives the message token. Nothing here allocates per packet except through
+// the pools, which stop growing once they reach the peak number of live packets.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/pool.hpp"
+#include "core/random.hpp"
+#include "core/scheduler.hpp"
+#include "net/packet.hpp"
+
+namespace rdmasim {
+
+class MessageSink {
+ public:
+  /// Receives the message token at the end of its route; the sink owns it from then on.
+  virtual void delivered(Packet& token) = 0;
+
+ protected:
+  ~MessageSink() = default;
+};
+
+struct SimContext {
+  Scheduler& sched;
+  Pool<Packet>& packets;
+  Pool<Message>& messages;
+  RandomStream& jitter;
+};
+
+class Stage : public EventHandler {
+ public:
+  explicit Stage(SimContext& ctx) : ctx_(ctx) {}
+  virtual ~Stage() = default;
+  virtual void receive(Packet& p) = 0;
+
+ protected:
+  void forward(Packet& p);
+  static Packet& packet_of(std::uint64_t arg) { return *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(arg)); }
+  static std::uint64_t arg_of(Packet& p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)); }
+  SimContext& ctx_;
+};
+
+struct Route {
+  std::vector<Stage*> hops;
+  MessageSink* sink = nullptr;
+};
+
+inline void Stage::forward(Packet& p) {
+  const std::uint32_t next = p.hop + 1;
+  if (next < p.route->hops.size()) {
+    p.hop = next;
+    p.route->hops[next]->receive(p);
+  } else {
+    p.route->sink->delivered(p);
+  }
+}
+
+}  // namespace rdmasim

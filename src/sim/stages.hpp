@@ -1,0 +1,72 @@
+// The five stage kinds of a PathSpec, instantiated on a host's resources (see model/path.hpp
+// for their meaning). Each charges exactly the time it holds a packet, so the ledger of the
+// packet that completes a message sums to the message's end-to-end time.
+#pragma once
+
+#include "model/path.hpp"
+#include "sim/fifo_server.hpp"
+#include "sim/interrupt_moderator.hpp"
+#include "sim/stage.hpp"
+
+namespace rdmasim {
+
+class DelayStage final : public Stage {
+ public:
+  DelayStage(SimContext& ctx, const StageSpec& spec) : Stage(ctx), cat_(spec.cat), cost_(spec.cost) {}
+  void receive(Packet& p) override;
+  void on_event(std::uint64_t arg) override;
+
+ private:
+  Category cat_;
+  Cost cost_;
+};
+
+class ServeStage final : public Stage {
+ public:
+  ServeStage(SimContext& ctx, const StageSpec& spec, FifoServer& server)
+      : Stage(ctx), cat_(spec.cat), cost_(spec.cost), server_(server) {}
+  void receive(Packet& p) override;
+  /// Called by the server when p's service is complete.
+  void served(Packet& p);
+  void on_event(std::uint64_t) override {}
+
+ private:
+  Time head_extra(const Packet& p) const {
+    return (!cost_.batch_head_only || p.batch_head) ? cost_.head_extra : Time::zero();
+  }
+  Category cat_;
+  Cost cost_;
+  FifoServer& server_;
+};
+
+class SplitStage final : public Stage {
+ public:
+  SplitStage(SimContext& ctx, const StageSpec& spec) : Stage(ctx), split_(spec.split) {}
+  void receive(Packet& token) override;
+  void on_event(std::uint64_t) override {}
+
+ private:
+  SplitSpec split_;
+};
+
+class MergeStage final : public Stage {
+ public:
+  explicit MergeStage(SimContext& ctx) : Stage(ctx) {}
+  void receive(Packet& p) override;
+  void on_event(std::uint64_t) override {}
+};
+
+class ModerateStage final : public Stage {
+ public:
+  ModerateStage(SimContext& ctx, const StageSpec& spec, InterruptModerator& m)
+      : Stage(ctx), spec_(spec.moderation), moderator_(m) {}
+  void receive(Packet& p) override { moderator_.arrive(p, *this, spec_.usecs, spec_.frames); }
+  void release(Packet& p) { forward(p); }
+  void on_event(std::uint64_t) override {}
+
+ private:
+  ModerationSpec spec_;
+  InterruptModerator& moderator_;
+};
+
+}  // namespace rdmasim

@@ -1,0 +1,69 @@
+#include "workload/pingpong.hpp"
+
+namespace rdmasim {
+
+PingPong::PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* reverse)
+    : jitter_(c.seed, "nic.tx_jitter"), ctx_{sched_, packets_, messages_, jitter_} {
+  hosts_[0] = std::make_unique<HostResources>(sched_);
+  hosts_[1] = std::make_unique<HostResources>(sched_);
+  const std::array<HostResources*, 2> h{hosts_[0].get(), hosts_[1].get()};
+  forward_ = std::make_unique<PathInstance>(ctx_, h, forward, *this);
+  if (reverse) reverse_ = std::make_unique<PathInstance>(ctx_, h, *reverse, *this);
+  size_ = c.size;
+}
+
+void PingPong::post(int direction) {
+  Message& m = *messages_.acquire();
+  m.id = next_msg_id_++;
+  m.size = size_;
+  m.tag = static_cast<std::uint64_t>(direction);
+  (direction == 0 ? *forward_ : *reverse_).post(m);
+}
+
+void PingPong::run(std::int64_t exchanges) {
+  samples_.clear();
+  samples_.reserve(static_cast<std::size_t>(exchanges));
+  remaining_ = exchanges;
+  if (remaining_ <= 0) return;
+  iteration_start_ = sched_.now();
+  post(0);
+  sched_.run();
+}
+
+void PingPong::delivered(Packet& token) {
+  Message& m = *token.msg;
+  const Time now = sched_.now();
+  if (token.ledger.total() != now - m.posted) ++violations_;
+  iteration_ledger_.add(token.ledger);
+  const bool first_leg = m.tag == 0 && reverse_ != nullptr;
+  packets_.release(&token);
+  messages_.release(&m);
+  if (first_leg) {
+    post(1);
+    return;
+  }
+  // Iteration complete: one RTT sample.
+  const std::int64_t v = (now - iteration_start_).count_ps();
+  samples_.push_back(v);
+  all_ledger_.add(iteration_ledger_);
+  if (v >= top_[0].value) {
+    top_[1] = top_[0];
+    top_[0] = Top{v, iteration_ledger_};
+  } else if (v >= top_[1].value) {
+    top_[1] = Top{v, iteration_ledger_};
+  }
+  iteration_ledger_ = Ledger{};
+  if (--remaining_ > 0) {
+    iteration_start_ = now;
+    post(0);
+  }
+}
+
+Ledger PingPong::kept_ledger_sum() const {
+  Ledger l = all_ledger_;
+  for (const Top& t : top_)
+    if (t.value >= 0) l.subtract(t.ledger);
+  return l;
+}
+
+}  // namespace rdmasim

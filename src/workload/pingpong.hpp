@@ -1,0 +1,72 @@
+// PingPong: perftest's latency test (ib_write_lat / ib_send_lat / ib_read_lat) on the
+// simulated path. WRITE/SEND: the client posts to the server; the moment the server's
+// application sees the data it posts the reply; the moment the client sees the reply it posts
+// the next iteration. READ: each iteration is one READ round trip. As in perftest the sample
+// is the time between consecutive posts on the client (one RTT), and `iters` posts give
+// iters - 1 samples.
+//
+// Every delivered message's ledger is checked against its end-to-end time; the per-iteration
+// ledger is the sum of its messages' ledgers, so it sums to the sample exactly.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/pool.hpp"
+#include "core/random.hpp"
+#include "core/scheduler.hpp"
+#include "rdmasim/latency.hpp"
+#include "sim/path_runner.hpp"
+
+namespace rdmasim {
+
+class PingPong final : public MessageSink {
+ public:
+  /// `forward` runs from host A; `reverse` (may be null for READ) from host B.
+  PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* reverse);
+  PingPong(const PingPong&) = delete;
+  PingPong& operator=(const PingPong&) = delete;
+
+  /// Runs `exchanges` iterations to completion.
+  void run(std::int64_t exchanges);
+
+  std::vector<std::int64_t>& samples() { return samples_; }
+  /// Sum of the ledgers of all samples except the two largest (perftest's kept set; among
+  /// equal values the later iterations count as larger).
+  Ledger kept_ledger_sum() const;
+  std::int64_t invariant_violations() const { return violations_; }
+  std::uint64_t events() const { return sched_.executed(); }
+  const HostResources& host(int i) const { return *hosts_[static_cast<std::size_t>(i)]; }
+
+  void delivered(Packet& token) override;
+
+ private:
+  void post(int direction);
+  struct Top {
+    std::int64_t value = -1;
+    Ledger ledger;
+  };
+
+  Scheduler sched_;
+  Pool<Packet> packets_;
+  Pool<Message> messages_;
+  RandomStream jitter_;
+  SimContext ctx_;
+  std::array<std::unique_ptr<HostResources>, 2> hosts_;
+  std::unique_ptr<PathInstance> forward_;
+  std::unique_ptr<PathInstance> reverse_;
+
+  Bytes size_{};
+  std::int64_t remaining_ = 0;
+  std::uint64_t next_msg_id_ = 1;
+  Time iteration_start_{};
+  Ledger iteration_ledger_;
+  Ledger all_ledger_;
+  std::array<Top, 2> top_{};  // top_[0] largest
+  std::vector<std::int64_t> samples_;
+  std::int64_t violations_ = 0;
+};
+
+}  // namespace rdmasim
