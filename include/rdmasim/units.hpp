@@ -14,6 +14,9 @@
 
 namespace rdmasim {
 
+/// 128-bit integer for exact intermediate products (a GCC/Clang extension).
+__extension__ typedef __int128 i128;
+
 class Time {
  public:
   constexpr Time() = default;
@@ -35,6 +38,7 @@ class Time {
   constexpr Time& operator-=(Time o) { v_ -= o.v_; return *this; }
   constexpr Time operator*(std::int64_t k) const { return Time(v_ * k); }
   constexpr Time operator/(std::int64_t k) const { return Time(v_ / k); }
+  friend constexpr Time operator*(std::int64_t k, Time t) { return Time(k * t.v_); }
 
  private:
   constexpr explicit Time(std::int64_t v) : v_(v) {}
@@ -78,8 +82,8 @@ class Rate {
 /// Exact for every int64 byte count (computed in 128-bit integers).
 constexpr Time serialization_time(Bytes b, Rate r) {
   if (r.unlimited() || b.count() <= 0) return Time::zero();
-  const __int128 num = static_cast<__int128>(b.count()) * 8 * 1'000'000'000'000LL;
-  const __int128 den = r.bits_per_sec();
+  const i128 num = static_cast<i128>(b.count()) * 8 * 1'000'000'000'000LL;
+  const i128 den = r.bits_per_sec();
   return Time::ps(static_cast<std::int64_t>((num + den - 1) / den));
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "rdmasim/units.hpp"
+
 namespace rdmasim {
 
 std::int64_t perftest_percentile_index(std::int64_t n, double p) {
@@ -30,7 +32,7 @@ LatencyStats compute_latency_stats(std::vector<std::int64_t>& d, int rtt_factor)
     s.typical_ps = at(n / 2);
 
   // Exact integer sum, then one division.
-  __int128 sum = 0;
+  i128 sum = 0;
   for (std::int64_t i = 0; i < n; ++i) sum += d[static_cast<std::size_t>(i)];
   s.avg_ps = static_cast<double>(sum) / static_cast<double>(n) / q;
 

@@ -8,13 +8,13 @@ namespace rdmasim {
 namespace {
 
 struct Decimal {
-  __int128 digits = 0;  // value = digits / 10^scale
+  i128 digits = 0;  // value = digits / 10^scale
   int scale = 0;
   bool negative = false;
 };
 
 // Splits "12.5us" into the decimal 12.5 and the unit "us". Rejects anything else.
-std::pair<Decimal, std::string_view> split_number(std::string_view text, const char* what) {
+std::pair<Decimal, std::string_view> split_number(std::string_view text, const char* what, const char* example) {
   Decimal d;
   std::size_t i = 0;
   if (i < text.size() && (text[i] == '-' || text[i] == '+')) d.negative = text[i++] == '-';
@@ -22,7 +22,7 @@ std::pair<Decimal, std::string_view> split_number(std::string_view text, const c
   for (; i < text.size(); ++i) {
     const char c = text[i];
     if (c >= '0' && c <= '9') {
-      if (d.digits > (static_cast<__int128>(1) << 100)) throw std::invalid_argument("number too large");
+      if (d.digits > (static_cast<i128>(1) << 100)) throw std::invalid_argument("number too large");
       d.digits = d.digits * 10 + (c - '0');
       if (dot) ++d.scale;
       any = true;
@@ -32,7 +32,9 @@ std::pair<Decimal, std::string_view> split_number(std::string_view text, const c
       break;
     }
   }
-  if (!any) throw std::invalid_argument(std::string("expected ") + what + ", got \"" + std::string(text) + "\"");
+  if (!any)
+    throw std::invalid_argument(std::string("expected ") + what + " like \"" + example + "\", got \"" +
+                                std::string(text) + "\"");
   return {d, text.substr(i)};
 }
 
@@ -43,12 +45,12 @@ struct Unit {
 
 std::int64_t scale_exact(const Decimal& d, std::int64_t factor, std::string_view text, const char* what,
                          const char* base) {
-  __int128 num = d.digits * factor;
-  __int128 den = 1;
+  i128 num = d.digits * factor;
+  i128 den = 1;
   for (int k = 0; k < d.scale; ++k) den *= 10;
   if (num % den != 0)
     throw std::invalid_argument(std::string(what) + " \"" + std::string(text) + "\" is finer than 1 " + base);
-  __int128 v = num / den;
+  i128 v = num / den;
   if (v > INT64_MAX) throw std::invalid_argument(std::string(what) + " \"" + std::string(text) + "\" is too large");
   return static_cast<std::int64_t>(d.negative ? -v : v);
 }
@@ -56,7 +58,7 @@ std::int64_t scale_exact(const Decimal& d, std::int64_t factor, std::string_view
 template <std::size_t N>
 std::int64_t parse_with(std::string_view text, const std::array<Unit, N>& units, const char* what,
                         const char* example, const char* base) {
-  auto [d, unit] = split_number(text, what);
+  auto [d, unit] = split_number(text, what, example);
   for (const Unit& u : units)
     if (unit == u.name) return scale_exact(d, u.factor, text, what, base);
   throw std::invalid_argument(std::string("expected ") + what + " like \"" + example + "\", got \"" +

@@ -6,8 +6,8 @@ Rate PcieLink::raw_rate() const {
   // Transfer rate per lane in MT/s and the line code's efficiency.
   static constexpr std::int64_t mts[] = {0, 2'500, 5'000, 8'000, 16'000, 32'000};
   const bool old_code = p_.gen <= 2;  // 8b/10b
-  const __int128 bits = static_cast<__int128>(mts[p_.gen]) * 1'000'000 * p_.lanes;
-  const __int128 rate = old_code ? bits * 8 / 10 : bits * 128 / 130;
+  const i128 bits = static_cast<i128>(mts[p_.gen]) * 1'000'000 * p_.lanes;
+  const i128 rate = old_code ? bits * 8 / 10 : bits * 128 / 130;
   return Rate::bps(static_cast<std::int64_t>(rate));
 }
 

@@ -19,6 +19,7 @@ class PcieLink {
   explicit PcieLink(const PcieParams& p) : p_(p) {}
   /// Raw data rate of one direction after line coding (8b/10b for Gen1/2, 128b/130b after).
   Rate raw_rate() const;
+  Time latency() const { return p_.latency; }
   /// Time one direction is busy moving `b` bytes of payload in TLPs.
   Time transfer_time(Bytes b) const;
   /// Effective payload bandwidth for large transfers (MPS-sized TLPs), for reports.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -27,6 +29,7 @@ Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
   std::vector<PacketState> pk(1);
   pk[0].payload = size;
   std::map<std::pair<int, ResourceKind>, Time> free_at;
+  std::set<std::pair<int, ResourceKind>> used_in_section;
   for (const StageSpec& s : path.stages) {
     switch (s.kind) {
       case StageKind::delay:
@@ -38,19 +41,29 @@ Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
         }
         break;
       case StageKind::serve: {
+        if (pk.size() > 1 && !used_in_section.insert({s.side, s.res}).second)
+          throw std::logic_error("budget: resource used twice between split and merge (" + s.label +
+                                 "); the tandem formula needs distinct servers");
         Time& free = free_at[{s.side, s.res}];
+        const Ledger* prev = nullptr;  // previous packet's ledger at departure from this server
         for (PacketState& p : pk) {
-          const Time start = std::max(p.t, free);
+          if (p.t < free) {
+            // Waiting for the message's own previous packet: the critical path runs through it.
+            p.ledger = *prev;
+            p.t = free;
+          }
           const Time extra = (!s.cost.batch_head_only || p.head) ? s.cost.head_extra : Time::zero();
-          const Time service = s.cost.eval(p.payload, size, p.wire) + extra;
+          const Time service = s.cost.eval(p.payload, size, p.wire);
           p.ledger.add(s.cost.head_cat, extra);
-          p.ledger.add(s.cat, (start - p.t) + (service - extra));
-          p.t = start + service;
+          p.ledger.add(s.cat, service);
+          p.t += service + extra;
           free = p.t;
+          prev = &p.ledger;
         }
         break;
       }
       case StageKind::split: {
+        used_in_section.clear();
         const PacketState token = pk.front();
         const std::int32_t n = s.split.header_only ? 1 : packet_count(size, s.split.segment);
         pk.assign(static_cast<std::size_t>(n), token);

@@ -34,6 +34,9 @@ void validate(const LatConfig& c) {
   if (c.test == TestKind::read && c.toggles.inline_data.value_or(false))
     fail("inline data applies to write and send, not read");
   validate(c.profile);
+  if (c.toggles.inline_data.value_or(false) && c.size > resolve(c).max_inline)
+    throw std::invalid_argument("--inline on: size " + std::to_string(c.size.count()) + " exceeds max inline " +
+                                std::to_string(resolve(c).max_inline.count()) + " B (nic.max_inline)");
 }
 
 ResolvedToggles resolve(const LatConfig& c) {

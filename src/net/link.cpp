@@ -4,8 +4,8 @@ namespace rdmasim {
 
 Time Link::propagation() const {
   // t = L / v; L in mm: ps = mm * 1e-3 m / v * 1e12 = mm * 1e9 / v
-  const __int128 num = static_cast<__int128>(p_.length_mm) * 1'000'000'000;
-  const __int128 v = p_.velocity_mps;
+  const i128 num = static_cast<i128>(p_.length_mm) * 1'000'000'000;
+  const i128 v = p_.velocity_mps;
   return Time::ps(static_cast<std::int64_t>((num + v - 1) / v));
 }
 

@@ -19,20 +19,15 @@ void FifoServer::enqueue(Packet& p, ServeStage& owner) {
 
 void FifoServer::start(Packet& p) {
   const Time now = sched_.now();
-  const std::uint64_t msg = p.msg->id;
-  Time own{};
-  if (msg == run_msg_ && now == last_done_) {
-    // The server has served this message without a break since run_start_.
-    const Time from = p.stamp > run_start_ ? p.stamp : run_start_;
-    own = now - from;
-  } else {
-    run_msg_ = msg;
-    run_start_ = now;
+  if (p.stamp < now) {
+    // p waited: the server has been busy without a break until now (FIFO, work-conserving).
+    if (p.msg->id == last_msg_ && now == last_done_) {
+      p.ledger = last_ledger_;  // critical path continues through the message's previous packet
+    } else {
+      p.ledger.add(Category::queue, now - p.stamp);
+    }
+    p.stamp = now;
   }
-  const Time wait = now - p.stamp;
-  p.ledger.add(Category::queue, wait - own);
-  p.ledger.add(p.service_cat, own);
-  p.stamp = now;
   current_ = &p;
   busy_time_ += p.service;
   sched_.schedule_in(p.service, *this, 0);
@@ -40,8 +35,12 @@ void FifoServer::start(Packet& p) {
 
 void FifoServer::on_event(std::uint64_t) {
   Packet& done = *current_;
+  ServeStage& owner = *static_cast<ServeStage*>(done.service_owner);
   current_ = nullptr;
+  owner.charge_service(done);
   last_done_ = sched_.now();
+  last_msg_ = done.msg->id;
+  last_ledger_ = done.ledger;
   ++served_;
   if (head_) {
     Packet& next = *head_;
@@ -50,7 +49,7 @@ void FifoServer::on_event(std::uint64_t) {
     --queued_;
     start(next);
   }
-  static_cast<ServeStage*>(done.service_owner)->served(done);
+  owner.served(done);
 }
 
 }  // namespace rdmasim

@@ -2,10 +2,13 @@
 // PCIe direction, a link transmitter. Several stages may share one server (all the CPU work
 // of a host), each giving the service time and ledger category of its turn.
 //
-// Ledger rule (see rdmasim/ledger.hpp): the wait before service is split into time the server
-// spent on packets of OTHER messages (charged to `queue`) and time it spent, without a break,
-// on earlier packets of the SAME message (charged to the serving stage's category). The server
-// tracks the current same-message run: (message id, time the run began).
+// Ledger rule (see rdmasim/ledger.hpp): a packet that waited for service takes the critical
+// path into account. If the packet served just before it belongs to the SAME message, the
+// waiting packet's path continues from that packet: it takes over the predecessor's ledger as
+// it was at departure (which ends exactly at this start time). If the predecessor belongs to
+// ANOTHER message, the wait is charged to `queue`. So for a message whose packets pile up at a
+// bottleneck the ledger shows the pipeline fill plus the bottleneck's service of every packet
+// (L_transmit = S/B for a link-bound message), and time lost to other traffic is queueing.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +44,8 @@ class FifoServer : public EventHandler {
   Packet* tail_ = nullptr;
   Packet* current_ = nullptr;
   std::size_t queued_ = 0;
-  std::uint64_t run_msg_ = ~std::uint64_t{0};
-  Time run_start_{};
+  std::uint64_t last_msg_ = ~std::uint64_t{0};  // message of the packet served last
+  Ledger last_ledger_;                             // its ledger at departure
   Time last_done_ = Time::ps(-1);
   Time busy_time_{};
   std::uint64_t served_ = 0;

@@ -22,14 +22,13 @@ void ServeStage::receive(Packet& p) {
   server_.enqueue(p, *this);
 }
 
-void ServeStage::served(Packet& p) {
+void ServeStage::charge_service(Packet& p) {
   const Time extra = head_extra(p);
   if (extra > Time::zero()) {
     p.ledger.add(cost_.head_cat, extra);
     p.stamp += extra;
   }
   p.charge(cat_, ctx_.sched.now());
-  forward(p);
 }
 
 void SplitStage::receive(Packet& token) {

@@ -26,8 +26,9 @@ class ServeStage final : public Stage {
   ServeStage(SimContext& ctx, const StageSpec& spec, FifoServer& server)
       : Stage(ctx), cat_(spec.cat), cost_(spec.cost), server_(server) {}
   void receive(Packet& p) override;
-  /// Called by the server when p's service is complete.
-  void served(Packet& p);
+  /// Called by the server when p's service is complete: first to charge it, then to forward.
+  void charge_service(Packet& p);
+  void served(Packet& p) { forward(p); }
   void on_event(std::uint64_t) override {}
 
  private:

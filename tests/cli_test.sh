@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# CLI behaviour: bad input gives one line on stderr naming the problem and exit code 2; the
+# commands run; --json is byte-identical for the same seed. Usage: cli_test.sh path/to/rdmasim
+set -u
+bin=$1
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expect_error() {  # expect_error "<stderr substring>" args...
+  local want=$1
+  shift
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$tmp/err")
+  if [[ $rc -eq 2 && $lines -eq 1 && ! -s $tmp/out ]] && grep -qF -- "$want" "$tmp/err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: rdmasim $* -> rc=$rc, stderr=$(cat "$tmp/err"), stdout bytes=$(wc -c <"$tmp/out") (wanted '$want')"
+  fi
+}
+
+expect_ok() {  # expect_ok "<stdout substring>" args...
+  local want=$1
+  shift
+  if "$bin" "$@" >"$tmp/out" 2>"$tmp/err" && grep -qF -- "$want" "$tmp/out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: rdmasim $* (wanted '$want' in stdout): $(head -c 300 "$tmp/err")"
+  fi
+}
+
+expect_error "size must be at least 1 byte, got -5" lat -s -5
+expect_error "size must be at least 1 byte, got 0" lat -s 0
+expect_error "iterations must be at least 5" lat -n 4
+expect_error "--test: unknown not in" lat --test unknown
+expect_error "unknown parameter \"nic.speed\"" lat --set nic.speed=1
+expect_error "link.rate: expected a rate" lat --set link.rate=fast
+expect_error "MTU must be one of 256, 512, 1024, 2048, 4096, got 1500" lat --mtu 1500
+expect_error "MTU must be one of" lat --mtu 8192
+expect_error "unknown profile \"fast\"" lat --profile fast
+expect_error "TCP has no one-sided write" lat --transport tcp --test write
+expect_error "--zero-copy: expected on or off" lat --zero-copy maybe
+expect_error "--bogus" lat --bogus
+expect_error "size must be at least 1 byte" budget -s 0
+expect_error "A subcommand is required" 
+
+expect_ok "RDMA_Write Latency Test" lat -n 100
+expect_ok " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] " lat -n 100
+expect_ok "RDMA_Read Latency Test" lat --test read -n 50
+expect_ok "Send Latency Test" lat --test send -n 50 --link-layer ib
+expect_ok "TCP_Send Latency Test" lat --transport tcp -n 50
+expect_ok " 8388608 " lat -a -n 5
+expect_ok "Latency budget (closed form)" budget
+expect_ok "zero-copy share" demo -n 200
+expect_ok "Usage" lat --help
+
+"$bin" lat --profile seed-demo -n 300 --json >"$tmp/a.json"
+"$bin" lat --profile seed-demo -n 300 --json >"$tmp/b.json"
+if cmp -s "$tmp/a.json" "$tmp/b.json" && grep -q '"t_typical"' "$tmp/a.json"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: --json not byte-identical across runs"; fi
+
+# lat t_typical == budget total (jitter off, default profile), via the JSON of both.
+lt=$("$bin" lat -s 65536 -n 20 --json | grep -A8 '"exact_ps"' | grep '"t_typical"' | tr -dc '0-9.')
+bt=$("$bin" budget -s 65536 --json | grep '"total_ps"' | tr -dc '0-9.')
+if [[ -n $lt && $lt == "$bt" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: lat $lt != budget $bt"; fi
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]

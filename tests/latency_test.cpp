@@ -1,0 +1,145 @@
+// The latency experiment: published ranges with the default profile (acceptance 5) and each
+// toggle moving exactly its ledger entries.
+#include "rdmasim/latency.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+using namespace rdmasim;
+
+namespace {
+LatConfig base() {
+  LatConfig c;
+  c.iters = 100;
+  return c;
+}
+}  // namespace
+
+TEST(Latency, DefaultProfileMatchesPublishedRanges) {
+  LatConfig c = base();
+  c.iters = 1000;
+  const LatResult rdma = run_latency(c);
+  // ConnectX ib_write_lat 2 B back-to-back: ~0.8 - 1.5 us (REFERENCE.md 1.4, 5).
+  EXPECT_GT(rdma.stats.typical_us(), 0.8);
+  EXPECT_LT(rdma.stats.typical_us(), 1.5);
+  c.transport = Transport::tcp;
+  c.test = TestKind::send;
+  const LatResult tcp = run_latency(c);
+  const double ratio = tcp.stats.typical_us() / rdma.stats.typical_us();
+  EXPECT_GT(ratio, 5.0);   // an order of magnitude above
+  EXPECT_LT(ratio, 20.0);
+  EXPECT_EQ(rdma.stats.samples, 999);
+  EXPECT_EQ(rdma.stats.kept, 997);
+}
+
+TEST(Latency, LedgerMeansAddUpToTavg) {
+  LatConfig c = base();
+  c.profile = make_profile("seed-demo");  // jitter on: samples differ
+  c.iters = 500;
+  const LatResult r = run_latency(c);
+  double sum = 0;
+  for (Category k : kAllCategories) sum += r.mean_ps(k);
+  EXPECT_NEAR(sum, r.stats.avg_ps, 1e-6);
+  EXPECT_GT(r.stats.max_ps, r.stats.min_ps);
+  EXPECT_EQ(r.invariant_violations, 0);
+}
+
+TEST(Latency, ZeroCopyOffAddsExactlyTheCopies) {
+  LatConfig c = base();
+  const LatResult on = run_latency(c);
+  c.toggles.zero_copy = false;
+  const LatResult off = run_latency(c);
+  const Time copy = c.profile.mem.copy_fixed + serialization_time(c.size, c.profile.mem.copy_bw);
+  const double expected = static_cast<double>((copy * (c.profile.host.tx_copies + c.profile.host.rx_copies)).count_ps());
+  EXPECT_EQ(on.mean_ps(Category::copy), 0.0);
+  EXPECT_DOUBLE_EQ(off.mean_ps(Category::copy), expected);
+  EXPECT_DOUBLE_EQ(off.stats.typical_ps - on.stats.typical_ps, expected);
+}
+
+TEST(Latency, KernelBypassOffAddsKernelAndSyscalls) {
+  LatConfig c = base();
+  const LatResult on = run_latency(c);
+  c.toggles.kernel_bypass = false;
+  const LatResult off = run_latency(c);
+  const KernelParams& k = c.profile.kernel;
+  EXPECT_DOUBLE_EQ(off.mean_ps(Category::kernel), static_cast<double>((k.tx_stack + k.rx_stack).count_ps()));
+  EXPECT_DOUBLE_EQ(off.mean_ps(Category::syscall), static_cast<double>((k.syscall * 2).count_ps()));
+  EXPECT_EQ(on.mean_ps(Category::kernel), 0.0);
+}
+
+TEST(Latency, BusyPollOffAddsInterruptAndWakeup) {
+  LatConfig c = base();
+  c.test = TestKind::send;
+  c.toggles.busy_poll = false;
+  const LatResult r = run_latency(c);
+  EXPECT_DOUBLE_EQ(r.mean_ps(Category::interrupt), static_cast<double>(c.profile.kernel.irq.count_ps()));
+  EXPECT_DOUBLE_EQ(r.mean_ps(Category::syscall),
+                   static_cast<double>((c.profile.kernel.wakeup + c.profile.kernel.syscall).count_ps()));
+}
+
+TEST(Latency, InterruptCoalescingAddsTheWindowToASinglePacket) {
+  LatConfig c = base();
+  c.transport = Transport::tcp;
+  c.test = TestKind::send;
+  const LatResult off = run_latency(c);
+  c.toggles.interrupt_coalescing = true;
+  const LatResult on = run_latency(c);
+  // One packet never reaches rx_frames: it waits the whole rx_usecs timer (L_batch).
+  EXPECT_DOUBLE_EQ(on.stats.typical_ps - off.stats.typical_ps, static_cast<double>(c.profile.nic.rx_usecs.count_ps()));
+  EXPECT_DOUBLE_EQ(on.mean_ps(Category::interrupt) - off.mean_ps(Category::interrupt),
+                   static_cast<double>(c.profile.nic.rx_usecs.count_ps()));
+}
+
+TEST(Latency, InlineSkipsThePayloadDmaRead) {
+  LatConfig c = base();
+  c.size = Bytes(64);
+  const LatResult in = run_latency(c);
+  c.toggles.inline_data = false;
+  const LatResult out = run_latency(c);
+  EXPECT_TRUE(in.toggles.inline_data);
+  EXPECT_FALSE(out.toggles.inline_data);
+  // Not inline: a PCIe round trip (2 x latency) plus the 64 B read per direction.
+  EXPECT_GT(out.mean_ps(Category::pcie_dma) - in.mean_ps(Category::pcie_dma),
+            static_cast<double>((c.profile.pcie.latency * 2).count_ps()));
+}
+
+TEST(Latency, ReadReportsTheFullRoundTrip) {
+  LatConfig c = base();
+  c.test = TestKind::read;
+  const LatResult r = run_latency(c);
+  EXPECT_EQ(r.rtt_factor, 1);
+  EXPECT_FALSE(r.toggles.inline_data);
+  // The far CPU never runs for a READ: its core served nothing.
+  EXPECT_GT(r.stats.typical_us(), 1.5);
+}
+
+TEST(Latency, LargeMessagesAreTransmitBound) {
+  LatConfig c = base();
+  c.iters = 5;
+  c.size = Bytes(1 << 20);
+  const LatResult r = run_latency(c);
+  EXPECT_EQ(r.packets_per_message, 256);
+  // transmit = S/B of the whole message's frames (the rule for multi-packet messages)
+  const double sb = static_cast<double>(serialization_time(r.wire_bytes_per_message, c.profile.link.rate).count_ps());
+  EXPECT_DOUBLE_EQ(r.mean_ps(Category::transmit), sb);
+}
+
+TEST(Latency, BadConfigurationsAreRejected) {
+  LatConfig c = base();
+  c.size = Bytes(0);
+  EXPECT_THROW(run_latency(c), std::invalid_argument);
+  c = base();
+  c.iters = 4;
+  EXPECT_THROW(run_latency(c), std::invalid_argument);
+  c = base();
+  c.mtu = Bytes(1500);
+  EXPECT_THROW(run_latency(c), std::invalid_argument);
+  c = base();
+  c.transport = Transport::tcp;  // write over TCP
+  EXPECT_THROW(run_latency(c), std::invalid_argument);
+  c = base();
+  c.size = Bytes(1000);
+  c.toggles.inline_data = true;  // larger than max inline
+  EXPECT_THROW(run_latency(c), std::invalid_argument);
+}
