@@ -58,6 +58,8 @@ expect_ok " 8388608 " lat -a -n 5
 expect_ok "Latency budget (closed form)" budget
 expect_ok "zero-copy share" demo -n 200
 expect_ok "Usage" lat --help
+expect_ok "kernel.tx_stack" list
+expect_ok "\"key\": \"link.rate\"" list --json
 
 "$bin" lat --profile seed-demo -n 300 --json >"$tmp/a.json"
 "$bin" lat --profile seed-demo -n 300 --json >"$tmp/b.json"

@@ -11,6 +11,7 @@
 #include "io/perftest_report.hpp"
 #include "rdmasim/demo.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/profile.hpp"
 
 using namespace rdmasim;
 
@@ -52,6 +53,33 @@ int run_budget_cmd(const cli::LatOptions& o) {
   return 0;
 }
 
+int run_list(bool json) {
+  if (json) {
+    nlohmann::ordered_json j;
+    j["profiles"] = profile_names();
+    nlohmann::ordered_json params = nlohmann::ordered_json::array();
+    for (const ParamDef& d : profile_params()) {
+      nlohmann::ordered_json o;
+      o["key"] = d.key;
+      o["type"] = d.type;
+      for (const std::string& name : profile_names()) o[name] = d.get(make_profile(name));
+      o["help"] = d.help;
+      o["source"] = d.source;
+      params.push_back(std::move(o));
+    }
+    j["parameters"] = std::move(params);
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  const Profile def = make_profile("default"), seed = make_profile("seed-demo");
+  std::printf("Profiles: default (ConnectX-class 100G NIC, PCIe Gen4 x16, Linux), seed-demo (the lesson's toy)\n\n");
+  std::printf("%-24s %-7s %-12s %-12s %s\n", "parameter", "type", "default", "seed-demo", "meaning [source]");
+  for (const ParamDef& d : profile_params())
+    std::printf("%-24s %-7s %-12s %-12s %s [%s]\n", d.key.c_str(), d.type.c_str(), d.get(def).c_str(),
+                d.get(seed).c_str(), d.help.c_str(), d.source.c_str());
+  return 0;
+}
+
 int run_demo_cmd(const cli::LatOptions& o) {
   const DemoResult d = run_demo(cli::to_config(o));
   print_demo(stdout, d);
@@ -73,6 +101,10 @@ int main(int argc, char** argv) {
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
   cli::add_lat_options(*demo, demo_o, false);
 
+  bool list_json = false;
+  CLI::App* list = app.add_subcommand("list", "every profile parameter with its default, meaning and source");
+  list->add_flag("--json", list_json, "print JSON");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -87,6 +119,7 @@ int main(int argc, char** argv) {
     if (lat->parsed()) return run_lat(lat_o);
     if (budget->parsed()) return run_budget_cmd(budget_o);
     if (demo->parsed()) return run_demo_cmd(demo_o);
+    if (list->parsed()) return run_list(list_json);
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
     return 2;

@@ -37,6 +37,17 @@ void print_demo(std::FILE* out, const DemoResult& d) {
     std::fprintf(out, "  %-16s saves %7.3f usec  (%5.1f%%)\n", d.steps[i].name.c_str(), saved / 1e6,
                  total > 0 ? 100.0 * saved / total : 0.0);
   }
+  if (!d.by_size.empty()) {
+    std::fprintf(out, "\nThe same steps at larger messages (t_avg usec); copies grow with size, the kernel does not\n");
+    std::fprintf(out, " %-10s", "#bytes");
+    for (const DemoStep& s : d.steps) std::fprintf(out, " %16s", s.name.c_str());
+    std::fprintf(out, " %16s\n", "zero-copy share");
+    for (const DemoSizeRow& r : d.by_size) {
+      std::fprintf(out, " %-10lld", static_cast<long long>(r.size.count()));
+      for (double v : r.step_avg_ps) std::fprintf(out, " %16.3f", v / 1e6);
+      std::fprintf(out, " %15.1f%%\n", r.zero_copy_share_pct);
+    }
+  }
   const auto& tcp = d.steps.front().result.stats;
   const auto& rdma = d.steps.back().result.stats;
   std::fprintf(out, "\nThe first lesson's printout, from the simulation:\n");
