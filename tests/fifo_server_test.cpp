@@ -5,48 +5,13 @@
 
 #include <vector>
 
-#include "sim/path_runner.hpp"
+#include "sim_rig.hpp"
 
 using namespace rdmasim;
 using namespace rdmasim::literals;
+using Rig = rdmasim::testing::SimRig;
 
 namespace {
-
-struct FakeSink : MessageSink {
-  Pool<Packet>* packets = nullptr;
-  Scheduler* sched = nullptr;
-  struct Got {
-    std::uint64_t id;
-    Time at;
-    Time e2e;
-    Ledger ledger;
-  };
-  std::vector<Got> got;
-  void delivered(Packet& t) override {
-    got.push_back({t.msg->id, sched->now(), sched->now() - t.msg->posted, t.ledger});
-    packets->release(&t);
-  }
-};
-
-struct Rig {
-  Scheduler sched;
-  Pool<Packet> packets;
-  Pool<Message> messages;
-  RandomStream rng{1, "test"};
-  SimContext ctx{sched, packets, messages, rng};
-  HostResources a{sched}, b{sched};
-  FakeSink sink;
-  Rig() {
-    sink.packets = &packets;
-    sink.sched = &sched;
-  }
-  Message& msg(std::uint64_t id, std::int64_t size) {
-    Message& m = *messages.acquire();
-    m.id = id;
-    m.size = Bytes(size);
-    return m;
-  }
-};
 
 // Split into 1000 B packets, serialize each at 8 Gb/s (1 ns per byte of wire), merge.
 PathSpec wire_path() {

@@ -4,22 +4,13 @@
 
 #include <vector>
 
-#include "sim/path_runner.hpp"
+#include "sim_rig.hpp"
 
 using namespace rdmasim;
 using namespace rdmasim::literals;
+using Rig = rdmasim::testing::SimRig;
 
 namespace {
-
-struct Sink : MessageSink {
-  Pool<Packet>* pool;
-  Scheduler* s;
-  std::vector<std::pair<Time, Ledger>> got;
-  void delivered(Packet& t) override {
-    got.emplace_back(s->now() - t.msg->posted, t.ledger);
-    pool->release(&t);
-  }
-};
 
 // split into 100 B packets spaced 100 ns apart by a wire, moderate, serve (irq per batch head
 // 1 us + 50 ns per packet), merge.
@@ -40,58 +31,36 @@ PathSpec moderated(int frames, Time usecs) {
   return p;
 }
 
-struct Rig {
-  Scheduler sched;
-  Pool<Packet> packets;
-  Pool<Message> messages;
-  RandomStream rng{1, "t"};
-  SimContext ctx{sched, packets, messages, rng};
-  HostResources a{sched}, b{sched};
-  Sink sink;
-  Rig() {
-    sink.pool = &packets;
-    sink.s = &sched;
-  }
-  void run(const PathSpec& spec, std::int64_t size) {
-    PathInstance path(ctx, {&a, &b}, spec, sink);
-    Message& m = *messages.acquire();
-    m.id = 1;
-    m.size = Bytes(size);
-    path.post(m);
-    sched.run();
-  }
-};
-
 }  // namespace
 
 TEST(InterruptModerator, FrameCountFiresOneInterruptPerBatch) {
   Rig r;
-  r.run(moderated(4, 100_us), 800);  // 8 packets arriving at 100, 200, ... 800 ns
+  r.run_one(moderated(4, 100_us), 800);  // 8 packets arriving at 100, 200, ... 800 ns
   EXPECT_EQ(r.b.moderator.packets(), 8u);
   EXPECT_EQ(r.b.moderator.interrupts(), 2u);  // (N-1)/N = 75 % fewer interrupts
   // Batch 1 fires at 400 ns (its 4th packet): head 1 us + 50 ns -> 1450, 3 x 50 -> 1600.
   // Batch 2 fires at 800 ns, waits for the core until 1600: 1600 + 1050 -> 2650, +150 -> 2800.
   ASSERT_EQ(r.sink.got.size(), 1u);
-  EXPECT_EQ(r.sink.got[0].first, 2'800_ns);
-  EXPECT_EQ(r.sink.got[0].second.total(), 2'800_ns);
+  EXPECT_EQ(r.sink.got[0].e2e, 2'800_ns);
+  EXPECT_EQ(r.sink.got[0].ledger.total(), 2'800_ns);
   EXPECT_EQ(r.b.core.busy_time(), 2 * 1_us + 8 * 50_ns);
 }
 
 TEST(InterruptModerator, TimerFiresWhenFewPacketsArrive) {
   Rig r;
-  r.run(moderated(32, 3_us), 200);  // 2 packets at 100, 200 ns; timer from 100 ns
+  r.run_one(moderated(32, 3_us), 200);  // 2 packets at 100, 200 ns; timer from 100 ns
   EXPECT_EQ(r.b.moderator.interrupts(), 1u);
   // fire at 3100 ns; head 1050 ns, second 50 ns -> 4200
-  EXPECT_EQ(r.sink.got[0].first, 4'200_ns);
+  EXPECT_EQ(r.sink.got[0].e2e, 4'200_ns);
   // Critical path: the batch's first packet waited the whole 3 us window (L_batch), then paid
   // the 1 us irq (L_irq); the second packet's path continues from it: L_total = L_batch + L_irq.
-  EXPECT_EQ(r.sink.got[0].second[Category::interrupt], 3'000_ns + 1_us);
-  EXPECT_EQ(r.sink.got[0].second[Category::kernel], 100_ns);
+  EXPECT_EQ(r.sink.got[0].ledger[Category::interrupt], 3'000_ns + 1_us);
+  EXPECT_EQ(r.sink.got[0].ledger[Category::kernel], 100_ns);
 }
 
 TEST(InterruptModerator, OneFrameMeansAnInterruptPerPacket) {
   Rig r;
-  r.run(moderated(1, 3_us), 300);
+  r.run_one(moderated(1, 3_us), 300);
   EXPECT_EQ(r.b.moderator.interrupts(), 3u);
   EXPECT_EQ(r.b.core.busy_time(), 3 * 1_us + 3 * 50_ns);
 }

@@ -112,15 +112,15 @@ Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
 }
 
 BudgetResult run_budget(const LatConfig& c) {
-  validate(c);
+  const ExchangePaths e = build_exchange(c);
   BudgetResult r;
   r.config = c;
-  r.toggles = resolve(c);
-  const bool read = c.transport == Transport::rdma && c.test == TestKind::read;
-  r.rtt_factor = read ? 1 : 2;
+  r.toggles = e.toggles;
+  r.rtt_factor = e.rtt_factor;
+  const bool read = !e.reverse.has_value();
   const bool jitter = c.profile.nic.tx_jitter > Time::zero();
-  r.rtt = evaluate_path(build_path(c, r.toggles, 0), c.size, jitter);
-  if (!read) r.rtt.add(evaluate_path(build_path(c, r.toggles, 1), c.size, jitter));
+  r.rtt = evaluate_path(e.forward, c.size, jitter);
+  if (e.reverse) r.rtt.add(evaluate_path(*e.reverse, c.size, jitter));
   r.reported_ps = static_cast<double>(r.rtt.total().count_ps()) / r.rtt_factor;
 
   const Link link(c.profile.link);

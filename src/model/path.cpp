@@ -174,6 +174,17 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
 
 }  // namespace
 
+ExchangePaths build_exchange(const LatConfig& c) {
+  validate(c);
+  ExchangePaths e;
+  e.toggles = resolve(c);
+  const bool read = c.transport == Transport::rdma && c.test == TestKind::read;
+  e.rtt_factor = read ? 1 : 2;
+  e.forward = build_path(c, e.toggles, 0);
+  if (!read) e.reverse = build_path(c, e.toggles, 1);
+  return e;
+}
+
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from) {
   const Components k(c.profile);
   PathSpec path;

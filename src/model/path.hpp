@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,16 @@ struct PathSpec {
   void merge(int side, std::string label);
   void moderate(int side, ModerationSpec m, std::string label);
 };
+
+/// The paths of one perftest exchange: WRITE/SEND go A->B then B->A (RTT/2 reported); READ is
+/// one round trip from A (RTT reported). Validates the configuration.
+struct ExchangePaths {
+  ResolvedToggles toggles;
+  int rtt_factor = 2;
+  PathSpec forward;
+  std::optional<PathSpec> reverse;
+};
+ExchangePaths build_exchange(const LatConfig& c);
 
 /// The one-way path of a WRITE/SEND (or TCP send) from `from` to the other side, or for READ
 /// the whole round trip (request out, response back) starting at `from`.

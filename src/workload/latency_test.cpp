@@ -1,6 +1,4 @@
 // run_latency: builds the two directions' paths and drives the ping-pong.
-#include <memory>
-
 #include "model/path.hpp"
 #include "rdmasim/latency.hpp"
 #include "workload/pingpong.hpp"
@@ -12,16 +10,13 @@ double LatResult::mean_ps(Category c) const {
 }
 
 LatResult run_latency(const LatConfig& c) {
-  validate(c);
+  const ExchangePaths e = build_exchange(c);
   LatResult r;
   r.config = c;
-  r.toggles = resolve(c);
-  const bool read = c.transport == Transport::rdma && c.test == TestKind::read;
-  r.rtt_factor = read ? 1 : 2;
-  const PathSpec fwd = build_path(c, r.toggles, 0);
-  std::unique_ptr<PathSpec> rev;
-  if (!read) rev = std::make_unique<PathSpec>(build_path(c, r.toggles, 1));
-  PingPong pp(c, fwd, rev.get());
+  r.toggles = e.toggles;
+  r.rtt_factor = e.rtt_factor;
+  const PathSpec& fwd = e.forward;
+  PingPong pp(c, fwd, e.reverse ? &*e.reverse : nullptr);
   pp.run(c.iters - 1);
   r.kept_ledger_sum = pp.kept_ledger_sum();
   r.invariant_violations = pp.invariant_violations();
