@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libcli11-dev          # command-line parsing
   nlohmann-json3-dev    # JSON output
+  libtomlplusplus-dev   # host profile files (TOML)
   libgtest-dev libgmock-dev  # unit tests
   libbenchmark-dev      # bench/
 )

@@ -102,3 +102,14 @@ TEST(BudgetVsSim, SeedDemoProfile) {
     check(c);
   }
 }
+
+TEST(BudgetVsSim, TcpLoopback) {
+  for (std::int64_t s : {1, 2, 1024, 65536, 65484, 1 << 20}) {
+    LatConfig c;
+    c.transport = Transport::tcp;
+    c.test = TestKind::send;
+    c.topology = Topology::loopback;
+    c.size = Bytes(s);
+    check(c);
+  }
+}

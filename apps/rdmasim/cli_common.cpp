@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "io/host_profile.hpp"
+
 namespace rdmasim::cli {
 namespace {
 
@@ -36,6 +38,10 @@ void add_lat_options(CLI::App& app, LatOptions& o, bool with_test) {
   app.add_option("--link-layer", o.link_layer, "roce (RoCEv2 over Ethernet) or ib (InfiniBand)")
       ->check(CLI::IsMember({"roce", "ib"}))
       ->capture_default_str();
+  app.add_option("--topology", o.topology, "back-to-back (two hosts, one cable) or loopback (TCP over lo on one host)")
+      ->check(CLI::IsMember({"back-to-back", "loopback"}))
+      ->capture_default_str();
+  app.add_option("--host-profile", o.host_profile, "host profile TOML written by `rdmasim calibrate` (applied before --set)");
   app.add_option("-m,--mtu", o.mtu, "RDMA path MTU: 256, 512, 1024, 2048 or 4096")->capture_default_str();
   app.add_option("--profile", o.profile, "parameter profile: default | seed-demo")->capture_default_str();
   app.add_option("--set", o.sets, "override a profile parameter, key=value (repeatable; `rdmasim list`)");
@@ -54,7 +60,9 @@ LatConfig to_config(const LatOptions& o) {
   c.iters = o.iters;
   c.link_layer = o.link_layer == "ib" ? LinkLayer::ib : LinkLayer::roce;
   c.mtu = Bytes(o.mtu);
+  c.topology = o.topology == "loopback" ? Topology::loopback : Topology::back_to_back;
   c.profile = make_profile(o.profile);
+  if (!o.host_profile.empty()) apply_host_profile(c.profile, o.host_profile);
   for (const std::string& s : o.sets) apply_override(c.profile, s);
   c.seed = o.seed;
   if (auto v = on_off(o.kernel_bypass, "--kernel-bypass")) c.toggles.kernel_bypass = *v;

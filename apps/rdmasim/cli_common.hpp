@@ -19,6 +19,8 @@ struct LatOptions {
   std::int64_t iters = 1000;
   bool all = false;
   std::string link_layer = "roce";
+  std::string topology = "back-to-back";
+  std::string host_profile;
   std::int64_t mtu = 4096;
   std::string profile = "default";
   std::vector<std::string> sets;

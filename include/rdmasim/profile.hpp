@@ -73,6 +73,7 @@ struct VerbsParams {
 
 struct TcpParams {
   Bytes mss{1448};                           // 1500 MTU - IPv4 20 - TCP 20 - timestamps 12
+  Bytes loopback_mss{65'483};                // lo MTU 65536 - 40 - 12 - 1 (Linux rounds down)
 };
 
 struct Profile {

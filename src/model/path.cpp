@@ -172,6 +172,25 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
   k.kernel.append_syscall(path, r, "kernel.recv_return");
 }
 
+// Kernel TCP between two processes on one host over the loopback device: the same software
+// path without NIC, PCIe or wire. The loopback xmit hands each segment to the receive softirq
+// directly (no hard interrupt), processed here on the receiving side's core.
+void tcp_loopback_one_way(PathSpec& path, const Components& k, const LatConfig& c, int s) {
+  const int r = 1 - s;
+  const Profile& p = c.profile;
+  k.kernel.append_syscall(path, s, "kernel.send");
+  k.mem.append_copies(path, s, p.host.tx_copies, pre(s) + "copy.user_to_kernel");
+  k.kernel.append_tx_stack(path, s);
+  path.split(s, SplitSpec{p.tcp.loopback_mss, FrameKind::tcp_segment, LinkLayer::roce, false}, pre(s) + "kernel.segment");
+  k.kernel.append_tx_per_packet(path, s);
+  k.kernel.append_rx_per_packet(path, r, /*busy_poll=*/true, false, p.nic);
+  path.merge(r, pre(r) + "kernel.reassemble");
+  k.kernel.append_rx_stack(path, r);
+  k.kernel.append_notify(path, r, c.toggles.busy_poll.value_or(false));
+  k.mem.append_copies(path, r, p.host.rx_copies, pre(r) + "copy.kernel_to_user");
+  k.kernel.append_syscall(path, r, "kernel.recv_return");
+}
+
 }  // namespace
 
 ExchangePaths build_exchange(const LatConfig& c) {
@@ -188,7 +207,9 @@ ExchangePaths build_exchange(const LatConfig& c) {
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from) {
   const Components k(c.profile);
   PathSpec path;
-  if (c.transport == Transport::tcp)
+  if (c.topology == Topology::loopback)
+    tcp_loopback_one_way(path, k, c, from);
+  else if (c.transport == Transport::tcp)
     tcp_one_way(path, k, c, t, from);
   else if (c.test == TestKind::read)
     rdma_read(path, k, c, t, from);

@@ -137,6 +137,8 @@ std::vector<ParamDef> build_params() {
                          "polling CPU sees DMA-written data or a CQE (cache-line miss)", "estimate"));
   // tcp
   r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps"));
+  r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,
+                          "TCP segment size over the loopback device (topology loopback)", "lo MTU 65536"));
   return r;
 }
 
@@ -256,6 +258,8 @@ void validate(const Profile& p) {
   if (p.nic.wqe_size.count() <= 0 || p.nic.cqe_size.count() <= 0 || p.nic.doorbell_size.count() <= 0)
     fail("nic.wqe_size/cqe_size/doorbell_size: must be positive");
   if (p.tcp.mss.count() < 64 || p.tcp.mss.count() > 65'000) fail("tcp.mss: must be 64B..65000B");
+  if (p.tcp.loopback_mss.count() < 64 || p.tcp.loopback_mss.count() > 65'483)
+    fail("tcp.loopback_mss: must be 64B..65483B");
 }
 
 }  // namespace rdmasim
