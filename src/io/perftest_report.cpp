@@ -47,7 +47,8 @@ void print_lat_header(std::FILE* out, const LatResult& r) {
   std::fprintf(out, "%s ", tcp ? "TCP_Send" : perftest_verb(c.test));
   std::fprintf(out, "Latency ");
   std::fprintf(out, "Test\n");
-  std::fprintf(out, " Dual-port       : %s\t\tDevice         : %s\n", "OFF", tcp ? "sim_eth0" : "sim_mlx5_0");
+  std::fprintf(out, " Dual-port       : %s\t\tDevice         : %s\n", "OFF",
+               c.topology == Topology::loopback ? "lo" : tcp ? "sim_eth0" : "sim_mlx5_0");
   std::fprintf(out, " Number of qps   : %d\t\tTransport type : %s\n", 1, tcp ? "TCP (kernel)" : "IB");
   std::fprintf(out, " Connection type : %s\t\tUsing SRQ      : %s\n", tcp ? "stream" : "RC", "OFF");
   std::fprintf(out, " PCIe relax order: %s\t\tLock-free      : %s\n", "OFF", "OFF");
