@@ -71,5 +71,13 @@ lt=$("$bin" lat -s 65536 -n 20 --json | grep -A8 '"exact_ps"' | grep '"t_typical
 bt=$("$bin" budget -s 65536 --json | grep '"total_ps"' | tr -dc '0-9.')
 if [[ -n $lt && $lt == "$bt" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: lat $lt != budget $bt"; fi
 
+# calibrate writes a host profile that lat reads; a broken one is a located error.
+expect_ok "Fitted host profile" calibrate --quick --sizes 1 1024 -o "$tmp/host.toml"
+expect_ok "TCP_Send Latency Test" lat --transport tcp --topology loopback -n 20 --host-profile "$tmp/host.toml"
+printf '[parameters.kernel]\nsyscall = "fast"\n' >"$tmp/bad.toml"
+expect_error "bad.toml:2:11: parameters.kernel.syscall: expected a time" lat --host-profile "$tmp/bad.toml"
+expect_error "RDMA loopback is not modelled" lat --topology loopback
+expect_error "RDMA switches" lat --transport tcp --zero-copy on
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

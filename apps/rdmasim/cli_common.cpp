@@ -16,8 +16,8 @@ std::optional<bool> on_off(const std::string& v, const char* flag) {
 
 }  // namespace
 
-void add_lat_options(CLI::App& app, LatOptions& o, bool with_test) {
-  if (with_test) {
+void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
+  if (cmd != Command::demo) {
     app.add_option("--test", o.test, "operation: write | read | send (perftest ib_write_lat / ib_read_lat / ib_send_lat)")
         ->check(CLI::IsMember({"write", "read", "send"}));
     app.add_option("--transport", o.transport, "rdma (RC verbs) or tcp (kernel TCP baseline)")
@@ -34,7 +34,7 @@ void add_lat_options(CLI::App& app, LatOptions& o, bool with_test) {
   } else {
     app.add_option("-s,--size", o.size, "message size in bytes")->capture_default_str();
   }
-  app.add_option("-n,--iters", o.iters, "number of exchanges")->capture_default_str();
+  if (cmd != Command::budget) app.add_option("-n,--iters", o.iters, "number of exchanges")->capture_default_str();
   app.add_option("--link-layer", o.link_layer, "roce (RoCEv2 over Ethernet) or ib (InfiniBand)")
       ->check(CLI::IsMember({"roce", "ib"}))
       ->capture_default_str();
@@ -45,13 +45,16 @@ void add_lat_options(CLI::App& app, LatOptions& o, bool with_test) {
   app.add_option("-m,--mtu", o.mtu, "RDMA path MTU: 256, 512, 1024, 2048 or 4096")->capture_default_str();
   app.add_option("--profile", o.profile, "parameter profile: default | seed-demo")->capture_default_str();
   app.add_option("--set", o.sets, "override a profile parameter, key=value (repeatable; `rdmasim list`)");
-  app.add_option("--seed", o.seed, "seed of every random stream")->capture_default_str();
-  app.add_flag("--json", o.json, "print JSON instead of tables");
+  if (cmd != Command::budget) app.add_option("--seed", o.seed, "seed of every random stream")->capture_default_str();
+  if (cmd != Command::demo) app.add_flag("--json", o.json, "print JSON instead of tables");
 }
 
 LatConfig to_config(const LatOptions& o) {
   LatConfig c;
   c.transport = o.transport == "tcp" ? Transport::tcp : Transport::rdma;
+  if (c.transport == Transport::tcp && (!o.kernel_bypass.empty() || !o.zero_copy.empty() || !o.inline_data.empty()))
+    throw std::invalid_argument(
+        "--kernel-bypass, --zero-copy and --inline are RDMA switches; TCP always goes through the kernel and copies");
   if (o.test.empty())
     c.test = c.transport == Transport::tcp ? TestKind::send : TestKind::write;
   else

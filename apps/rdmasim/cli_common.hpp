@@ -29,8 +29,10 @@ struct LatOptions {
   bool json = false;
 };
 
-/// Adds the options; `with_test` adds the transport/test/toggle selection (not for `demo`).
-void add_lat_options(CLI::App& app, LatOptions& o, bool with_test);
+enum class Command { lat, budget, demo };
+/// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;
+/// the budget has no iterations or seed).
+void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);
 /// Throws std::invalid_argument naming the problem.
 LatConfig to_config(const LatOptions& o);
 /// perftest -a: 2, 4, ..., 2^23.

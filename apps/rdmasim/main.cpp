@@ -5,7 +5,11 @@
 #include <iostream>
 #include <stdexcept>
 
+#include <unistd.h>
+
+#include "calibrate/calibration.hpp"
 #include "cli_common.hpp"
+#include "io/host_profile.hpp"
 #include "io/demo_report.hpp"
 #include "io/json_report.hpp"
 #include "io/perftest_report.hpp"
@@ -40,16 +44,36 @@ int run_lat(const cli::LatOptions& o) {
   if (rows.size() == 1)
     print_ledger(stdout, rows.front());
   else
-    print_ledger_matrix(stdout, rows);
+    print_ledger_matrix(stdout, " Latency ledger per size: mean usec of the kept samples, columns add up to t_avg",
+                        ledger_rows(rows));
   return 0;
 }
 
 int run_budget_cmd(const cli::LatOptions& o) {
-  const BudgetResult b = run_budget(cli::to_config(o));
-  if (o.json)
-    std::cout << budget_json(b).dump(2) << "\n";
-  else
-    print_budget(stdout, b);
+  const LatConfig c = cli::to_config(o);
+  if (!o.all) {
+    const BudgetResult b = run_budget(c);
+    if (o.json)
+      std::cout << budget_json(b).dump(2) << "\n";
+    else
+      print_budget(stdout, b);
+    return 0;
+  }
+  std::vector<BudgetResult> rows;
+  for (std::int64_t s : cli::all_sizes()) {
+    LatConfig x = c;
+    x.size = Bytes(s);
+    rows.push_back(run_budget(x));
+  }
+  if (o.json) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const BudgetResult& b : rows) j.push_back(budget_json(b));
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::vector<LedgerRow> table;
+    for (const BudgetResult& b : rows) table.push_back(ledger_row(b));
+    print_ledger_matrix(stdout, " Latency budget per size (closed form), usec, columns add up to the total", table);
+  }
   return 0;
 }
 
@@ -80,6 +104,53 @@ int run_list(bool json) {
   return 0;
 }
 
+struct CalibrateOptions {
+  bool quick = false, check = false, cross_core = false;
+  std::string output;
+  int timeout_ms = 5000;
+  std::vector<std::int64_t> sizes{1, 64, 1024, 16384, 65536};
+};
+
+int run_calibrate(const CalibrateOptions& o) {
+  calibrate::CalibrationOptions co;
+  co.probe.quick = o.quick;
+  co.probe.timeout = std::chrono::milliseconds(o.timeout_ms);
+  co.same_core = !o.cross_core;
+  co.tcp_sizes = o.sizes;
+  const bool tty = ::isatty(2) == 1;
+  const auto progress = [tty](const std::string& step, int done, int total) {
+    if (!tty) return;
+    const int width = 30, filled = width * done / total;
+    std::fprintf(stderr, "\r[%s%s] %2d/%d %-16s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                 std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), done, total, step.c_str());
+    if (done == total) std::fprintf(stderr, "\r%*s\r", width + 30, "");
+    std::fflush(stderr);
+  };
+  const calibrate::CalibrationReport r = calibrate::run_probes(co, progress);
+  std::printf("%s", calibrate::report_text(r).c_str());
+  calibrate::FitResult fit;
+  try {
+    fit = calibrate::fit_host_profile(r);
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "rdmasim: cannot fit a host profile: %s\n", e.what());
+    return 1;
+  }
+  std::printf("\nFitted host profile:\n");
+  for (const auto& [k, v] : fit.parameters) std::printf("  %-22s = %s\n", k.c_str(), v.c_str());
+  for (const std::string& n : fit.notes) std::printf("  note: %s\n", n.c_str());
+  if (!o.output.empty()) {
+    write_host_profile(o.output, calibrate::host_profile_doc(r, fit));
+    std::printf("written to %s (use: rdmasim lat --transport tcp --host-profile %s)\n", o.output.c_str(),
+                o.output.c_str());
+  }
+  if (o.check) {
+    Profile p = make_profile("default");
+    for (const auto& [k, v] : fit.parameters) apply_override(p, k + "=" + v);
+    std::printf("%s", calibrate::check_text(calibrate::check_model(r, p)).c_str());
+  }
+  return 0;
+}
+
 int run_demo_cmd(const cli::LatOptions& o) {
   const DemoResult d = run_demo(cli::to_config(o));
   print_demo(stdout, d);
@@ -95,12 +166,24 @@ int main(int argc, char** argv) {
   demo_o.iters = 5000;
 
   CLI::App* lat = app.add_subcommand("lat", "perftest-style latency test (ib_write_lat/ib_read_lat/ib_send_lat)");
-  cli::add_lat_options(*lat, lat_o, true);
+  cli::add_lat_options(*lat, lat_o, cli::Command::lat);
   CLI::App* budget = app.add_subcommand("budget", "closed-form latency budget for the same path");
-  cli::add_lat_options(*budget, budget_o, true);
+  cli::add_lat_options(*budget, budget_o, cli::Command::budget);
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
-  cli::add_lat_options(*demo, demo_o, false);
+  cli::add_lat_options(*demo, demo_o, cli::Command::demo);
 
+  CalibrateOptions cal_o;
+  CLI::App* cal = app.add_subcommand("calibrate", "measure this host's software costs and fit a host profile");
+  cal->add_flag("--quick", cal_o.quick, "short probes (seconds; for CI)");
+  cal->add_flag("--check", cal_o.check, "compare measured TCP loopback latency with the fitted model");
+  cal->add_flag("--cross-core", cal_o.cross_core, "put the two ping-pong ends on different cores (default: same core)");
+  cal->add_option("--sizes", cal_o.sizes, "TCP loopback message sizes in bytes (first one is fitted)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 24))
+      ->capture_default_str();
+  cal->add_option("-o,--output", cal_o.output, "write the fitted host profile (TOML) to this file");
+  cal->add_option("--timeout", cal_o.timeout_ms, "per-probe time limit in milliseconds")
+      ->check(CLI::Range(10, 600000))
+      ->capture_default_str();
   bool list_json = false;
   CLI::App* list = app.add_subcommand("list", "every profile parameter with its default, meaning and source");
   list->add_flag("--json", list_json, "print JSON");
@@ -120,6 +203,7 @@ int main(int argc, char** argv) {
     if (budget->parsed()) return run_budget_cmd(budget_o);
     if (demo->parsed()) return run_demo_cmd(demo_o);
     if (list->parsed()) return run_list(list_json);
+    if (cal->parsed()) return run_calibrate(cal_o);
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
     return 2;

@@ -4,12 +4,12 @@
 // L_process; process is subdivided by what does the work. Invariant (checked for every
 // completed message): the entries sum exactly, in integer picoseconds, to the end-to-end time.
 //
-// Attribution rule (see docs/model.md): a message's ledger is the ledger of the packet whose
-// arrival completes it (the critical path of its last byte). Time that packet spends waiting
-// for a FIFO resource is charged to `queue` when the resource is busy with OTHER messages, and
-// to the resource's own category when it is busy with earlier packets of the SAME message
-// (e.g. waiting for the message's own earlier frames to serialize is `transmit`, which is what
-// makes L_transmit = S/B for a multi-packet message).
+// Attribution rule (see docs/model.md): a message's ledger is the ledger along the critical
+// path of its last byte. It is the ledger of the packet whose arrival completes the message;
+// when a packet waits at a FIFO resource behind an earlier packet of the SAME message, its
+// path continues from that packet (it takes over that packet's ledger at departure); a wait
+// behind OTHER messages is charged to `queue`. For a link-bound multi-packet message that
+// gives the pipeline fill plus every frame's serialization: L_transmit = S/B.
 #pragma once
 
 #include <array>

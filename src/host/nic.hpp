@@ -21,8 +21,8 @@ class Nic {
  public:
   Nic(const NicParams& nic, const VerbsParams& verbs, const PcieLink& pcie) : p_(nic), v_(verbs), pcie_(pcie) {}
 
-  /// post_send on the CPU, doorbell, WQE fetch unless BlueFlame. `inline_bytes` is the data
-  /// carried in the WQE (0 when not inline).
+  /// post_send on the CPU, doorbell, WQE fetch unless BlueFlame; with `inline_data` the
+  /// message bytes travel inside the WQE.
   void append_post(PathSpec& path, int side, bool inline_data) const;
   /// Send arbitration jitter (queue) and the send pipeline (nic) for one message.
   void append_tx_pipeline(PathSpec& path, int side) const;

@@ -106,22 +106,45 @@ void print_ledger(std::FILE* out, const LatResult& r) {
   std::fprintf(out, "%s", kResultLine);
 }
 
-void print_ledger_matrix(std::FILE* out, const std::vector<LatResult>& rows) {
-  std::vector<Category> cols;
-  for (Category c : kAllCategories)
-    for (const LatResult& r : rows)
-      if (r.kept_ledger_sum[c] != Time::zero()) {
-        cols.push_back(c);
+LedgerRow ledger_row(const LatResult& r) {
+  LedgerRow row;
+  row.size = r.config.size;
+  for (std::size_t i = 0; i < kCategoryCount; ++i) row.ps[i] = r.mean_ps(kAllCategories[i]);
+  row.total_ps = r.stats.avg_ps;
+  return row;
+}
+
+LedgerRow ledger_row(const BudgetResult& b) {
+  LedgerRow row;
+  row.size = b.config.size;
+  for (std::size_t i = 0; i < kCategoryCount; ++i)
+    row.ps[i] = static_cast<double>(b.rtt[kAllCategories[i]].count_ps()) / b.rtt_factor;
+  row.total_ps = b.reported_ps;
+  return row;
+}
+
+std::vector<LedgerRow> ledger_rows(const std::vector<LatResult>& rows) {
+  std::vector<LedgerRow> v;
+  for (const LatResult& r : rows) v.push_back(ledger_row(r));
+  return v;
+}
+
+void print_ledger_matrix(std::FILE* out, const char* title, const std::vector<LedgerRow>& rows) {
+  std::vector<std::size_t> cols;
+  for (std::size_t i = 0; i < kCategoryCount; ++i)
+    for (const LedgerRow& r : rows)
+      if (r.ps[i] != 0) {
+        cols.push_back(i);
         break;
       }
-  std::fprintf(out, " Latency ledger per size: mean usec of the kept samples, columns add up to t_avg\n");
+  std::fprintf(out, "%s\n", title);
   std::fprintf(out, " %-8s", "#bytes");
-  for (Category c : cols) std::fprintf(out, " %10s", std::string(category_name(c)).c_str());
-  std::fprintf(out, " %10s\n", "t_avg");
-  for (const LatResult& r : rows) {
-    std::fprintf(out, " %-8" PRId64, r.config.size.count());
-    for (Category c : cols) std::fprintf(out, " %10.3f", r.mean_ps(c) / 1e6);
-    std::fprintf(out, " %10.3f\n", r.stats.avg_us());
+  for (std::size_t i : cols) std::fprintf(out, " %10s", std::string(category_name(kAllCategories[i])).c_str());
+  std::fprintf(out, " %10s\n", "total");
+  for (const LedgerRow& r : rows) {
+    std::fprintf(out, " %-8" PRId64, r.size.count());
+    for (std::size_t i : cols) std::fprintf(out, " %10.3f", r.ps[i] / 1e6);
+    std::fprintf(out, " %10.3f\n", r.total_ps / 1e6);
   }
   std::fprintf(out, "%s", kResultLine);
 }
@@ -160,8 +183,10 @@ void print_budget(std::FILE* out, const BudgetResult& b) {
                b.lesson_propagate.to_us());
   std::fprintf(out, "   2 L_kernel (kernel bypass saves) = %.3f + %.3f = %.3f usec\n", b.kernel_tx.to_us(),
                b.kernel_rx.to_us(), (b.kernel_tx + b.kernel_rx).to_us());
-  std::fprintf(out, "   T_saved = (n-1)(T_copy + T_switch) = (%d-1)(%.3f + %.3f) = %.3f usec  (zero copy)\n", b.copies_n,
+  std::fprintf(out, "   T_saved = (n-1)(T_copy + T_switch) = (%d-1)(%.3f + %.3f) = %.3f usec\n", b.copies_n,
                b.copy_one.to_us(), b.switch_one.to_us(), b.zero_copy_saving.to_us());
+  std::fprintf(out, "     (the lesson's estimate; the model's --zero-copy off adds host.tx_copies + host.rx_copies\n"
+                    "      copies and no syscalls, so compare the ledgers of `lat --zero-copy on|off`)\n");
   std::fprintf(out, "%s", kResultLine);
 }
 

@@ -3,6 +3,7 @@
 // followed by rdmasim's ledger tables, and the budget's formula sheet.
 #pragma once
 
+#include <array>
 #include <cstdio>
 #include <vector>
 
@@ -14,8 +15,17 @@ void print_lat_header(std::FILE* out, const LatResult& r);
 void print_lat_table(std::FILE* out, const std::vector<LatResult>& rows);
 /// One row per category with its mean in usec and its share; rows add up to t_avg.
 void print_ledger(std::FILE* out, const LatResult& r);
+/// One size's ledger in picoseconds per reported sample (mean for a run, exact for a budget).
+struct LedgerRow {
+  Bytes size{};
+  std::array<double, kCategoryCount> ps{};
+  double total_ps = 0;
+};
+LedgerRow ledger_row(const LatResult& r);
+LedgerRow ledger_row(const BudgetResult& b);
+std::vector<LedgerRow> ledger_rows(const std::vector<LatResult>& rows);
 /// One row per size, one column per category that is non-zero anywhere (for -a).
-void print_ledger_matrix(std::FILE* out, const std::vector<LatResult>& rows);
+void print_ledger_matrix(std::FILE* out, const char* title, const std::vector<LedgerRow>& rows);
 void print_budget(std::FILE* out, const BudgetResult& b);
 
 /// perftest's name of the verb ("RDMA_Write", "Send", "RDMA_Read").

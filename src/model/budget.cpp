@@ -98,7 +98,7 @@ Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
         for (std::size_t k = 0; k < pk.size(); ++k) {
           if (!pending.empty()) {
             const Time timer = pk[pending.front()].t + s.moderation.usecs;
-            if (timer < pk[k].t) fire(timer);
+            if (timer <= pk[k].t) fire(timer);  // timer first on a tie, as the simulator
           }
           pending.push_back(k);
           if (static_cast<int>(pending.size()) >= s.moderation.frames) fire(pk[k].t);

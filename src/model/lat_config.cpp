@@ -29,7 +29,7 @@ void validate(const LatConfig& c) {
   if (c.transport == Transport::tcp) {
     if (c.test != TestKind::send)
       fail("TCP has no one-sided " + std::string(to_string(c.test)) + "; use --test send with --transport tcp");
-    if (!c.toggles.kernel_bypass || !c.toggles.zero_copy || c.toggles.inline_data)
+    if (!c.toggles.kernel_bypass || !c.toggles.zero_copy || c.toggles.inline_data.value_or(false))
       fail("kernel-bypass, zero-copy and inline are RDMA switches; TCP always goes through the kernel and copies");
   }
   if (c.topology == Topology::loopback && c.transport != Transport::tcp)

@@ -5,6 +5,7 @@
 namespace rdmasim {
 
 void InterruptModerator::arrive(Packet& p, Stage& owner, Time usecs, int frames) {
+  if (pending_ > 0 && sched_.now() >= deadline_) fire();  // timer due at this instant fires first
   p.service_owner = &owner;
   p.next_in_queue = nullptr;
   if (tail_) tail_->next_in_queue = &p;
@@ -15,7 +16,8 @@ void InterruptModerator::arrive(Packet& p, Stage& owner, Time usecs, int frames)
   if (pending_ >= frames) {
     fire();
   } else if (pending_ == 1) {
-    sched_.schedule_in(usecs, *this, generation_);
+    deadline_ = sched_.now() + usecs;
+    sched_.schedule_at(deadline_, *this, generation_);
   }
 }
 

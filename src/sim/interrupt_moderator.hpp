@@ -3,7 +3,9 @@
 // fires when `frames` are pending or `usecs` after the first pending one arrived, whichever
 // comes first, and releases every pending packet in arrival order; the first is marked as the
 // batch head (it pays the irq cost downstream). The wait is charged to `interrupt`: it is the
-// lesson's L_batch. frames == 1 means no moderation.
+// lesson's L_batch. frames == 1 means no moderation. Tie rule: a packet arriving exactly when
+// the timer expires does not join the expiring batch (the timer fires first), whatever the
+// order of the two events at that instant.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +37,7 @@ class InterruptModerator : public EventHandler {
   Packet* head_ = nullptr;
   Packet* tail_ = nullptr;
   int pending_ = 0;
+  Time deadline_{};               // timer expiry of the pending batch
   std::uint64_t generation_ = 0;  // invalidates timers of batches already fired
   std::uint64_t interrupts_ = 0;
   std::uint64_t packets_ = 0;
