@@ -113,3 +113,18 @@ TEST(BudgetVsSim, TcpLoopback) {
     check(c);
   }
 }
+
+// Regression: a packet arriving exactly when the moderation timer expires (600 ns segment
+// spacing x 5 = rx_usecs 3 us) must start a new batch in both evaluators.
+TEST(BudgetVsSim, ModerationTimerTie) {
+  for (const char* tx : {"375ns", "600ns", "750ns", "1us", "1.5us"}) {
+    LatConfig c;
+    c.transport = Transport::tcp;
+    c.test = TestKind::send;
+    c.size = Bytes(65536);
+    c.toggles.interrupt_coalescing = true;
+    apply_override(c.profile, std::string("kernel.tx_per_packet=") + tx);
+    apply_override(c.profile, "kernel.rx_per_packet=100ns");
+    check(c);
+  }
+}
