@@ -108,7 +108,7 @@ struct CalibrateOptions {
   bool quick = false, check = false, cross_core = false;
   std::string output;
   int timeout_ms = 5000;
-  std::vector<std::int64_t> sizes{1, 64, 1024, 16384, 65536};
+  std::vector<std::int64_t> sizes{1, 64, 1024, 4096, 16384, 65000, 65536};
 };
 
 int run_calibrate(const CalibrateOptions& o) {

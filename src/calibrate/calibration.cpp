@@ -68,25 +68,26 @@ FitResult fit_host_profile(const CalibrationReport& r) {
   const Profile def = make_profile("default");
   const Time syscall = ps_of(r.syscall.null_syscall_ns);
   const Time copy_fixed = ps_of(r.copy.fixed_ns);
-  // Per-byte cost as the kernel path sees it: the slope of the TCP p50 between the first size
-  // and the largest size that still fits one loopback segment (two copies per message; the
-  // buffers of a ping-pong are cache-hot, so this is faster than the DRAM memcpy figure).
+  // Per-byte cost as the kernel path sees it: the least-squares slope of TCP p50 over size,
+  // across the sizes that fit one loopback segment (two copies per message; a ping-pong's
+  // buffers are cache-hot, so this is faster than the DRAM memcpy figure).
   Rate copy_bw = Rate::bytes_per_sec(std::llround(r.copy.gbytes_per_s * 1e9));
-  const PingPongResult* far = nullptr;
-  for (const PingPongResult& t : r.tcp)
-    if (t.status.ok && t.bytes > r.tcp.front().bytes && t.bytes <= def.tcp.loopback_mss.count() &&
-        (!far || t.bytes > far->bytes))
-      far = &t;
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, max_x = 0;
+  for (const PingPongResult& t : r.tcp) {
+    if (!t.status.ok || t.bytes > def.tcp.loopback_mss.count()) continue;
+    const double x = static_cast<double>(t.bytes), y = t.one_way.p50_ns;
+    n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+    max_x = std::max(max_x, x);
+  }
   const int copies = def.host.tx_copies + def.host.rx_copies;
-  if (far && far->one_way.p50_ns > r.tcp.front().one_way.p50_ns) {
-    const double ns_per_byte = (far->one_way.p50_ns - r.tcp.front().one_way.p50_ns) /
-                               static_cast<double>(far->bytes - r.tcp.front().bytes) / copies;
-    copy_bw = Rate::bytes_per_sec(std::llround(1e9 / ns_per_byte));
-    f.notes.push_back(fmt("copy bandwidth %.2f GB/s from the TCP slope 1 B..%.0f B (memcpy probe: %.2f GB/s)",
-                          static_cast<double>(copy_bw.bits_per_sec()) / 8e9, static_cast<double>(far->bytes),
-                          r.copy.gbytes_per_s));
+  const double var = n * sxx - sx * sx;
+  const double slope = n >= 2 && var > 0 ? (n * sxy - sx * sy) / var : 0.0;  // ns per byte
+  if (slope > 0 && max_x >= 16384) {
+    copy_bw = Rate::bytes_per_sec(std::llround(1e9 * copies / slope));
+    f.notes.push_back(fmt("copy bandwidth %.2f GB/s per copy from the TCP p50 slope up to %.0f B (memcpy probe: %.2f GB/s)",
+                          static_cast<double>(copy_bw.bits_per_sec()) / 8e9, max_x, r.copy.gbytes_per_s));
   } else {
-    f.notes.push_back("no usable TCP size slope: copy bandwidth from the memcpy probe");
+    f.notes.push_back("no usable TCP size slope (need single-segment sizes up to >= 16 KiB): copy bandwidth from the memcpy probe");
   }
   if (copy_bw.bits_per_sec() <= 0) throw std::runtime_error("memcpy probe gave no bandwidth");
   // Pipe RTT/2 = write() + wake-up of the reader + read() return.

@@ -4,8 +4,9 @@
 // Fit (all from one placement of the two ping-pong ends, same core by default):
 //   kernel.syscall    = null syscall
 //   mem.copy_fixed    = the memcpy fit's fixed cost per call
-//   mem.copy_bw       = slope of TCP p50 over size within one loopback segment, per copy (the
-//                       memcpy probe's DRAM bandwidth when there is no usable slope)
+//   mem.copy_bw       = least-squares slope of TCP p50 over the sizes within one loopback
+//                       segment, per copy (the memcpy probe's DRAM bandwidth when there is
+//                       no usable slope)
 //   kernel.wakeup     = pipe ping-pong p50 RTT/2 - 2 syscalls (the write and the read)
 //   kernel stacks     = TCP loopback 1 B p50 one-way - (2 syscalls + 2 copies + wakeup), split
 //                       over tx_stack/tx_per_packet/rx_per_packet/rx_stack in the default
@@ -31,7 +32,7 @@ namespace rdmasim::calibrate {
 struct CalibrationOptions {
   ProbeOptions probe;
   bool same_core = true;  // both ping-pong ends on one core (stable; cross-core adds vCPU wake-ups)
-  std::vector<std::int64_t> tcp_sizes{1, 64, 1024, 16384, 65536};
+  std::vector<std::int64_t> tcp_sizes{1, 64, 1024, 4096, 16384, 65000, 65536};
 };
 
 struct CalibrationReport {
