@@ -108,7 +108,7 @@ TEST(BudgetVsSim, TcpLoopback) {
     LatConfig c;
     c.transport = Transport::tcp;
     c.test = TestKind::send;
-    c.topology = Topology::loopback;
+    c.topology = LatTopology::loopback;
     c.size = Bytes(s);
     check(c);
   }

@@ -71,6 +71,15 @@ lt=$("$bin" lat -s 65536 -n 20 --json | grep -A8 '"exact_ps"' | grep '"t_typical
 bt=$("$bin" budget -s 65536 --json | grep '"total_ps"' | tr -dc '0-9.')
 if [[ -n $lt && $lt == "$bt" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: lat $lt != budget $bt"; fi
 
+expect_ok "4 equal-cost paths, 5 switches / 6 links each" topo --k 4 --from h0 --to h15
+expect_ok "hosts 128, switches 80, links 384" topo --k 8
+expect_ok '"hop_histogram"' topo --k 4 --hops --json
+expect_ok "bisection bandwidth 400Gbps" topo --topology leaf-spine --leaves 4 --spines 2 --hosts-per-leaf 8
+expect_error "fat-tree: k must be even" topo --k 5
+expect_error "--to: no host \"h16\"" topo --k 4 --from h0 --to h16
+expect_error "--from and --to go together" topo --from h0
+expect_error "--topology: torus not in" topo --topology torus
+
 # calibrate writes a host profile that lat reads; a broken one is a located error.
 expect_ok "Fitted host profile" calibrate --quick --sizes 1 1024 -o "$tmp/host.toml"
 expect_ok "TCP_Send Latency Test" lat --transport tcp --topology loopback -n 20 --host-profile "$tmp/host.toml"

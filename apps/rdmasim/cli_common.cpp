@@ -63,7 +63,7 @@ LatConfig to_config(const LatOptions& o) {
   c.iters = o.iters;
   c.link_layer = o.link_layer == "ib" ? LinkLayer::ib : LinkLayer::roce;
   c.mtu = Bytes(o.mtu);
-  c.topology = o.topology == "loopback" ? Topology::loopback : Topology::back_to_back;
+  c.topology = o.topology == "loopback" ? LatTopology::loopback : LatTopology::back_to_back;
   c.profile = make_profile(o.profile);
   if (!o.host_profile.empty()) apply_host_profile(c.profile, o.host_profile);
   for (const std::string& s : o.sets) apply_override(c.profile, s);

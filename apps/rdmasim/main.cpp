@@ -9,6 +9,7 @@
 
 #include "calibrate/calibration.hpp"
 #include "cli_common.hpp"
+#include "cmd_topo.hpp"
 #include "io/host_profile.hpp"
 #include "io/demo_report.hpp"
 #include "io/json_report.hpp"
@@ -184,6 +185,8 @@ int main(int argc, char** argv) {
   cal->add_option("--timeout", cal_o.timeout_ms, "per-probe time limit in milliseconds")
       ->check(CLI::Range(10, 600000))
       ->capture_default_str();
+  CLI::App* topo = nullptr;
+  const std::function<int()> run_topo = cli::add_topo_command(app, topo);
   bool list_json = false;
   CLI::App* list = app.add_subcommand("list", "every profile parameter with its default, meaning and source");
   list->add_flag("--json", list_json, "print JSON");
@@ -204,6 +207,7 @@ int main(int argc, char** argv) {
     if (demo->parsed()) return run_demo_cmd(demo_o);
     if (list->parsed()) return run_list(list_json);
     if (cal->parsed()) return run_calibrate(cal_o);
+    if (topo->parsed()) return run_topo();
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
     return 2;

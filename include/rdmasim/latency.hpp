@@ -23,12 +23,12 @@ enum class Transport { rdma, tcp };
 enum class LinkLayer { roce, ib };
 /// back_to_back: two hosts, NICs joined by one cable. loopback: both ends on one host over the
 /// kernel's loopback device (TCP only; no NIC, PCIe or wire) — what `calibrate --check` models.
-enum class Topology { back_to_back, loopback };
+enum class LatTopology { back_to_back, loopback };
 
 std::string_view to_string(TestKind t);
 std::string_view to_string(Transport t);
 std::string_view to_string(LinkLayer l);
-std::string_view to_string(Topology t);
+std::string_view to_string(LatTopology t);
 
 struct Toggles {
   bool kernel_bypass = true;          // RDMA: verbs from user space (off: through the kernel)
@@ -44,7 +44,7 @@ struct LatConfig {
   Bytes size{2};
   std::int64_t iters = 1000;
   LinkLayer link_layer = LinkLayer::roce;
-  Topology topology = Topology::back_to_back;
+  LatTopology topology = LatTopology::back_to_back;
   Bytes mtu{4096};                    // RDMA path MTU (256..4096); TCP uses tcp.mss
   Profile profile;
   Toggles toggles;

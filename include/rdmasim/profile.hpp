@@ -23,6 +23,13 @@ struct LinkParams {
   std::int64_t velocity_mps = 200'000'000;   // ~2/3 c in copper or fibre
 };
 
+struct SwitchParams {
+  Time pipeline = Time::ns(300);             // forwarding pipeline, ingress to egress
+  bool cut_through = true;                   // forward after the headers (else store-and-forward)
+  Bytes cut_through_bytes{64};               // bytes received before forwarding starts
+  std::int64_t fabric_length_mm = 10'000;    // cable length between switches
+};
+
 struct PcieParams {
   int gen = 4;
   int lanes = 16;
@@ -79,6 +86,7 @@ struct TcpParams {
 struct Profile {
   std::string name = "default";
   LinkParams link;
+  SwitchParams sw;
   PcieParams pcie;
   MemoryParams mem;
   HostParams host;

@@ -161,7 +161,7 @@ std::vector<CheckRow> check_model(const CalibrationReport& r, const Profile& fit
     LatConfig c;
     c.transport = Transport::tcp;
     c.test = TestKind::send;
-    c.topology = Topology::loopback;
+    c.topology = LatTopology::loopback;
     c.profile = fitted;
     c.size = Bytes(t.bytes);
     c.iters = 100;

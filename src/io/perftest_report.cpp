@@ -48,7 +48,7 @@ void print_lat_header(std::FILE* out, const LatResult& r) {
   std::fprintf(out, "Latency ");
   std::fprintf(out, "Test\n");
   std::fprintf(out, " Dual-port       : %s\t\tDevice         : %s\n", "OFF",
-               c.topology == Topology::loopback ? "lo" : tcp ? "sim_eth0" : "sim_mlx5_0");
+               c.topology == LatTopology::loopback ? "lo" : tcp ? "sim_eth0" : "sim_mlx5_0");
   std::fprintf(out, " Number of qps   : %d\t\tTransport type : %s\n", 1, tcp ? "TCP (kernel)" : "IB");
   std::fprintf(out, " Connection type : %s\t\tUsing SRQ      : %s\n", tcp ? "stream" : "RC", "OFF");
   std::fprintf(out, " PCIe relax order: %s\t\tLock-free      : %s\n", "OFF", "OFF");

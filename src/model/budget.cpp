@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -28,8 +29,9 @@ struct PacketState {
 Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
   std::vector<PacketState> pk(1);
   pk[0].payload = size;
-  std::map<std::pair<int, ResourceKind>, Time> free_at;
-  std::set<std::pair<int, ResourceKind>> used_in_section;
+  using Key = std::tuple<int, ResourceKind, int>;
+  std::map<Key, Time> free_at;
+  std::set<Key> used_in_section;
   for (const StageSpec& s : path.stages) {
     switch (s.kind) {
       case StageKind::delay:
@@ -41,24 +43,27 @@ Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
         }
         break;
       case StageKind::serve: {
-        if (pk.size() > 1 && !used_in_section.insert({s.side, s.res}).second)
+        const Key key{s.instance >= 0 ? -1 : s.side, s.res, s.instance};
+        if (pk.size() > 1 && !used_in_section.insert(key).second)
           throw std::logic_error("budget: resource used twice between split and merge (" + s.label +
                                  "); the tandem formula needs distinct servers");
-        Time& free = free_at[{s.side, s.res}];
-        const Ledger* prev = nullptr;  // previous packet's ledger at departure from this server
+        Time& free = free_at[key];
+        Ledger prev;  // previous packet's ledger when the server became free
         for (PacketState& p : pk) {
           if (p.t < free) {
             // Waiting for the message's own previous packet: the critical path runs through it.
-            p.ledger = *prev;
+            p.ledger = prev;
             p.t = free;
           }
           const Time extra = (!s.cost.batch_head_only || p.head) ? s.cost.head_extra : Time::zero();
           const Time service = s.cost.eval(p.payload, size, p.wire);
+          const Time release = release_time(s.cost, service);
           p.ledger.add(s.cost.head_cat, extra);
-          p.ledger.add(s.cat, service);
-          p.t += service + extra;
-          free = p.t;
-          prev = &p.ledger;
+          p.ledger.add(s.cat, release);
+          prev = p.ledger;
+          prev.add(s.cat, service - release);
+          free = p.t + service + extra;
+          p.t += release + extra;
         }
         break;
       }

@@ -15,7 +15,7 @@ std::string_view to_string(TestKind t) {
 }
 std::string_view to_string(Transport t) { return t == Transport::rdma ? "rdma" : "tcp"; }
 std::string_view to_string(LinkLayer l) { return l == LinkLayer::roce ? "roce" : "ib"; }
-std::string_view to_string(Topology t) { return t == Topology::loopback ? "loopback" : "back-to-back"; }
+std::string_view to_string(LatTopology t) { return t == LatTopology::loopback ? "loopback" : "back-to-back"; }
 
 void validate(const LatConfig& c) {
   auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
@@ -32,7 +32,7 @@ void validate(const LatConfig& c) {
     if (!c.toggles.kernel_bypass || !c.toggles.zero_copy || c.toggles.inline_data.value_or(false))
       fail("kernel-bypass, zero-copy and inline are RDMA switches; TCP always goes through the kernel and copies");
   }
-  if (c.topology == Topology::loopback && c.transport != Transport::tcp)
+  if (c.topology == LatTopology::loopback && c.transport != Transport::tcp)
     fail("the loopback topology models kernel TCP over lo; use --transport tcp (RDMA loopback is not modelled)");
   if (c.test == TestKind::read && c.toggles.inline_data.value_or(false))
     fail("inline data applies to write and send, not read");

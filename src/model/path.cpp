@@ -1,5 +1,7 @@
 #include "model/path.hpp"
 
+#include <stdexcept>
+
 #include "host/kernel_stack.hpp"
 #include "host/memory.hpp"
 #include "host/nic.hpp"
@@ -25,6 +27,12 @@ Bytes Cost::bytes_for(Bytes payload, Bytes message, Bytes wire) const {
 
 Time Cost::eval(Bytes payload, Bytes message, Bytes wire) const {
   return fixed + serialization_time(bytes_for(payload, message, wire), rate);
+}
+
+Time release_time(const Cost& c, Time service) {
+  if (c.release_bytes.count() <= 0) return service;
+  const Time r = serialization_time(c.release_bytes, c.rate);
+  return r < service ? r : service;
 }
 
 void PathSpec::delay(int side, Category cat, std::string label, Cost cost) {
@@ -102,7 +110,8 @@ void rdma_completion(PathSpec& path, const Components& k, const LatConfig& c, co
   }
 }
 
-void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s) {
+void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+                  const NetworkAppender& network) {
   const int r = 1 - s;
   const Profile& p = c.profile;
   if (!t.kernel_bypass) {
@@ -115,7 +124,7 @@ void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const
   const FrameKind fk = c.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
   path.split(s, SplitSpec{c.mtu, fk, c.link_layer, false}, pre(s) + "nic.segment");
   if (!t.inline_data) k.nic.append_payload_read(path, s);
-  k.link.append(path, s);
+  network(path, s);
   k.nic.append_rx_pipeline(path, r);
   k.nic.append_payload_write(path, r);
   path.merge(r, pre(r) + "nic.reassemble");
@@ -207,14 +216,23 @@ ExchangePaths build_exchange(const LatConfig& c) {
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from) {
   const Components k(c.profile);
   PathSpec path;
-  if (c.topology == Topology::loopback)
+  if (c.topology == LatTopology::loopback)
     tcp_loopback_one_way(path, k, c, from);
   else if (c.transport == Transport::tcp)
     tcp_one_way(path, k, c, t, from);
   else if (c.test == TestKind::read)
     rdma_read(path, k, c, t, from);
   else
-    rdma_one_way(path, k, c, t, from);
+    rdma_one_way(path, k, c, t, from, [&](PathSpec& p, int s) { k.link.append(p, s); });
+  return path;
+}
+
+PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from, const NetworkAppender& network) {
+  if (c.transport != Transport::rdma || c.test == TestKind::read)
+    throw std::invalid_argument("fabric paths are built for RDMA WRITE and SEND");
+  const Components k(c.profile);
+  PathSpec path;
+  rdma_one_way(path, k, c, t, from, network);
   return path;
 }
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,11 +45,16 @@ struct Cost {
   Time head_extra{};         // serve: extra service charged to head_cat (an interrupt)...
   Category head_cat = Category::interrupt;
   bool batch_head_only = false;  // ...paid only by the first packet of a moderation batch
+  Bytes release_bytes{};     // serve: > 0 hands the packet on after this many bytes while the
+                             // server stays busy for all of them (cut-through forwarding)
 
   Bytes bytes_for(Bytes payload, Bytes message, Bytes wire) const;
   /// Deterministic part of the cost for a packet with these byte counts.
   Time eval(Bytes payload, Bytes message, Bytes wire) const;
 };
+
+/// When a serve stage hands the packet on: after `release_bytes` (cut-through), else at the end.
+Time release_time(const Cost& c, Time service);
 
 struct SplitSpec {
   Bytes segment{};           // payload per packet (RDMA path MTU or TCP MSS)
@@ -67,6 +73,7 @@ struct StageSpec {
   Category cat = Category::queue;
   int side = 0;
   ResourceKind res = ResourceKind::none;
+  int instance = -1;         // wire resources of a fabric: one per cable direction (-1: the side's)
   Cost cost;
   SplitSpec split;
   ModerationSpec moderation;
@@ -93,8 +100,13 @@ struct ExchangePaths {
 };
 ExchangePaths build_exchange(const LatConfig& c);
 
+/// Appends the network between the two hosts for a message leaving side `from`.
+using NetworkAppender = std::function<void(PathSpec& path, int from)>;
+
 /// The one-way path of a WRITE/SEND (or TCP send) from `from` to the other side, or for READ
 /// the whole round trip (request out, response back) starting at `from`.
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from);
+/// The same with the cable replaced by `network` (RDMA WRITE/SEND only).
+PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from, const NetworkAppender& network);
 
 }  // namespace rdmasim

@@ -74,6 +74,16 @@ std::vector<ParamDef> build_params() {
                [](P& p, std::string_view v) { p.link.length_mm = parse_length_mm(v); }});
   r.push_back(int_param("link.velocity", &LinkParams::velocity_mps, &P::link,
                         "signal velocity in the medium, m/s (propagation = length / velocity)", "~2/3 c, textbook"));
+  // switch
+  r.push_back(time_param("switch.pipeline", &P::sw, &SwitchParams::pipeline, "switch forwarding pipeline latency",
+                         "Spectrum-2 '300ns' (Linley 2017, REFERENCE.md 5)"));
+  r.push_back(bool_param("switch.cut_through", &SwitchParams::cut_through, &P::sw,
+                         "cut-through forwarding (off: store-and-forward)", "Ethernet/IB datacenter ASICs"));
+  r.push_back(bytes_param("switch.cut_through_bytes", &SwitchParams::cut_through_bytes, &P::sw,
+                          "bytes a cut-through switch receives before it starts forwarding", "L2-L4 + BTH headers"));
+  r.push_back({"switch.fabric_length", "length", "cable length between switches", "10 m in-row fibre, estimate",
+               [](const P& p) { return format_length(p.sw.fabric_length_mm); },
+               [](P& p, std::string_view v) { p.sw.fabric_length_mm = parse_length_mm(v); }});
   // pcie
   r.push_back(int_param("pcie.gen", &PcieParams::gen, &P::pcie, "PCIe generation 1..5 (transfer rate and line code)",
                         "Gen4 server"));
@@ -240,6 +250,10 @@ void validate(const Profile& p) {
     fail("pcie.max_payload: must be 128B..4096B");
   if (p.pcie.tlp_overhead.count() < 0) fail("pcie.tlp_overhead: must not be negative");
   nonneg(p.pcie.latency, "pcie.latency");
+  nonneg(p.sw.pipeline, "switch.pipeline");
+  if (p.sw.cut_through_bytes.count() < 1 || p.sw.cut_through_bytes.count() > 256)
+    fail("switch.cut_through_bytes: must be 1B..256B");
+  if (p.sw.fabric_length_mm < 0) fail("switch.fabric_length: must not be negative");
   nonneg(p.mem.copy_fixed, "mem.copy_fixed");
   if (p.mem.copy_bw.bits_per_sec() <= 0) fail("mem.copy_bw: must be positive");
   if (p.host.tx_copies < 0 || p.host.tx_copies > 16) fail("host.tx_copies: must be 0..16");

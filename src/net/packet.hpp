@@ -46,6 +46,7 @@ struct Packet {
   // Scratch owned by the FIFO server the packet waits in.
   Packet* next_in_queue = nullptr;
   Time service{};
+  Time release{};               // when in its service the packet moves on (<= service)
   Category service_cat = Category::queue;
   Stage* service_owner = nullptr;
 

@@ -7,7 +7,7 @@ namespace rdmasim {
 void FifoServer::enqueue(Packet& p, ServeStage& owner) {
   p.service_owner = &owner;
   p.next_in_queue = nullptr;
-  if (current_ == nullptr && head_ == nullptr) {
+  if (!busy_ && head_ == nullptr) {
     start(p);
     return;
   }
@@ -29,18 +29,42 @@ void FifoServer::start(Packet& p) {
     p.stamp = now;
   }
   current_ = &p;
+  busy_ = true;
+  released_ = false;
   busy_time_ += p.service;
+  if (p.release < p.service)
+    sched_.schedule_in(p.release, *this, static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)));
   sched_.schedule_in(p.service, *this, 0);
 }
 
-void FifoServer::on_event(std::uint64_t) {
-  Packet& done = *current_;
-  ServeStage& owner = *static_cast<ServeStage*>(done.service_owner);
+void FifoServer::record_last(Packet& p) {
+  last_msg_ = p.msg->id;
+  last_ledger_ = p.ledger;
+  // A packet released early (cut-through) still holds the server until its last byte: the
+  // critical path of the next packet includes that remainder.
+  last_ledger_.add(p.service_cat, p.service - p.release);
+}
+
+void FifoServer::on_event(std::uint64_t arg) {
+  if (arg != 0) {  // early release: the packet moves on, the server stays busy
+    Packet& p = *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(arg));
+    ServeStage& owner = *static_cast<ServeStage*>(p.service_owner);
+    owner.charge_service(p);
+    record_last(p);
+    released_ = true;
+    current_ = nullptr;  // may be freed downstream from here on
+    owner.served(p);
+    return;
+  }
+  Packet* done = released_ ? nullptr : current_;
   current_ = nullptr;
-  owner.charge_service(done);
+  released_ = false;
+  busy_ = false;
+  if (done) {
+    static_cast<ServeStage*>(done->service_owner)->charge_service(*done);
+    record_last(*done);
+  }
   last_done_ = sched_.now();
-  last_msg_ = done.msg->id;
-  last_ledger_ = done.ledger;
   ++served_;
   if (head_) {
     Packet& next = *head_;
@@ -49,7 +73,7 @@ void FifoServer::on_event(std::uint64_t) {
     --queued_;
     start(next);
   }
-  owner.served(done);
+  if (done) static_cast<ServeStage*>(done->service_owner)->served(*done);
 }
 
 }  // namespace rdmasim

@@ -29,7 +29,7 @@ class FifoServer : public EventHandler {
   /// Queues `p` for `p.service` of service; `owner` is told when it is done.
   void enqueue(Packet& p, ServeStage& owner);
 
-  bool busy() const { return current_ != nullptr; }
+  bool busy() const { return busy_; }
   std::size_t queued() const { return queued_; }
   Time busy_time() const { return busy_time_; }
   std::uint64_t served() const { return served_; }
@@ -38,11 +38,14 @@ class FifoServer : public EventHandler {
 
  private:
   void start(Packet& p);
+  void record_last(Packet& p);
 
   Scheduler& sched_;
   Packet* head_ = nullptr;
   Packet* tail_ = nullptr;
   Packet* current_ = nullptr;
+  bool released_ = false;          // current packet already handed on (cut-through)
+  bool busy_ = false;
   std::size_t queued_ = 0;
   std::uint64_t last_msg_ = ~std::uint64_t{0};  // message of the packet served last
   Ledger last_ledger_;                             // its ledger at departure

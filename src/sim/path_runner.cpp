@@ -19,15 +19,26 @@ FifoServer& server_for(HostResources& h, ResourceKind r) {
 
 }  // namespace
 
+FifoServer& FabricWires::at(int instance) {
+  auto& w = wires_[instance];
+  if (!w) w = std::make_unique<FifoServer>(sched_);
+  return *w;
+}
+
 PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
-                           MessageSink& sink)
+                           MessageSink& sink, FabricWires* wires)
     : ctx_(ctx) {
   if (spec.stages.empty()) throw std::logic_error("empty path");
   for (const StageSpec& s : spec.stages) {
     HostResources& h = *hosts.at(static_cast<std::size_t>(s.side));
     switch (s.kind) {
       case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx, s)); break;
-      case StageKind::serve: stages_.push_back(std::make_unique<ServeStage>(ctx, s, server_for(h, s.res))); break;
+      case StageKind::serve: {
+        if (s.instance >= 0 && !wires) throw std::logic_error("fabric stage without fabric wires: " + s.label);
+        FifoServer& server = s.instance >= 0 ? wires->at(s.instance) : server_for(h, s.res);
+        stages_.push_back(std::make_unique<ServeStage>(ctx, s, server));
+        break;
+      }
       case StageKind::split: stages_.push_back(std::make_unique<SplitStage>(ctx, s)); break;
       case StageKind::merge: stages_.push_back(std::make_unique<MergeStage>(ctx)); break;
       case StageKind::moderate: stages_.push_back(std::make_unique<ModerateStage>(ctx, s, h.moderator)); break;

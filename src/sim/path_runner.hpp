@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -26,9 +27,21 @@ struct HostResources {
   InterruptModerator moderator;
 };
 
+/// The transmitters of a fabric's cables, one per cable direction (StageSpec::instance).
+class FabricWires {
+ public:
+  explicit FabricWires(Scheduler& s) : sched_(s) {}
+  FifoServer& at(int instance);
+
+ private:
+  Scheduler& sched_;
+  std::map<int, std::unique_ptr<FifoServer>> wires_;
+};
+
 class PathInstance {
  public:
-  PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec, MessageSink& sink);
+  PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec, MessageSink& sink,
+               FabricWires* wires = nullptr);
   PathInstance(const PathInstance&) = delete;
   PathInstance& operator=(const PathInstance&) = delete;
 

@@ -17,7 +17,9 @@ void DelayStage::on_event(std::uint64_t arg) {
 }
 
 void ServeStage::receive(Packet& p) {
-  p.service = cost_.eval(p.payload, p.msg->size, p.wire) + head_extra(p);
+  const Time s = cost_.eval(p.payload, p.msg->size, p.wire);
+  p.service = s + head_extra(p);
+  p.release = release_time(cost_, s) + head_extra(p);
   p.service_cat = cat_;
   server_.enqueue(p, *this);
 }

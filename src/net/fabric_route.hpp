@@ -1,0 +1,32 @@
+// FabricRoute: the network part of a message's path across switches, for one fixed route
+// (one of the equal-cost paths). Per cable: the sending port's transmitter (a FIFO server per
+// cable direction) and the propagation delay; per switch: the forwarding pipeline (`switch`).
+// A cut-through switch starts forwarding once `switch.cut_through_bytes` have arrived — the
+// upstream transmitter hands the packet on after those bytes while it stays busy for the whole
+// frame — unless the egress cable is faster than the ingress one (then it stores and
+// forwards). Unloaded, one packet: sum over cables of (cut-through ? header : frame)
+// serialization + propagation, plus one pipeline per switch.
+#pragma once
+
+#include "model/path.hpp"
+#include "net/routing.hpp"
+#include "net/topology.hpp"
+#include "rdmasim/profile.hpp"
+
+namespace rdmasim {
+
+class FabricRoute {
+ public:
+  /// `route` runs from side 0's host to side 1's host; a message from side 1 uses it reversed.
+  FabricRoute(const Topology& t, FabricPath route, const Profile& p) : t_(t), route_(std::move(route)), p_(p) {}
+  void append(PathSpec& path, int from) const;
+  /// Transmitter instance id of cable `c` sending from node `from_node`.
+  static int wire_instance(const Cable& c, int c_index, int from_node) { return c_index * 2 + (from_node == c.a ? 0 : 1); }
+
+ private:
+  const Topology& t_;
+  FabricPath route_;
+  Profile p_;
+};
+
+}  // namespace rdmasim

@@ -1,0 +1,74 @@
+#include "net/routing.hpp"
+
+#include <deque>
+#include <stdexcept>
+
+namespace rdmasim {
+
+std::vector<int> distances_to(const Topology& t, int dst_node) {
+  std::vector<int> d(t.nodes().size(), -1);
+  std::deque<int> q{dst_node};
+  d[static_cast<std::size_t>(dst_node)] = 0;
+  while (!q.empty()) {
+    const int n = q.front();
+    q.pop_front();
+    const Node& node = t.nodes()[static_cast<std::size_t>(n)];
+    if (node.kind == NodeKind::host && n != dst_node) continue;  // no transit through hosts
+    for (int c : node.cables) {
+      const int m = t.cables()[static_cast<std::size_t>(c)].other(n);
+      if (d[static_cast<std::size_t>(m)] < 0) {
+        d[static_cast<std::size_t>(m)] = d[static_cast<std::size_t>(n)] + 1;
+        q.push_back(m);
+      }
+    }
+  }
+  return d;
+}
+
+namespace {
+void extend(const Topology& t, const std::vector<int>& d, int dst, FabricPath& cur, std::vector<FabricPath>& out,
+            std::size_t limit) {
+  if (out.size() >= limit) return;
+  const int n = cur.nodes.back();
+  if (n == dst) {
+    out.push_back(cur);
+    return;
+  }
+  const Node& node = t.nodes()[static_cast<std::size_t>(n)];
+  for (int c : node.cables) {
+    const int m = t.cables()[static_cast<std::size_t>(c)].other(n);
+    if (d[static_cast<std::size_t>(m)] != d[static_cast<std::size_t>(n)] - 1) continue;
+    if (t.nodes()[static_cast<std::size_t>(m)].kind == NodeKind::host && m != dst) continue;
+    cur.nodes.push_back(m);
+    cur.cables.push_back(c);
+    extend(t, d, dst, cur, out, limit);
+    cur.nodes.pop_back();
+    cur.cables.pop_back();
+  }
+}
+}  // namespace
+
+std::vector<FabricPath> equal_cost_paths(const Topology& t, int src, int dst, std::size_t limit) {
+  if (src < 0 || src >= t.host_count() || dst < 0 || dst >= t.host_count())
+    throw std::invalid_argument("host index out of range (topology has " + std::to_string(t.host_count()) + " hosts)");
+  const int s = t.host_node(src), e = t.host_node(dst);
+  const std::vector<int> d = distances_to(t, e);
+  if (d[static_cast<std::size_t>(s)] < 0) return {};
+  FabricPath cur;
+  cur.nodes.push_back(s);
+  std::vector<FabricPath> out;
+  extend(t, d, e, cur, out, limit);
+  return out;
+}
+
+std::map<int, std::int64_t> hop_histogram(const Topology& t) {
+  std::map<int, std::int64_t> h;
+  for (int dst = 0; dst < t.host_count(); ++dst) {
+    const std::vector<int> d = distances_to(t, t.host_node(dst));
+    for (int src = 0; src < t.host_count(); ++src)
+      if (src != dst) ++h[d[static_cast<std::size_t>(t.host_node(src))]];
+  }
+  return h;
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,134 @@
+#include "net/topology.hpp"
+
+#include <stdexcept>
+
+namespace rdmasim {
+
+int Topology::add_node(NodeKind kind, int tier, int pod, std::string n) {
+  nodes_.push_back(Node{kind, tier, pod, std::move(n), {}});
+  const int id = static_cast<int>(nodes_.size()) - 1;
+  if (kind == NodeKind::host) hosts_.push_back(id);
+  return id;
+}
+
+int Topology::connect(int a, int b, Rate rate, std::int64_t length_mm) {
+  cables_.push_back(Cable{a, b, rate, length_mm});
+  const int id = static_cast<int>(cables_.size()) - 1;
+  nodes_[static_cast<std::size_t>(a)].cables.push_back(id);
+  nodes_[static_cast<std::size_t>(b)].cables.push_back(id);
+  return id;
+}
+
+int Topology::find_host(std::string_view n) const {
+  std::string_view digits = n;
+  if (!digits.empty() && digits[0] == 'h') digits.remove_prefix(1);
+  if (digits.empty()) return -1;
+  int v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+    if (v > 1'000'000) return -1;
+  }
+  return v < host_count() ? v : -1;
+}
+
+namespace {
+
+std::string num(const char* prefix, int i) { return prefix + std::to_string(i); }
+
+Rate times(Rate r, std::int64_t n) { return Rate::bps(r.bits_per_sec() * n); }
+
+Topology back_to_back(const TopologyParams& p) {
+  Topology t;
+  const int a = t.add_node(NodeKind::host, 0, -1, "h0");
+  const int b = t.add_node(NodeKind::host, 0, -1, "h1");
+  t.connect(a, b, p.host_rate, p.host_length_mm);
+  t.bisection = p.host_rate;
+  return t;
+}
+
+Topology single_switch(const TopologyParams& p) {
+  if (p.hosts < 2) throw std::invalid_argument("single-switch: hosts must be at least 2");
+  Topology t;
+  const int sw = t.add_node(NodeKind::switch_, 1, -1, "sw0");
+  for (int h = 0; h < p.hosts; ++h) t.connect(t.add_node(NodeKind::host, 0, -1, num("h", h)), sw, p.host_rate, p.host_length_mm);
+  t.bisection = times(p.host_rate, p.hosts / 2);
+  return t;
+}
+
+Topology leaf_spine(const TopologyParams& p) {
+  if (p.leaves < 1 || p.spines < 1 || p.hosts_per_leaf < 1)
+    throw std::invalid_argument("leaf-spine: leaves, spines and hosts per leaf must be at least 1");
+  Topology t;
+  std::vector<int> spine;
+  for (int s = 0; s < p.spines; ++s) spine.push_back(t.add_node(NodeKind::switch_, 2, -1, num("spine", s)));
+  int h = 0;
+  for (int l = 0; l < p.leaves; ++l) {
+    const int leaf = t.add_node(NodeKind::switch_, 1, -1, num("leaf", l));
+    for (int s : spine) t.connect(leaf, s, p.fabric_rate, p.fabric_length_mm);
+    for (int i = 0; i < p.hosts_per_leaf; ++i)
+      t.connect(t.add_node(NodeKind::host, 0, -1, num("h", h++)), leaf, p.host_rate, p.host_length_mm);
+  }
+  // Half the leaves talk to the other half: limited by their hosts or by their uplinks.
+  const Rate down = times(p.host_rate, static_cast<std::int64_t>(p.leaves / 2) * p.hosts_per_leaf);
+  const Rate up = times(p.fabric_rate, static_cast<std::int64_t>(p.leaves / 2) * p.spines);
+  t.bisection = down < up ? down : up;
+  return t;
+}
+
+Topology fat_tree(const TopologyParams& p) {
+  const int k = p.k;
+  if (k < 2 || k % 2 != 0 || k > 64) throw std::invalid_argument("fat-tree: k must be even, 2..64, got " + std::to_string(k));
+  const int half = k / 2;
+  Topology t;
+  std::vector<int> core;
+  for (int c = 0; c < half * half; ++c) core.push_back(t.add_node(NodeKind::switch_, 3, -1, num("core", c)));
+  int h = 0;
+  for (int pod = 0; pod < k; ++pod) {
+    std::vector<int> agg;
+    for (int a = 0; a < half; ++a) {
+      agg.push_back(t.add_node(NodeKind::switch_, 2, pod, "agg" + std::to_string(pod) + "." + std::to_string(a)));
+      // aggregation switch a of every pod connects to core group a
+      for (int c = 0; c < half; ++c) t.connect(agg.back(), core[static_cast<std::size_t>(a * half + c)], p.fabric_rate, p.fabric_length_mm);
+    }
+    for (int e = 0; e < half; ++e) {
+      const int edge = t.add_node(NodeKind::switch_, 1, pod, "edge" + std::to_string(pod) + "." + std::to_string(e));
+      for (int a : agg) t.connect(edge, a, p.fabric_rate, p.fabric_length_mm);
+      for (int i = 0; i < half; ++i)
+        t.connect(t.add_node(NodeKind::host, 0, pod, num("h", h++)), edge, p.host_rate, p.host_length_mm);
+    }
+  }
+  // Full bisection: half the hosts at line rate (when fabric rate >= host rate).
+  const Rate hosts_half = times(p.host_rate, static_cast<std::int64_t>(k) * k * k / 8);
+  const Rate core_cut = times(p.fabric_rate, static_cast<std::int64_t>(k) * k * k / 8);
+  t.bisection = hosts_half < core_cut ? hosts_half : core_cut;
+  return t;
+}
+
+}  // namespace
+
+const std::vector<TopologyBuilder>& topology_builders() {
+  static const std::vector<TopologyBuilder> b{
+      {"back-to-back", "two hosts, NICs joined by one cable", back_to_back},
+      {"single-switch", "N hosts on one switch (--hosts)", single_switch},
+      {"leaf-spine", "two-tier Clos: every leaf to every spine (--leaves, --spines, --hosts-per-leaf)", leaf_spine},
+      {"fat-tree", "three-tier k-ary fat-tree: k^3/4 hosts, 5k^2/4 switches (--k, even)", fat_tree},
+  };
+  return b;
+}
+
+Topology build_topology(const TopologyParams& p) {
+  std::string names;
+  for (const TopologyBuilder& b : topology_builders()) {
+    if (b.name == p.name) {
+      Topology t = b.build(p);
+      t.name = b.name;
+      t.description = b.description;
+      return t;
+    }
+    names += (names.empty() ? "" : ", ") + b.name;
+  }
+  throw std::invalid_argument("unknown topology \"" + p.name + "\" (valid: " + names + ")");
+}
+
+}  // namespace rdmasim

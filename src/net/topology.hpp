@@ -1,0 +1,83 @@
+// Topology: the hosts, switches and cables of a fabric, built by registered builders.
+//
+// A topology is an undirected graph: nodes are hosts (tier 0) or switches (tier 1 = edge /
+// leaf, 2 = aggregation / spine, 3 = core); every cable joins two nodes and has a rate and a
+// length. Builders (back-to-back, single-switch, leaf-spine, fat-tree) are registered by name
+// with a description; an unknown name lists the valid ones. Invariants: hosts are numbered
+// 0..hosts()-1 in node order; every host has exactly one cable (to its NIC port); the graph
+// is connected.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rdmasim/units.hpp"
+
+namespace rdmasim {
+
+enum class NodeKind : std::uint8_t { host, switch_ };
+
+struct Node {
+  NodeKind kind = NodeKind::host;
+  int tier = 0;          // 0 host, 1 edge/leaf, 2 aggregation/spine, 3 core
+  int pod = -1;          // fat-tree pod, -1 where it does not apply
+  std::string name;      // "h0", "edge0.1", "agg1.0", "core3", "leaf2", "spine0", "sw0"
+  std::vector<int> cables;  // indices into Topology::cables()
+};
+
+struct Cable {
+  int a = 0, b = 0;      // node indices
+  Rate rate{};
+  std::int64_t length_mm = 0;
+  int other(int n) const { return n == a ? b : a; }
+};
+
+struct TopologyParams {
+  std::string name = "back-to-back";
+  int k = 4;                 // fat-tree arity (even)
+  int hosts = 2;             // single-switch
+  int leaves = 4, spines = 2, hosts_per_leaf = 4;  // leaf-spine
+  Rate host_rate = Rate::gbps(100);
+  Rate fabric_rate = Rate::gbps(100);
+  std::int64_t host_length_mm = 3'000;     // host to first switch
+  std::int64_t fabric_length_mm = 10'000;  // between switches
+};
+
+class Topology {
+ public:
+  int add_node(NodeKind kind, int tier, int pod, std::string name);
+  int connect(int a, int b, Rate rate, std::int64_t length_mm);
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<Cable>& cables() const { return cables_; }
+  int host_count() const { return static_cast<int>(hosts_.size()); }
+  int switch_count() const { return static_cast<int>(nodes_.size() - hosts_.size()); }
+  /// Node index of host h (0-based).
+  int host_node(int h) const { return hosts_.at(static_cast<std::size_t>(h)); }
+  /// Host index of a node name like "h5" or a number; -1 if none.
+  int find_host(std::string_view name) const;
+
+  std::string name;
+  std::string description;
+  Rate bisection{};          // bisection bandwidth (builder's closed form)
+
+ private:
+  std::vector<Node> nodes_;
+  std::vector<Cable> cables_;
+  std::vector<int> hosts_;
+};
+
+struct TopologyBuilder {
+  std::string name;
+  std::string description;
+  Topology (*build)(const TopologyParams&);
+};
+
+const std::vector<TopologyBuilder>& topology_builders();
+/// Builds by name; throws std::invalid_argument for an unknown name (listing the valid ones)
+/// or bad parameters (odd k, zero counts).
+Topology build_topology(const TopologyParams& p);
+
+}  // namespace rdmasim
