@@ -128,3 +128,19 @@ TEST(BudgetVsSim, ModerationTimerTie) {
     check(c);
   }
 }
+
+TEST(BudgetVsSim, RdmaOverSwitchedFabrics) {
+  for (const char* topo : {"single-switch", "leaf-spine", "fat-tree"})
+    for (bool cut : {true, false})
+      for (std::int64_t s : {2, 4096, 65536})
+        for (TestKind t : {TestKind::write, TestKind::send}) {
+          LatConfig c;
+          c.topology = LatTopology::fabric;
+          c.fabric.topology = topo;
+          c.fabric.to = std::string(topo) == "single-switch" ? 1 : 7;
+          c.profile.sw.cut_through = cut;
+          c.size = Bytes(s);
+          c.test = t;
+          check(c);
+        }
+}

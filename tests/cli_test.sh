@@ -80,6 +80,12 @@ expect_error "--to: no host \"h16\"" topo --k 4 --from h0 --to h16
 expect_error "--from and --to go together" topo --from h0
 expect_error "--topology: torus not in" topo --topology torus
 
+expect_ok "ECMP route    : h0 -> edge0.0 -> agg0." lat --topology fat-tree --from h0 --to h15 -n 20
+expect_ok "route: h0 -> leaf0 -> spine" budget --topology leaf-spine --from h0 --to h9
+expect_error "over a switched topology" lat --topology fat-tree --test read
+expect_error "--from/--to: hosts are h0..h15" lat --topology fat-tree --to h16
+expect_error "--from: expected a host like h3" lat --topology fat-tree --from x1
+
 # calibrate writes a host profile that lat reads; a broken one is a located error.
 expect_ok "Fitted host profile" calibrate --quick --sizes 1 1024 -o "$tmp/host.toml"
 expect_ok "TCP_Send Latency Test" lat --transport tcp --topology loopback -n 20 --host-profile "$tmp/host.toml"

@@ -38,9 +38,22 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   app.add_option("--link-layer", o.link_layer, "roce (RoCEv2 over Ethernet) or ib (InfiniBand)")
       ->check(CLI::IsMember({"roce", "ib"}))
       ->capture_default_str();
-  app.add_option("--topology", o.topology, "back-to-back (two hosts, one cable) or loopback (TCP over lo on one host)")
-      ->check(CLI::IsMember({"back-to-back", "loopback"}))
+  app.add_option("--topology", o.topology,
+                 "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric: "
+                 "single-switch | leaf-spine | fat-tree (RDMA write/send along the flow's ECMP route)")
+      ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree"}))
       ->capture_default_str();
+  if (cmd != Command::demo) {
+    app.add_option("--k", o.fabric.k, "fat-tree arity (even)")->capture_default_str();
+    app.add_option("--hosts", o.fabric.hosts, "single-switch: hosts")->capture_default_str();
+    app.add_option("--leaves", o.fabric.leaves, "leaf-spine: leaves")->capture_default_str();
+    app.add_option("--spines", o.fabric.spines, "leaf-spine: spines")->capture_default_str();
+    app.add_option("--hosts-per-leaf", o.fabric.hosts_per_leaf, "leaf-spine: hosts per leaf")->capture_default_str();
+    app.add_option("--from", o.from, "fabric: client host (h0 or 0)")->capture_default_str();
+    app.add_option("--to", o.to, "fabric: server host")->capture_default_str();
+    app.add_option("--sport", o.fabric.udp_sport, "fabric: RoCEv2 UDP source port (the flow's ECMP entropy)")
+        ->capture_default_str();
+  }
   app.add_option("--host-profile", o.host_profile, "host profile TOML written by `rdmasim calibrate` (applied before --set)");
   app.add_option("-m,--mtu", o.mtu, "RDMA path MTU: 256, 512, 1024, 2048 or 4096")->capture_default_str();
   app.add_option("--profile", o.profile, "parameter profile: default | seed-demo")->capture_default_str();
@@ -63,7 +76,24 @@ LatConfig to_config(const LatOptions& o) {
   c.iters = o.iters;
   c.link_layer = o.link_layer == "ib" ? LinkLayer::ib : LinkLayer::roce;
   c.mtu = Bytes(o.mtu);
-  c.topology = o.topology == "loopback" ? LatTopology::loopback : LatTopology::back_to_back;
+  c.topology = o.topology == "loopback"       ? LatTopology::loopback
+               : o.topology == "back-to-back" ? LatTopology::back_to_back
+                                              : LatTopology::fabric;
+  c.fabric = o.fabric;
+  c.fabric.topology = o.topology;
+  auto host = [](const std::string& v, const char* flag) {
+    std::string_view d = v;
+    if (!d.empty() && d[0] == 'h') d.remove_prefix(1);
+    int n = 0;
+    if (d.empty() || d.size() > 7) throw std::invalid_argument(std::string(flag) + ": expected a host like h3, got \"" + v + "\"");
+    for (char ch : d) {
+      if (ch < '0' || ch > '9') throw std::invalid_argument(std::string(flag) + ": expected a host like h3, got \"" + v + "\"");
+      n = n * 10 + (ch - '0');
+    }
+    return n;
+  };
+  c.fabric.from = host(o.from, "--from");
+  c.fabric.to = host(o.to, "--to");
   c.profile = make_profile(o.profile);
   if (!o.host_profile.empty()) apply_host_profile(c.profile, o.host_profile);
   for (const std::string& s : o.sets) apply_override(c.profile, s);

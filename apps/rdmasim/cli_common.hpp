@@ -20,6 +20,8 @@ struct LatOptions {
   bool all = false;
   std::string link_layer = "roce";
   std::string topology = "back-to-back";
+  FabricConfig fabric;
+  std::string from = "h0", to = "h1";
   std::string host_profile;
   std::int64_t mtu = 4096;
   std::string profile = "default";

@@ -23,7 +23,18 @@ enum class Transport { rdma, tcp };
 enum class LinkLayer { roce, ib };
 /// back_to_back: two hosts, NICs joined by one cable. loopback: both ends on one host over the
 /// kernel's loopback device (TCP only; no NIC, PCIe or wire) — what `calibrate --check` models.
-enum class LatTopology { back_to_back, loopback };
+/// fabric: the two hosts are `fabric.from` and `fabric.to` of a switched topology; the
+/// message follows its ECMP route (RDMA WRITE/SEND).
+enum class LatTopology { back_to_back, loopback, fabric };
+
+struct FabricConfig {
+  std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree
+  int k = 4;                           // fat-tree
+  int hosts = 2;                       // single-switch
+  int leaves = 4, spines = 2, hosts_per_leaf = 4;  // leaf-spine
+  int from = 0, to = 1;                // host indices
+  std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
+};
 
 std::string_view to_string(TestKind t);
 std::string_view to_string(Transport t);
@@ -45,6 +56,7 @@ struct LatConfig {
   std::int64_t iters = 1000;
   LinkLayer link_layer = LinkLayer::roce;
   LatTopology topology = LatTopology::back_to_back;
+  FabricConfig fabric;                // used when topology == fabric
   Bytes mtu{4096};                    // RDMA path MTU (256..4096); TCP uses tcp.mss
   Profile profile;
   Toggles toggles;
@@ -71,6 +83,7 @@ struct LatResult {
   Bytes wire_bytes_per_message{};     // request direction
   std::uint64_t events = 0;
   std::int64_t invariant_violations = 0;  // messages whose ledger != end-to-end (must be 0)
+  std::vector<std::string> routes;    // fabric: "h0 -> edge0.0 -> ... -> h5" per direction
 
   /// Mean ledger entry per reported sample, in picoseconds (double: RTT/2 and the mean).
   double mean_ps(Category c) const;
@@ -94,6 +107,7 @@ struct BudgetResult {
   Time switch_one{};                  // one user/kernel switch (syscall)
   Time zero_copy_saving{};            // (n-1)(T_copy + T_switch), n = copies per transfer
   int copies_n = 0;
+  std::vector<std::string> routes;
 };
 
 BudgetResult run_budget(const LatConfig& c);

@@ -72,6 +72,11 @@ void print_lat_header(std::FILE* out, const LatResult& r) {
   print_address(out, "local", 0x11, psn(), rdma_fmt, 0x1000 | (psn() & 0xff), 0x7f0000000000ULL);
   print_address(out, "remote", 0x12, psn(), rdma_fmt, 0x2000 | (psn() & 0xff), 0x7f0000100000ULL);
   std::fprintf(out, "%s", kResultLine);
+  if (!r.routes.empty()) {
+    std::fprintf(out, " ECMP route    : %s\n", r.routes[0].c_str());
+    std::fprintf(out, " reply route   : %s\n", r.routes[1].c_str());
+    std::fprintf(out, "%s", kResultLine);
+  }
 }
 
 void print_lat_table(std::FILE* out, const std::vector<LatResult>& rows) {
@@ -160,6 +165,7 @@ void print_budget(std::FILE* out, const BudgetResult& b) {
                c.profile.name.c_str());
   std::fprintf(out, " Reported as %s, like perftest; compare with `rdmasim lat` t_typical\n",
                b.rtt_factor == 2 ? "RTT/2" : "RTT");
+  for (const std::string& route : b.routes) std::fprintf(out, " route: %s\n", route.c_str());
   std::fprintf(out, "%s", kResultLine);
   std::fprintf(out, " %-12s %12s %8s\n", "category", "t[usec]", "share");
   auto row = [&](const char* name, Time t, int indent) {

@@ -122,6 +122,7 @@ BudgetResult run_budget(const LatConfig& c) {
   r.config = c;
   r.toggles = e.toggles;
   r.rtt_factor = e.rtt_factor;
+  r.routes = e.routes;
   const bool read = !e.reverse.has_value();
   const bool jitter = c.profile.nic.tx_jitter > Time::zero();
   r.rtt = evaluate_path(e.forward, c.size, jitter);

@@ -15,7 +15,14 @@ std::string_view to_string(TestKind t) {
 }
 std::string_view to_string(Transport t) { return t == Transport::rdma ? "rdma" : "tcp"; }
 std::string_view to_string(LinkLayer l) { return l == LinkLayer::roce ? "roce" : "ib"; }
-std::string_view to_string(LatTopology t) { return t == LatTopology::loopback ? "loopback" : "back-to-back"; }
+std::string_view to_string(LatTopology t) {
+  switch (t) {
+    case LatTopology::back_to_back: return "back-to-back";
+    case LatTopology::loopback: return "loopback";
+    case LatTopology::fabric: return "fabric";
+  }
+  return "?";
+}
 
 void validate(const LatConfig& c) {
   auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
@@ -34,6 +41,11 @@ void validate(const LatConfig& c) {
   }
   if (c.topology == LatTopology::loopback && c.transport != Transport::tcp)
     fail("the loopback topology models kernel TCP over lo; use --transport tcp (RDMA loopback is not modelled)");
+  if (c.topology == LatTopology::fabric) {
+    if (c.transport != Transport::rdma || c.test == TestKind::read)
+      fail("over a switched topology `lat` runs RDMA write and send (read and TCP are back-to-back only for now)");
+    if (c.fabric.from == c.fabric.to) fail("--from and --to name the same host");
+  }
   if (c.test == TestKind::read && c.toggles.inline_data.value_or(false))
     fail("inline data applies to write and send, not read");
   validate(c.profile);

@@ -1,11 +1,14 @@
 #include "model/path.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "host/kernel_stack.hpp"
 #include "host/memory.hpp"
 #include "host/nic.hpp"
 #include "host/pcie.hpp"
+#include "net/ecmp.hpp"
+#include "net/fabric_route.hpp"
 #include "net/link.hpp"
 
 namespace rdmasim {
@@ -202,12 +205,43 @@ void tcp_loopback_one_way(PathSpec& path, const Components& k, const LatConfig& 
 
 }  // namespace
 
+std::string route_names(const Topology& t, const FabricPath& p) {
+  std::string s;
+  for (int n : p.nodes) s += (s.empty() ? "" : " -> ") + t.nodes()[static_cast<std::size_t>(n)].name;
+  return s;
+}
+
 ExchangePaths build_exchange(const LatConfig& c) {
   validate(c);
   ExchangePaths e;
   e.toggles = resolve(c);
   const bool read = c.transport == Transport::rdma && c.test == TestKind::read;
   e.rtt_factor = read ? 1 : 2;
+  if (c.topology == LatTopology::fabric) {
+    TopologyParams tp;
+    tp.name = c.fabric.topology;
+    tp.k = c.fabric.k;
+    tp.hosts = c.fabric.hosts;
+    tp.leaves = c.fabric.leaves;
+    tp.spines = c.fabric.spines;
+    tp.hosts_per_leaf = c.fabric.hosts_per_leaf;
+    tp.host_rate = tp.fabric_rate = c.profile.link.rate;
+    tp.host_length_mm = c.profile.link.length_mm;
+    tp.fabric_length_mm = c.profile.sw.fabric_length_mm;
+    const Topology t = build_topology(tp);
+    const int a = c.fabric.from, b = c.fabric.to;
+    if (a < 0 || a >= t.host_count() || b < 0 || b >= t.host_count())
+      throw std::invalid_argument("--from/--to: hosts are h0..h" + std::to_string(t.host_count() - 1));
+    const FabricPath fwd = ecmp_route(t, a, b, roce_flow(a, b, c.fabric.udp_sport));
+    FabricPath rev = ecmp_route(t, b, a, roce_flow(b, a, c.fabric.udp_sport));
+    e.routes = {route_names(t, fwd), route_names(t, rev)};
+    std::reverse(rev.nodes.begin(), rev.nodes.end());  // FabricRoute wants side 0 -> side 1
+    std::reverse(rev.cables.begin(), rev.cables.end());
+    const FabricRoute fr(t, fwd, c.profile), rr(t, rev, c.profile);
+    e.forward = build_path(c, e.toggles, 0, [&](PathSpec& p, int s) { fr.append(p, s); });
+    e.reverse = build_path(c, e.toggles, 1, [&](PathSpec& p, int s) { rr.append(p, s); });
+    return e;
+  }
   e.forward = build_path(c, e.toggles, 0);
   if (!read) e.reverse = build_path(c, e.toggles, 1);
   return e;

@@ -97,8 +97,11 @@ struct ExchangePaths {
   int rtt_factor = 2;
   PathSpec forward;
   std::optional<PathSpec> reverse;
+  std::vector<std::string> routes;  // fabric routes, forward then reverse
 };
 ExchangePaths build_exchange(const LatConfig& c);
+/// "h0 -> edge0.0 -> agg0.1 -> ..." for reports.
+std::string route_names(const class Topology& t, const struct FabricPath& p);
 
 /// Appends the network between the two hosts for a message leaving side `from`.
 using NetworkAppender = std::function<void(PathSpec& path, int from)>;

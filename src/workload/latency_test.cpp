@@ -15,6 +15,7 @@ LatResult run_latency(const LatConfig& c) {
   r.config = c;
   r.toggles = e.toggles;
   r.rtt_factor = e.rtt_factor;
+  r.routes = e.routes;
   const PathSpec& fwd = e.forward;
   PingPong pp(c, fwd, e.reverse ? &*e.reverse : nullptr);
   pp.run(c.iters - 1);

@@ -7,8 +7,8 @@ PingPong::PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* 
   hosts_[0] = std::make_unique<HostResources>(sched_);
   hosts_[1] = std::make_unique<HostResources>(sched_);
   const std::array<HostResources*, 2> h{hosts_[0].get(), hosts_[1].get()};
-  forward_ = std::make_unique<PathInstance>(ctx_, h, forward, *this);
-  if (reverse) reverse_ = std::make_unique<PathInstance>(ctx_, h, *reverse, *this);
+  forward_ = std::make_unique<PathInstance>(ctx_, h, forward, *this, &wires_);
+  if (reverse) reverse_ = std::make_unique<PathInstance>(ctx_, h, *reverse, *this, &wires_);
   size_ = c.size;
 }
 

@@ -55,6 +55,7 @@ class PingPong final : public MessageSink {
   RandomStream jitter_;
   SimContext ctx_;
   std::array<std::unique_ptr<HostResources>, 2> hosts_;
+  FabricWires wires_{sched_};
   std::unique_ptr<PathInstance> forward_;
   std::unique_ptr<PathInstance> reverse_;
 

@@ -1,0 +1,71 @@
+#include "net/ecmp.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "rdmasim/latency.hpp"
+
+using namespace rdmasim;
+
+namespace {
+Topology fat_tree(int k) {
+  TopologyParams p;
+  p.name = "fat-tree";
+  p.k = k;
+  return build_topology(p);
+}
+}  // namespace
+
+TEST(Ecmp, RouteIsOneOfTheEqualCostPathsAndDeterministic) {
+  const Topology t = fat_tree(4);
+  const auto all = equal_cost_paths(t, 0, 15);
+  for (std::uint16_t sport = 49152; sport < 49152 + 32; ++sport) {
+    const FlowKey k = roce_flow(0, 15, sport);
+    const FabricPath r = ecmp_route(t, 0, 15, k);
+    bool found = false;
+    for (const auto& p : all) found = found || p.nodes == r.nodes;
+    EXPECT_TRUE(found);
+    EXPECT_EQ(ecmp_route(t, 0, 15, k).nodes, r.nodes);
+  }
+}
+
+TEST(Ecmp, SourcePortEntropySpreadsFlowsOverAllPaths) {
+  const Topology t = fat_tree(4);
+  std::set<std::vector<int>> used;
+  for (std::uint16_t sport = 49152; sport < 49152 + 64; ++sport) used.insert(ecmp_route(t, 0, 15, roce_flow(0, 15, sport)).nodes);
+  EXPECT_EQ(used.size(), 4u);  // (k/2)^2 cross-pod paths
+}
+
+TEST(Ecmp, HashCoversEveryField) {
+  const FlowKey a = roce_flow(0, 1, 1000);
+  FlowKey b = a;
+  b.src_port = 1001;
+  EXPECT_NE(ecmp_hash(a, 5), ecmp_hash(b, 5));
+  EXPECT_NE(ecmp_hash(a, 5), ecmp_hash(a, 6));
+  b = a;
+  b.dst_addr = 3;
+  EXPECT_NE(ecmp_hash(a, 5), ecmp_hash(b, 5));
+}
+
+TEST(Ecmp, LatencyGrowsPerSwitchHop) {
+  // The lesson: cross-node latency grows switch hop by switch hop.
+  LatConfig c;
+  c.topology = LatTopology::fabric;
+  c.iters = 20;
+  double prev = 0;
+  const Profile& p = c.profile;
+  const Time per_two_switches =
+      (p.sw.pipeline + serialization_time(p.sw.cut_through_bytes, p.link.rate) +
+       Time::ps(p.sw.fabric_length_mm * 1'000'000'000 / p.link.velocity_mps)) * 2;
+  for (int to : {1, 2, 4}) {  // same edge, same pod, other pod
+    c.fabric.to = to;
+    const LatResult r = run_latency(c);
+    EXPECT_EQ(r.invariant_violations, 0);
+    if (prev > 0) {
+      EXPECT_DOUBLE_EQ(r.stats.typical_ps - prev, static_cast<double>(per_two_switches.count_ps())) << to;
+    }
+    prev = r.stats.typical_ps;
+    EXPECT_EQ(r.routes.size(), 2u);
+  }
+}
