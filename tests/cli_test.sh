@@ -86,6 +86,12 @@ expect_error "over a switched topology" lat --topology fat-tree --test read
 expect_error "--from/--to: hosts are h0..h15" lat --topology fat-tree --to h16
 expect_error "--from: expected a host like h3" lat --topology fat-tree --from x1
 
+expect_ok " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]" bw -n 200
+expect_ok "RDMA_Write BW Test" bw -n 200 --report-gbits
+expect_ok " CQ Moderation   : 1" bw -n 200 --test send
+expect_error "--test: read not in" bw --test read
+expect_error "tx depth must be 1..8192" bw -t 0
+
 # calibrate writes a host profile that lat reads; a broken one is a located error.
 expect_ok "Fitted host profile" calibrate --quick --sizes 1 1024 -o "$tmp/host.toml"
 expect_ok "TCP_Send Latency Test" lat --transport tcp --topology loopback -n 20 --host-profile "$tmp/host.toml"

@@ -18,8 +18,16 @@ std::optional<bool> on_off(const std::string& v, const char* flag) {
 
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   if (cmd != Command::demo) {
-    app.add_option("--test", o.test, "operation: write | read | send (perftest ib_write_lat / ib_read_lat / ib_send_lat)")
-        ->check(CLI::IsMember({"write", "read", "send"}));
+    if (cmd == Command::bw)
+      app.add_option("--test", o.test, "operation: write | send (perftest ib_write_bw / ib_send_bw)")
+          ->check(CLI::IsMember({"write", "send"}));
+    else
+      app.add_option("--test", o.test, "operation: write | read | send (perftest ib_write_lat / ib_read_lat / ib_send_lat)")
+          ->check(CLI::IsMember({"write", "read", "send"}));
+    if (cmd == Command::bw) {
+      app.add_option("-t,--tx-depth", o.tx_depth, "messages in flight (send queue depth)")->capture_default_str();
+      app.add_flag("--report-gbits,--report_gbits", o.report_gbits, "report Gb/s instead of MiB/s");
+    }
     app.add_option("--transport", o.transport, "rdma (RC verbs) or tcp (kernel TCP baseline)")
         ->check(CLI::IsMember({"rdma", "tcp"}))
         ->capture_default_str();

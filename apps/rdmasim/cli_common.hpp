@@ -29,9 +29,11 @@ struct LatOptions {
   std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   std::uint64_t seed = 1;
   bool json = false;
+  int tx_depth = 128;        // bw
+  bool report_gbits = false; // bw
 };
 
-enum class Command { lat, budget, demo };
+enum class Command { lat, budget, demo, bw };
 /// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;
 /// the budget has no iterations or seed).
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);

@@ -14,6 +14,7 @@
 #include "io/demo_report.hpp"
 #include "io/json_report.hpp"
 #include "io/perftest_report.hpp"
+#include "rdmasim/bandwidth.hpp"
 #include "rdmasim/demo.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/profile.hpp"
@@ -75,6 +76,40 @@ int run_budget_cmd(const cli::LatOptions& o) {
     for (const BudgetResult& b : rows) table.push_back(ledger_row(b));
     print_ledger_matrix(stdout, " Latency budget per size (closed form), usec, columns add up to the total", table);
   }
+  return 0;
+}
+
+int run_bw(const cli::LatOptions& o) {
+  BwConfig b;
+  b.base = cli::to_config(o);
+  b.tx_depth = o.tx_depth;
+  std::vector<BwResult> rows;
+  for (std::int64_t s : o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size}) {
+    BwConfig x = b;
+    x.base.size = Bytes(s);
+    rows.push_back(run_bandwidth(x));
+    if (rows.back().invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+  }
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["config"] = config_json(b.base, resolve(b.base));
+    j["tx_depth"] = b.tx_depth;
+    nlohmann::ordered_json res = nlohmann::ordered_json::array();
+    for (const BwResult& r : rows)
+      res.push_back({{"MsgSize", r.config.base.size.count()},
+                     {"n_iterations", r.config.base.iters},
+                     {"BW_peak_Gbps", r.bw_peak_bps / 1e9},
+                     {"BW_average_Gbps", r.bw_avg_bps / 1e9},
+                     {"MsgRate", r.msg_rate_mpps},
+                     {"ideal_Gbps", r.ideal_bps / 1e9},
+                     {"wire_bytes_per_message", r.wire_bytes_per_message.count()},
+                     {"events", r.events}});
+    j["results"] = res;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth);
+  print_bw_table(stdout, rows, o.report_gbits);
   return 0;
 }
 
@@ -170,6 +205,11 @@ int main(int argc, char** argv) {
   cli::add_lat_options(*lat, lat_o, cli::Command::lat);
   CLI::App* budget = app.add_subcommand("budget", "closed-form latency budget for the same path");
   cli::add_lat_options(*budget, budget_o, cli::Command::budget);
+  cli::LatOptions bw_o;
+  bw_o.size = 65536;
+  bw_o.iters = 5000;
+  CLI::App* bw = app.add_subcommand("bw", "perftest-style bandwidth test (ib_write_bw/ib_send_bw)");
+  cli::add_lat_options(*bw, bw_o, cli::Command::bw);
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
   cli::add_lat_options(*demo, demo_o, cli::Command::demo);
 
@@ -204,6 +244,7 @@ int main(int argc, char** argv) {
   try {
     if (lat->parsed()) return run_lat(lat_o);
     if (budget->parsed()) return run_budget_cmd(budget_o);
+    if (bw->parsed()) return run_bw(bw_o);
     if (demo->parsed()) return run_demo_cmd(demo_o);
     if (list->parsed()) return run_list(list_json);
     if (cal->parsed()) return run_calibrate(cal_o);

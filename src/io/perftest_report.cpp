@@ -40,12 +40,16 @@ const char* perftest_verb(TestKind t) {
 }
 
 void print_lat_header(std::FILE* out, const LatResult& r) {
-  const LatConfig& c = r.config;
+  print_test_header(out, r.config, r.toggles, r.routes, "Latency", 1);
+}
+
+void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles& toggles,
+                       const std::vector<std::string>& routes, const char* kind, int tx_depth) {
   const bool tcp = c.transport == Transport::tcp;
   std::fprintf(out, "%s", kResultLine);
   std::fprintf(out, "                    ");
   std::fprintf(out, "%s ", tcp ? "TCP_Send" : perftest_verb(c.test));
-  std::fprintf(out, "Latency ");
+  std::fprintf(out, "%s ", kind);
   std::fprintf(out, "Test\n");
   std::fprintf(out, " Dual-port       : %s\t\tDevice         : %s\n", "OFF",
                c.topology == LatTopology::loopback ? "lo" : tcp ? "sim_eth0" : "sim_mlx5_0");
@@ -53,15 +57,16 @@ void print_lat_header(std::FILE* out, const LatResult& r) {
   std::fprintf(out, " Connection type : %s\t\tUsing SRQ      : %s\n", tcp ? "stream" : "RC", "OFF");
   std::fprintf(out, " PCIe relax order: %s\t\tLock-free      : %s\n", "OFF", "OFF");
   std::fprintf(out, " ibv_wr* API     : %s\t\tUsing Enhanced Reorder      : %s\n", "OFF", "OFF");
-  std::fprintf(out, " TX depth        : %d\n", 1);
+  std::fprintf(out, " TX depth        : %d\n", tx_depth);
   if (c.test == TestKind::send) std::fprintf(out, " RX depth        : %d\n", 512);
+  if (std::string_view(kind) == "BW") std::fprintf(out, " CQ Moderation   : %d\n", 1);
   std::fprintf(out, " Mtu             : %lu[B]\n", static_cast<unsigned long>(tcp ? 1500 : c.mtu.count()));
   std::fprintf(out, " Link type       : %s\n", !tcp && c.link_layer == LinkLayer::ib ? "IB" : "Ethernet");
   if (!tcp && c.link_layer == LinkLayer::roce) std::fprintf(out, " GID index       : %d\n", 3);
   if (c.test == TestKind::read)
     std::fprintf(out, " Outstand reads  : %d\n", 16);
   else
-    std::fprintf(out, " Max inline data : %d[B]\n", static_cast<int>(r.toggles.max_inline.count()));
+    std::fprintf(out, " Max inline data : %d[B]\n", static_cast<int>(toggles.max_inline.count()));
   std::fprintf(out, " rdma_cm QPs\t : %s\n", "OFF");
   std::fprintf(out, " Data ex. method : %s\n", "Ethernet");
   std::fprintf(out, "%s", kResultLine);
@@ -72,9 +77,9 @@ void print_lat_header(std::FILE* out, const LatResult& r) {
   print_address(out, "local", 0x11, psn(), rdma_fmt, 0x1000 | (psn() & 0xff), 0x7f0000000000ULL);
   print_address(out, "remote", 0x12, psn(), rdma_fmt, 0x2000 | (psn() & 0xff), 0x7f0000100000ULL);
   std::fprintf(out, "%s", kResultLine);
-  if (!r.routes.empty()) {
-    std::fprintf(out, " ECMP route    : %s\n", r.routes[0].c_str());
-    std::fprintf(out, " reply route   : %s\n", r.routes[1].c_str());
+  if (!routes.empty()) {
+    std::fprintf(out, " ECMP route    : %s\n", routes[0].c_str());
+    std::fprintf(out, " reply route   : %s\n", routes[1].c_str());
     std::fprintf(out, "%s", kResultLine);
   }
 }
@@ -193,6 +198,36 @@ void print_budget(std::FILE* out, const BudgetResult& b) {
                b.copy_one.to_us(), b.switch_one.to_us(), b.zero_copy_saving.to_us());
   std::fprintf(out, "     (the lesson's estimate; the model's --zero-copy off adds host.tx_copies + host.rx_copies\n"
                     "      copies and no syscalls, so compare the ledgers of `lat --zero-copy on|off`)\n");
+  std::fprintf(out, "%s", kResultLine);
+}
+
+}  // namespace rdmasim
+
+namespace rdmasim {
+
+void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbits) {
+  static constexpr const char* kFmt = " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]";
+  static constexpr const char* kFmtG = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
+  std::fprintf(out, "%s\n", gbits ? kFmtG : kFmt);
+  const double factor = gbits ? 1e9 : 8.0 * 1048576.0;  // bits per reported unit
+  for (const BwResult& r : rows) {
+    const double peak = r.bw_peak_bps / factor, avg = r.bw_avg_bps / factor;
+    if (gbits && avg < 1.0)
+      std::fprintf(out, " %-7" PRId64 "    %" PRId64 "           %-7.6f            %-7.6f            %-7.6f",
+                   r.config.base.size.count(), r.config.base.iters, peak, avg, r.msg_rate_mpps);
+    else
+      std::fprintf(out, " %-7" PRId64 "    %-10" PRId64 "       %-7.2f            %-7.2f\t\t     %-7.6f",
+                   r.config.base.size.count(), r.config.base.iters, peak, avg, r.msg_rate_mpps);
+    std::fprintf(out, "\n");
+  }
+  std::fprintf(out, "%s", kResultLine);
+  std::fprintf(out, " Goodput vs the bottleneck link's ideal (B x payload / bytes on the wire):\n");
+  std::fprintf(out, " %-8s %10s %12s %14s %14s %8s\n", "#bytes", "packets", "wire bytes", "ideal[Gb/s]",
+               "average[Gb/s]", "of ideal");
+  for (const BwResult& r : rows)
+    std::fprintf(out, " %-8" PRId64 " %10d %12" PRId64 " %14.3f %14.3f %7.2f%%\n", r.config.base.size.count(),
+                 r.packets_per_message, r.wire_bytes_per_message.count(), r.ideal_bps / 1e9, r.bw_avg_bps / 1e9,
+                 100.0 * r.bw_avg_bps / r.ideal_bps);
   std::fprintf(out, "%s", kResultLine);
 }
 

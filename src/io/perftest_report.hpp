@@ -7,11 +7,17 @@
 #include <cstdio>
 #include <vector>
 
+#include "rdmasim/bandwidth.hpp"
 #include "rdmasim/latency.hpp"
 
 namespace rdmasim {
 
 void print_lat_header(std::FILE* out, const LatResult& r);
+/// perftest's header block for a latency ("Latency") or bandwidth ("BW") test.
+void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles& toggles,
+                       const std::vector<std::string>& routes, const char* kind, int tx_depth);
+/// perftest's BW table (MiB/s, or Gb/s with `gbits`), then goodput against the ideal.
+void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbits);
 void print_lat_table(std::FILE* out, const std::vector<LatResult>& rows);
 /// One row per category with its mean in usec and its share; rows add up to t_avg.
 void print_ledger(std::FILE* out, const LatResult& r);

@@ -113,7 +113,8 @@ void rdma_completion(PathSpec& path, const Components& k, const LatConfig& c, co
   }
 }
 
-void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+// Post on side `s` through the payload landing in the receiver's memory (the merge at r).
+void rdma_deliver(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
                   const NetworkAppender& network) {
   const int r = 1 - s;
   const Profile& p = c.profile;
@@ -131,8 +132,28 @@ void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const
   k.nic.append_rx_pipeline(path, r);
   k.nic.append_payload_write(path, r);
   path.merge(r, pre(r) + "nic.reassemble");
+}
+
+void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+                  const NetworkAppender& network) {
+  const int r = 1 - s;
+  rdma_deliver(path, k, c, t, s, network);
   rdma_completion(path, k, c, t, r, c.test == TestKind::send);
-  if (!t.zero_copy) k.mem.append_copies(path, r, p.host.rx_copies, pre(r) + "copy.from_bounce");
+  if (!t.zero_copy) k.mem.append_copies(path, r, c.profile.host.rx_copies, pre(r) + "copy.from_bounce");
+}
+
+// WRITE/SEND completed at the requester: the responder's NIC acknowledges the last packet
+// (an RC ACK frame back over the network) and the requester's NIC writes the send CQE.
+void rdma_acked(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+                const NetworkAppender& network) {
+  const int r = 1 - s;
+  rdma_deliver(path, k, c, t, s, network);
+  k.nic.append_tx_pipeline(path, r);
+  path.split(r, SplitSpec{c.mtu, FrameKind::roce_ack, c.link_layer, true}, pre(r) + "nic.ack");
+  network(path, r);
+  k.nic.append_rx_pipeline(path, s);
+  path.merge(s, pre(s) + "nic.ack_done");
+  rdma_completion(path, k, c, t, s, true);
 }
 
 void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s) {
@@ -211,6 +232,36 @@ std::string route_names(const Topology& t, const FabricPath& p) {
   return s;
 }
 
+FabricNetwork::FabricNetwork(const LatConfig& c) {
+  TopologyParams tp;
+  tp.name = c.fabric.topology;
+  tp.k = c.fabric.k;
+  tp.hosts = c.fabric.hosts;
+  tp.leaves = c.fabric.leaves;
+  tp.spines = c.fabric.spines;
+  tp.hosts_per_leaf = c.fabric.hosts_per_leaf;
+  tp.host_rate = tp.fabric_rate = c.profile.link.rate;
+  tp.host_length_mm = c.profile.link.length_mm;
+  tp.fabric_length_mm = c.profile.sw.fabric_length_mm;
+  topology = std::make_shared<Topology>(build_topology(tp));
+  const Topology& t = *topology;
+  const int a = c.fabric.from, b = c.fabric.to;
+  if (a < 0 || a >= t.host_count() || b < 0 || b >= t.host_count())
+    throw std::invalid_argument("--from/--to: hosts are h0..h" + std::to_string(t.host_count() - 1));
+  const FabricPath fwd = ecmp_route(t, a, b, roce_flow(a, b, c.fabric.udp_sport));
+  FabricPath rev = ecmp_route(t, b, a, roce_flow(b, a, c.fabric.udp_sport));
+  routes = {route_names(t, fwd), route_names(t, rev)};
+  std::reverse(rev.nodes.begin(), rev.nodes.end());  // FabricRoute wants side 0 -> side 1
+  std::reverse(rev.cables.begin(), rev.cables.end());
+  forward = std::make_shared<FabricRoute>(t, fwd, c.profile);
+  reverse = std::make_shared<FabricRoute>(t, rev, c.profile);
+}
+
+NetworkAppender FabricNetwork::appender() const {
+  // The routes refer to the topology: the appender keeps all three alive.
+  return [t = topology, f = forward, r = reverse](PathSpec& p, int s) { (s == 0 ? *f : *r).append(p, s); };
+}
+
 ExchangePaths build_exchange(const LatConfig& c) {
   validate(c);
   ExchangePaths e;
@@ -218,28 +269,10 @@ ExchangePaths build_exchange(const LatConfig& c) {
   const bool read = c.transport == Transport::rdma && c.test == TestKind::read;
   e.rtt_factor = read ? 1 : 2;
   if (c.topology == LatTopology::fabric) {
-    TopologyParams tp;
-    tp.name = c.fabric.topology;
-    tp.k = c.fabric.k;
-    tp.hosts = c.fabric.hosts;
-    tp.leaves = c.fabric.leaves;
-    tp.spines = c.fabric.spines;
-    tp.hosts_per_leaf = c.fabric.hosts_per_leaf;
-    tp.host_rate = tp.fabric_rate = c.profile.link.rate;
-    tp.host_length_mm = c.profile.link.length_mm;
-    tp.fabric_length_mm = c.profile.sw.fabric_length_mm;
-    const Topology t = build_topology(tp);
-    const int a = c.fabric.from, b = c.fabric.to;
-    if (a < 0 || a >= t.host_count() || b < 0 || b >= t.host_count())
-      throw std::invalid_argument("--from/--to: hosts are h0..h" + std::to_string(t.host_count() - 1));
-    const FabricPath fwd = ecmp_route(t, a, b, roce_flow(a, b, c.fabric.udp_sport));
-    FabricPath rev = ecmp_route(t, b, a, roce_flow(b, a, c.fabric.udp_sport));
-    e.routes = {route_names(t, fwd), route_names(t, rev)};
-    std::reverse(rev.nodes.begin(), rev.nodes.end());  // FabricRoute wants side 0 -> side 1
-    std::reverse(rev.cables.begin(), rev.cables.end());
-    const FabricRoute fr(t, fwd, c.profile), rr(t, rev, c.profile);
-    e.forward = build_path(c, e.toggles, 0, [&](PathSpec& p, int s) { fr.append(p, s); });
-    e.reverse = build_path(c, e.toggles, 1, [&](PathSpec& p, int s) { rr.append(p, s); });
+    const FabricNetwork net(c);
+    e.routes = net.routes;
+    e.forward = build_path(c, e.toggles, 0, net.appender());
+    e.reverse = build_path(c, e.toggles, 1, net.appender());
     return e;
   }
   e.forward = build_path(c, e.toggles, 0);
@@ -258,6 +291,18 @@ PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from) {
     rdma_read(path, k, c, t, from);
   else
     rdma_one_way(path, k, c, t, from, [&](PathSpec& p, int s) { k.link.append(p, s); });
+  return path;
+}
+
+PathSpec build_acked_path(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network) {
+  if (c.transport != Transport::rdma || c.test == TestKind::read)
+    throw std::invalid_argument("acknowledged paths are built for RDMA WRITE and SEND");
+  const Components k(c.profile);
+  PathSpec path;
+  if (network)
+    rdma_acked(path, k, c, t, 0, network);
+  else
+    rdma_acked(path, k, c, t, 0, [&](PathSpec& p, int s) { k.link.append(p, s); });
   return path;
 }
 

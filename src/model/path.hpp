@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +91,9 @@ struct PathSpec {
   void moderate(int side, ModerationSpec m, std::string label);
 };
 
+/// Appends the network between the two hosts for a message leaving side `from`.
+using NetworkAppender = std::function<void(PathSpec& path, int from)>;
+
 /// The paths of one perftest exchange: WRITE/SEND go A->B then B->A (RTT/2 reported); READ is
 /// one round trip from A (RTT reported). Validates the configuration.
 struct ExchangePaths {
@@ -100,15 +104,27 @@ struct ExchangePaths {
   std::vector<std::string> routes;  // fabric routes, forward then reverse
 };
 ExchangePaths build_exchange(const LatConfig& c);
+/// A switched topology from `c.fabric` with the flow's ECMP routes: side 0 -> side 1 and the
+/// reply's own route back. The appender sends each direction along its route.
+struct FabricNetwork {
+  explicit FabricNetwork(const LatConfig& c);
+  /// Valid after this object is gone (it shares ownership of the topology and routes).
+  NetworkAppender appender() const;
+  std::shared_ptr<const class Topology> topology;
+  std::shared_ptr<const class FabricRoute> forward, reverse;
+  std::vector<std::string> routes;  // forward, reverse
+};
+
 /// "h0 -> edge0.0 -> agg0.1 -> ..." for reports.
 std::string route_names(const class Topology& t, const struct FabricPath& p);
-
-/// Appends the network between the two hosts for a message leaving side `from`.
-using NetworkAppender = std::function<void(PathSpec& path, int from)>;
 
 /// The one-way path of a WRITE/SEND (or TCP send) from `from` to the other side, or for READ
 /// the whole round trip (request out, response back) starting at `from`.
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from);
+/// RDMA WRITE/SEND from side 0 until its send completion at side 0: delivery, the responder's
+/// ACK back over the network, the requester's CQE (what a bandwidth test waits for). An empty
+/// `network` means the back-to-back cable.
+PathSpec build_acked_path(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network);
 /// The same with the cable replaced by `network` (RDMA WRITE/SEND only).
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from, const NetworkAppender& network);
 

@@ -8,7 +8,8 @@
 // TCP over Ethernet: preamble 8 | Ethernet 14 | IPv4 20 | TCP 20 + timestamps 12 | payload |
 //         FCS 4 | IFG 12, 64 B minimum frame.
 // Extension headers follow the RC opcodes: WRITE First/Only carry RETH; READ Request carries
-// RETH and no payload; READ Response First/Last/Only carry AETH; SEND carries none.
+// RETH and no payload; READ Response First/Last/Only carry AETH; SEND carries none; an
+// ACKNOWLEDGE carries AETH and no payload.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@
 
 namespace rdmasim {
 
-enum class FrameKind : std::uint8_t { roce_write, roce_send, roce_read_request, roce_read_response, tcp_segment };
+enum class FrameKind : std::uint8_t { roce_write, roce_send, roce_read_request, roce_read_response, roce_ack, tcp_segment };
 
 struct HeaderSizes {
   static constexpr std::int64_t preamble_sfd = 8, ifg = 12, eth = 14, fcs = 4, ipv4 = 20, udp = 8;

@@ -2,18 +2,14 @@
 
 namespace rdmasim {
 
-PingPong::PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* reverse)
-    : jitter_(c.seed, "nic.tx_jitter"), ctx_{sched_, packets_, messages_, jitter_} {
-  hosts_[0] = std::make_unique<HostResources>(sched_);
-  hosts_[1] = std::make_unique<HostResources>(sched_);
-  const std::array<HostResources*, 2> h{hosts_[0].get(), hosts_[1].get()};
-  forward_ = std::make_unique<PathInstance>(ctx_, h, forward, *this, &wires_);
-  if (reverse) reverse_ = std::make_unique<PathInstance>(ctx_, h, *reverse, *this, &wires_);
+PingPong::PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* reverse) : w_(c.seed) {
+  forward_ = w_.instance(forward, *this);
+  if (reverse) reverse_ = w_.instance(*reverse, *this);
   size_ = c.size;
 }
 
 void PingPong::post(int direction) {
-  Message& m = *messages_.acquire();
+  Message& m = *w_.messages.acquire();
   m.id = next_msg_id_++;
   m.size = size_;
   m.tag = static_cast<std::uint64_t>(direction);
@@ -25,19 +21,19 @@ void PingPong::run(std::int64_t exchanges) {
   samples_.reserve(static_cast<std::size_t>(exchanges));
   remaining_ = exchanges;
   if (remaining_ <= 0) return;
-  iteration_start_ = sched_.now();
+  iteration_start_ = w_.sched.now();
   post(0);
-  sched_.run();
+  w_.sched.run();
 }
 
 void PingPong::delivered(Packet& token) {
   Message& m = *token.msg;
-  const Time now = sched_.now();
+  const Time now = w_.sched.now();
   if (token.ledger.total() != now - m.posted) ++violations_;
   iteration_ledger_.add(token.ledger);
   const bool first_leg = m.tag == 0 && reverse_ != nullptr;
-  packets_.release(&token);
-  messages_.release(&m);
+  w_.packets.release(&token);
+  w_.messages.release(&m);
   if (first_leg) {
     post(1);
     return;

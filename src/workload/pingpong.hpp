@@ -14,11 +14,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/pool.hpp"
-#include "core/random.hpp"
-#include "core/scheduler.hpp"
 #include "rdmasim/latency.hpp"
-#include "sim/path_runner.hpp"
+#include "workload/sim_world.hpp"
 
 namespace rdmasim {
 
@@ -37,8 +34,8 @@ class PingPong final : public MessageSink {
   /// equal values the later iterations count as larger).
   Ledger kept_ledger_sum() const;
   std::int64_t invariant_violations() const { return violations_; }
-  std::uint64_t events() const { return sched_.executed(); }
-  const HostResources& host(int i) const { return *hosts_[static_cast<std::size_t>(i)]; }
+  std::uint64_t events() const { return w_.sched.executed(); }
+  const HostResources& host(int i) const { return i == 0 ? w_.a : w_.b; }
 
   void delivered(Packet& token) override;
 
@@ -49,13 +46,7 @@ class PingPong final : public MessageSink {
     Ledger ledger;
   };
 
-  Scheduler sched_;
-  Pool<Packet> packets_;
-  Pool<Message> messages_;
-  RandomStream jitter_;
-  SimContext ctx_;
-  std::array<std::unique_ptr<HostResources>, 2> hosts_;
-  FabricWires wires_{sched_};
+  SimWorld w_;
   std::unique_ptr<PathInstance> forward_;
   std::unique_ptr<PathInstance> reverse_;
 

@@ -1,0 +1,39 @@
+// The bandwidth experiment (perftest ib_write_bw / ib_send_bw look-alike): the client keeps up
+// to `tx_depth` messages in flight and posts a new one at each send completion (the
+// responder's ACK written back as a CQE). perftest's figures: BW average = size x iters /
+// (last completion - first post); MsgRate = iters / that time; BW peak = the best rate over
+// any run of consecutive messages (perftest's windowed minimum of (t_completed[j] -
+// t_posted[i]) / (j - i + 1)). Also reported: the ideal goodput of the path's bottleneck link,
+// B x payload / bytes on the wire, which the lesson's "raise the MTU" advice moves.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rdmasim/latency.hpp"
+
+namespace rdmasim {
+
+struct BwConfig {
+  LatConfig base;            // test (write|send), size, iters, link layer, MTU, profile, topology
+  int tx_depth = 128;        // perftest -t
+};
+
+struct BwResult {
+  BwConfig config;
+  double seconds = 0;              // last completion - first post
+  double bw_avg_bps = 0;           // payload bits per second
+  double bw_peak_bps = 0;
+  double msg_rate_mpps = 0;
+  double ideal_bps = 0;            // link rate x payload / wire bytes
+  Bytes wire_bytes_per_message{};
+  std::int32_t packets_per_message = 0;
+  std::uint64_t events = 0;
+  std::int64_t invariant_violations = 0;
+  std::vector<std::string> routes;
+};
+
+/// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, ...).
+BwResult run_bandwidth(const BwConfig& c);
+
+}  // namespace rdmasim
