@@ -92,6 +92,10 @@ expect_ok " CQ Moderation   : 1" bw -n 200 --test send
 expect_error "--test: read not in" bw --test read
 expect_error "tx depth must be 1..8192" bw -t 0
 
+expect_ok "per-flow goodput: min" bw --topology fat-tree --pattern permutation -n 20 -t 8
+expect_ok '"aggregate_Gbps"' bw --topology fat-tree --pattern incast --incast 4 -n 20 --json
+expect_error "--pattern needs a switched --topology" bw --pattern permutation
+
 # calibrate writes a host profile that lat reads; a broken one is a located error.
 expect_ok "Fitted host profile" calibrate --quick --sizes 1 1024 -o "$tmp/host.toml"
 expect_ok "TCP_Send Latency Test" lat --transport tcp --topology loopback -n 20 --host-profile "$tmp/host.toml"

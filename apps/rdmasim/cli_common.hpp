@@ -31,6 +31,8 @@ struct LatOptions {
   bool json = false;
   int tx_depth = 128;        // bw
   bool report_gbits = false; // bw
+  std::string pattern;       // bw: permutation | incast | alltoall
+  int incast = 8;            // bw: incast senders
 };
 
 enum class Command { lat, budget, demo, bw };

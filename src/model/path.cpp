@@ -232,7 +232,7 @@ std::string route_names(const Topology& t, const FabricPath& p) {
   return s;
 }
 
-FabricNetwork::FabricNetwork(const LatConfig& c) {
+std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c) {
   TopologyParams tp;
   tp.name = c.fabric.topology;
   tp.k = c.fabric.k;
@@ -243,18 +243,25 @@ FabricNetwork::FabricNetwork(const LatConfig& c) {
   tp.host_rate = tp.fabric_rate = c.profile.link.rate;
   tp.host_length_mm = c.profile.link.length_mm;
   tp.fabric_length_mm = c.profile.sw.fabric_length_mm;
-  topology = std::make_shared<Topology>(build_topology(tp));
+  return std::make_shared<Topology>(build_topology(tp));
+}
+
+FabricNetwork::FabricNetwork(const LatConfig& c)
+    : FabricNetwork(make_topology(c), c.profile, c.fabric.from, c.fabric.to, c.fabric.udp_sport) {}
+
+FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile& p, int a, int b, std::uint16_t sport)
+    : topology(std::move(topo)) {
   const Topology& t = *topology;
-  const int a = c.fabric.from, b = c.fabric.to;
   if (a < 0 || a >= t.host_count() || b < 0 || b >= t.host_count())
     throw std::invalid_argument("--from/--to: hosts are h0..h" + std::to_string(t.host_count() - 1));
-  const FabricPath fwd = ecmp_route(t, a, b, roce_flow(a, b, c.fabric.udp_sport));
-  FabricPath rev = ecmp_route(t, b, a, roce_flow(b, a, c.fabric.udp_sport));
+  const FabricPath fwd = ecmp_route(t, a, b, roce_flow(a, b, sport));
+  FabricPath rev = ecmp_route(t, b, a, roce_flow(b, a, sport));
   routes = {route_names(t, fwd), route_names(t, rev)};
+  forward_path = fwd;
   std::reverse(rev.nodes.begin(), rev.nodes.end());  // FabricRoute wants side 0 -> side 1
   std::reverse(rev.cables.begin(), rev.cables.end());
-  forward = std::make_shared<FabricRoute>(t, fwd, c.profile);
-  reverse = std::make_shared<FabricRoute>(t, rev, c.profile);
+  forward = std::make_shared<FabricRoute>(t, fwd, p);
+  reverse = std::make_shared<FabricRoute>(t, rev, p);
 }
 
 NetworkAppender FabricNetwork::appender() const {

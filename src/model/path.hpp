@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "net/routing.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/ledger.hpp"
@@ -108,15 +109,20 @@ ExchangePaths build_exchange(const LatConfig& c);
 /// reply's own route back. The appender sends each direction along its route.
 struct FabricNetwork {
   explicit FabricNetwork(const LatConfig& c);
+  /// The flow from host `from` to host `to` with UDP source port `sport` on topology `t`.
+  FabricNetwork(std::shared_ptr<const Topology> t, const Profile& p, int from, int to, std::uint16_t sport);
+  /// The switched topology `c.fabric` describes, with the profile's link rates and lengths.
+  static std::shared_ptr<const Topology> make_topology(const LatConfig& c);
   /// Valid after this object is gone (it shares ownership of the topology and routes).
   NetworkAppender appender() const;
-  std::shared_ptr<const class Topology> topology;
+  std::shared_ptr<const Topology> topology;
   std::shared_ptr<const class FabricRoute> forward, reverse;
   std::vector<std::string> routes;  // forward, reverse
+  FabricPath forward_path;          // the data direction's route (for link-sharing analysis)
 };
 
 /// "h0 -> edge0.0 -> agg0.1 -> ..." for reports.
-std::string route_names(const class Topology& t, const struct FabricPath& p);
+std::string route_names(const Topology& t, const FabricPath& p);
 
 /// The one-way path of a WRITE/SEND (or TCP send) from `from` to the other side, or for READ
 /// the whole round trip (request out, response back) starting at `from`.

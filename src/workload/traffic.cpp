@@ -1,0 +1,187 @@
+// run_traffic: the flows of a pattern as acknowledged WRITE windows over shared fabric wires.
+#include "rdmasim/traffic.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "model/path.hpp"
+#include "net/fabric_route.hpp"
+#include "net/wire_format.hpp"
+#include "workload/sim_world.hpp"
+
+namespace rdmasim {
+
+std::string_view to_string(Pattern p) {
+  switch (p) {
+    case Pattern::permutation: return "permutation";
+    case Pattern::incast: return "incast";
+    case Pattern::alltoall: return "alltoall";
+  }
+  return "?";
+}
+
+namespace {
+
+std::vector<std::pair<int, int>> pattern_flows(const TrafficConfig& c, int hosts) {
+  if (!c.flows.empty()) return c.flows;
+  std::vector<std::pair<int, int>> f;
+  switch (c.pattern) {
+    case Pattern::permutation: {
+      // A random derangement (no host sends to itself), from the run's seed.
+      RandomStream rng(c.base.seed, "traffic.permutation");
+      std::vector<int> p(static_cast<std::size_t>(hosts));
+      for (;;) {
+        for (int i = 0; i < hosts; ++i) p[static_cast<std::size_t>(i)] = i;
+        for (int i = hosts - 1; i > 0; --i)
+          std::swap(p[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(rng.uniform_u64(0, static_cast<std::uint64_t>(i)))]);
+        bool ok = true;
+        for (int i = 0; i < hosts; ++i) ok = ok && p[static_cast<std::size_t>(i)] != i;
+        if (ok) break;
+      }
+      for (int i = 0; i < hosts; ++i) f.emplace_back(i, p[static_cast<std::size_t>(i)]);
+      break;
+    }
+    case Pattern::incast:
+      if (c.incast_senders < 1 || c.incast_senders >= hosts)
+        throw std::invalid_argument("incast: senders must be 1.." + std::to_string(hosts - 1));
+      for (int i = 1; i <= c.incast_senders; ++i) f.emplace_back(i, 0);
+      break;
+    case Pattern::alltoall:
+      for (int i = 0; i < hosts; ++i)
+        for (int j = 0; j < hosts; ++j)
+          if (i != j) f.emplace_back(i, j);
+      break;
+  }
+  return f;
+}
+
+class Traffic final : public MessageSink {
+ public:
+  Traffic(const TrafficConfig& c, SimWorld& w) : c_(c), w_(w) {}
+
+  void add_flow(const PathSpec& spec, HostResources& src, HostResources& dst) {
+    flows_.push_back(std::make_unique<Flow>());
+    flows_.back()->path = std::make_unique<PathInstance>(w_.ctx, std::array<HostResources*, 2>{&src, &dst}, spec,
+                                                         *this, &w_.wires);
+  }
+
+  void run() {
+    for (std::size_t f = 0; f < flows_.size(); ++f)
+      while (flows_[f]->posted < c_.base.iters && flows_[f]->posted < c_.tx_depth) post(f);
+    w_.sched.run();
+  }
+
+  void delivered(Packet& token) override {
+    Message& m = *token.msg;
+    if (token.ledger.total() != w_.sched.now() - m.posted) ++violations;
+    Flow& f = *flows_[m.tag];
+    f.last_completion = w_.sched.now();
+    ++f.completed;
+    const std::size_t id = m.tag;
+    w_.packets.release(&token);
+    w_.messages.release(&m);
+    if (f.posted < c_.base.iters) post(id);
+  }
+
+  struct Flow {
+    std::unique_ptr<PathInstance> path;
+    std::int64_t posted = 0, completed = 0;
+    Time first_post{}, last_completion{};
+  };
+  std::vector<std::unique_ptr<Flow>> flows_;
+  std::int64_t violations = 0;
+
+ private:
+  void post(std::size_t f) {
+    Flow& fl = *flows_[f];
+    if (fl.posted == 0) fl.first_post = w_.sched.now();
+    Message& m = *w_.messages.acquire();
+    m.id = ++next_id_;
+    m.size = c_.base.size;
+    m.tag = f;
+    ++fl.posted;
+    fl.path->post(m);
+  }
+
+  const TrafficConfig& c_;
+  SimWorld& w_;
+  std::uint64_t next_id_ = 0;
+};
+
+}  // namespace
+
+TrafficResult run_traffic(const TrafficConfig& c) {
+  LatConfig base = c.base;
+  base.topology = LatTopology::fabric;
+  base.transport = Transport::rdma;
+  base.test = TestKind::write;
+  validate(base);
+  if (c.tx_depth < 1 || c.tx_depth > 8192) throw std::invalid_argument("tx depth must be 1..8192");
+  const auto topo = FabricNetwork::make_topology(base);
+  const int hosts = topo->host_count();
+  TrafficResult r;
+  r.config = c;
+  const ResolvedToggles tog = resolve(base);
+  SimWorld w(base.seed);
+  std::vector<std::unique_ptr<HostResources>> host_res;
+  for (int h = 0; h < hosts; ++h) host_res.push_back(std::make_unique<HostResources>(w.sched));
+  Traffic traffic(c, w);
+  std::map<int, int> sharing;  // cable direction -> flows
+  std::vector<std::vector<int>> flow_links;
+  const auto pairs = pattern_flows(c, hosts);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto [s, d] = pairs[i];
+    if (s < 0 || s >= hosts || d < 0 || d >= hosts || s == d) throw std::invalid_argument("bad flow host pair");
+    const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + i);
+    const FabricNetwork net(topo, base.profile, s, d, sport);
+    traffic.add_flow(build_acked_path(base, tog, net.appender()), *host_res[static_cast<std::size_t>(s)],
+                     *host_res[static_cast<std::size_t>(d)]);
+    std::vector<int> links;
+    for (std::size_t k = 0; k < net.forward_path.cables.size(); ++k) {
+      const int cab = net.forward_path.cables[k];
+      links.push_back(FabricRoute::wire_instance(topo->cables()[static_cast<std::size_t>(cab)], cab,
+                                                 net.forward_path.nodes[k]));
+    }
+    for (int l : links) ++sharing[l];
+    flow_links.push_back(links);
+    FlowResult fr;
+    fr.src = s;
+    fr.dst = d;
+    fr.sport = sport;
+    fr.route = net.routes[0];
+    r.flows.push_back(fr);
+  }
+  traffic.run();
+  r.events = w.sched.executed();
+  r.invariant_violations = traffic.violations;
+  const double bits = static_cast<double>(base.size.count()) * 8.0 * static_cast<double>(base.iters);
+  const double goodput_ideal = static_cast<double>(base.profile.link.rate.bits_per_sec()) *
+                               static_cast<double>(base.size.count()) /
+                               static_cast<double>(message_wire_bytes(FrameKind::roce_write, base.size, base.mtu,
+                                                                      base.link_layer).count());
+  Time first = Time::max(), last{};
+  std::vector<double> g;
+  for (std::size_t i = 0; i < r.flows.size(); ++i) {
+    const auto& f = *traffic.flows_[i];
+    first = std::min(first, f.first_post);
+    last = std::max(last, f.last_completion);
+    FlowResult& fr = r.flows[i];
+    fr.goodput_bps = bits / ((f.last_completion - f.first_post).to_us() / 1e6);
+    int worst = 1;
+    for (int l : flow_links[i]) worst = std::max(worst, sharing[l]);
+    fr.bottleneck_sharing = worst;
+    fr.predicted_bps = goodput_ideal / worst;
+    g.push_back(fr.goodput_bps);
+  }
+  std::sort(g.begin(), g.end());
+  r.min_bps = g.front();
+  r.max_bps = g.back();
+  r.median_bps = g.size() % 2 ? g[g.size() / 2] : (g[g.size() / 2 - 1] + g[g.size() / 2]) / 2;
+  r.aggregate_bps = bits * static_cast<double>(r.flows.size()) / ((last - first).to_us() / 1e6);
+  r.ideal_aggregate_bps = goodput_ideal * static_cast<double>(r.flows.size());
+  return r;
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,96 @@
+// Many flows on a fabric: ECMP collisions predicted from the same hash function decide the
+// goodput; incast shares the receiver's link; conservation of every message.
+#include "rdmasim/traffic.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "net/ecmp.hpp"
+
+using namespace rdmasim;
+
+namespace {
+
+TrafficConfig two_flows(std::uint16_t sport) {
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.udp_sport = sport;
+  c.base.size = Bytes(65536);
+  c.base.iters = 300;
+  c.tx_depth = 32;
+  c.flows = {{0, 14}, {1, 15}};  // edge0.0 -> edge3.1: four core paths to choose from
+  return c;
+}
+
+// Whether the two flows' ECMP routes share a cable in the data direction (the test's own
+// computation from the hash, independent of the simulator).
+bool collide(std::uint16_t sport) {
+  TopologyParams p;
+  p.name = "fat-tree";
+  const Topology t = build_topology(p);
+  const FabricPath a = ecmp_route(t, 0, 14, roce_flow(0, 14, sport));
+  const FabricPath b = ecmp_route(t, 1, 15, roce_flow(1, 15, static_cast<std::uint16_t>(sport + 1)));
+  std::set<std::pair<int, int>> used;
+  for (std::size_t i = 0; i < a.cables.size(); ++i) used.insert({a.cables[i], a.nodes[i]});
+  for (std::size_t i = 0; i < b.cables.size(); ++i)
+    if (used.count({b.cables[i], b.nodes[i]})) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(Traffic, EcmpCollisionsDecideGoodput) {
+  int seen_collision = 0, seen_clear = 0;
+  for (std::uint16_t sport = 49152; sport < 49152 + 40 && (seen_collision < 2 || seen_clear < 2); sport += 2) {
+    const bool hit = collide(sport);
+    if ((hit && seen_collision >= 2) || (!hit && seen_clear >= 2)) continue;
+    (hit ? seen_collision : seen_clear)++;
+    const TrafficResult r = run_traffic(two_flows(sport));
+    EXPECT_EQ(r.invariant_violations, 0);
+    ASSERT_EQ(r.flows.size(), 2u);
+    for (const FlowResult& f : r.flows) {
+      EXPECT_EQ(f.bottleneck_sharing, hit ? 2 : 1) << sport;
+      EXPECT_NEAR(f.goodput_bps / f.predicted_bps, 1.0, 0.03) << sport << " " << f.route;
+    }
+  }
+  EXPECT_EQ(seen_collision, 2);
+  EXPECT_EQ(seen_clear, 2);
+}
+
+TEST(Traffic, IncastSharesTheReceiversLink) {
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.size = Bytes(65536);
+  c.base.iters = 100;
+  c.tx_depth = 8;
+  c.pattern = Pattern::incast;
+  c.incast_senders = 4;
+  const TrafficResult r = run_traffic(c);
+  ASSERT_EQ(r.flows.size(), 4u);
+  // All four share edge0.0 -> h0: the aggregate is that one link's goodput.
+  EXPECT_NEAR(r.aggregate_bps / (r.ideal_aggregate_bps / 4), 1.0, 0.02);
+  for (const FlowResult& f : r.flows) EXPECT_EQ(f.bottleneck_sharing, 4);
+}
+
+TEST(Traffic, PatternsAndErrors) {
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.iters = 5;
+  c.tx_depth = 2;
+  c.pattern = Pattern::permutation;
+  const TrafficResult p = run_traffic(c);
+  EXPECT_EQ(p.flows.size(), 16u);
+  std::set<int> dsts;
+  for (const FlowResult& f : p.flows) {
+    EXPECT_NE(f.src, f.dst);
+    dsts.insert(f.dst);
+  }
+  EXPECT_EQ(dsts.size(), 16u);  // a permutation
+  c.pattern = Pattern::alltoall;
+  EXPECT_EQ(run_traffic(c).flows.size(), 16u * 15u);
+  c.pattern = Pattern::incast;
+  c.incast_senders = 16;
+  EXPECT_THROW(run_traffic(c), std::invalid_argument);
+}
