@@ -33,8 +33,12 @@ bool cpu_flag(const std::string& flag) {
   std::string line;
   while (std::getline(f, line)) {
     if (line.rfind("flags", 0) != 0) continue;
-    const std::string padded = " " + line.substr(line.find(':') + 1) + " ";
-    return padded.find(" " + flag + " ") != std::string::npos;
+    // Appends rather than "literal" + string: GCC 12 warns falsely on that (-Wrestrict).
+    std::string padded(" ");
+    padded.append(line, line.find(':') + 1).append(" ");
+    std::string needle(" ");
+    needle.append(flag).append(" ");
+    return padded.find(needle) != std::string::npos;
   }
   return false;
 }

@@ -34,7 +34,18 @@ int Topology::find_host(std::string_view n) const {
 
 namespace {
 
-std::string num(const char* prefix, int i) { return prefix + std::to_string(i); }
+// Built by appending: GCC 12 warns falsely (-Wrestrict, PR105651) on "literal" + std::string.
+std::string num(const char* prefix, int i) {
+  std::string s(prefix);
+  s += std::to_string(i);
+  return s;
+}
+std::string num2(const char* prefix, int i, int j) {
+  std::string s = num(prefix, i);
+  s += '.';
+  s += std::to_string(j);
+  return s;
+}
 
 Rate times(Rate r, std::int64_t n) { return Rate::bps(r.bits_per_sec() * n); }
 
@@ -87,12 +98,12 @@ Topology fat_tree(const TopologyParams& p) {
   for (int pod = 0; pod < k; ++pod) {
     std::vector<int> agg;
     for (int a = 0; a < half; ++a) {
-      agg.push_back(t.add_node(NodeKind::switch_, 2, pod, "agg" + std::to_string(pod) + "." + std::to_string(a)));
+      agg.push_back(t.add_node(NodeKind::switch_, 2, pod, num2("agg", pod, a)));
       // aggregation switch a of every pod connects to core group a
       for (int c = 0; c < half; ++c) t.connect(agg.back(), core[static_cast<std::size_t>(a * half + c)], p.fabric_rate, p.fabric_length_mm);
     }
     for (int e = 0; e < half; ++e) {
-      const int edge = t.add_node(NodeKind::switch_, 1, pod, "edge" + std::to_string(pod) + "." + std::to_string(e));
+      const int edge = t.add_node(NodeKind::switch_, 1, pod, num2("edge", pod, e));
       for (int a : agg) t.connect(edge, a, p.fabric_rate, p.fabric_length_mm);
       for (int i = 0; i < half; ++i)
         t.connect(t.add_node(NodeKind::host, 0, pod, num("h", h++)), edge, p.host_rate, p.host_length_mm);
