@@ -14,12 +14,7 @@ using namespace rdmasim;
 
 namespace {
 
-Topology fat_tree(int k) {
-  TopologyParams p;
-  p.name = "fat-tree";
-  p.k = k;
-  return build_topology(p);
-}
+using rdmasim::testing::fat_tree;
 
 // The network part alone: split, the route, merge.
 PathSpec network_only(const Topology& t, const FabricPath& r, const Profile& prof, Bytes mtu) {
@@ -60,10 +55,7 @@ TEST(FabricRoute, UnloadedLatencyEqualsClosedForm) {
         EXPECT_EQ(budget.total(), expect) << "cut " << cut << " dst " << dst;
         EXPECT_EQ(budget[Category::switch_], prof.sw.pipeline * r.switches());
         rdmasim::testing::SimRig rig;
-        FabricWires wires(rig.sched);
-        PathInstance path(rig.ctx, {&rig.a, &rig.b}, spec, rig.sink, &wires);
-        path.post(rig.msg(1, 1000));
-        rig.sched.run();
+        rig.run_one(spec, 1000);
         ASSERT_EQ(rig.sink.got.size(), 1u);
         EXPECT_EQ(rig.sink.got[0].e2e, expect);
         EXPECT_EQ(rig.sink.got[0].ledger, budget);
@@ -84,10 +76,7 @@ TEST(FabricRoute, CutThroughKeepsTheTransmitterBusyForTheWholeFrame) {
   const PathSpec spec = network_only(t, routes[0], prof, Bytes(1024));
   const Ledger budget = evaluate_path(spec, Bytes(3072), false);
   rdmasim::testing::SimRig rig;
-  FabricWires wires(rig.sched);
-  PathInstance path(rig.ctx, {&rig.a, &rig.b}, spec, rig.sink, &wires);
-  path.post(rig.msg(1, 3072));
-  rig.sched.run();
+  rig.run_one(spec, 3072);
   ASSERT_EQ(rig.sink.got.size(), 1u);
   EXPECT_EQ(rig.sink.got[0].e2e, budget.total());
   EXPECT_EQ(rig.sink.got[0].ledger, budget);

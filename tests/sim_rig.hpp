@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "net/topology.hpp"
 #include "sim/path_runner.hpp"
 
 namespace rdmasim::testing {
@@ -31,6 +32,7 @@ struct SimRig {
   RandomStream rng{1, "test"};
   SimContext ctx{sched, packets, messages, rng};
   HostResources a{sched}, b{sched};
+  FabricWires wires{sched};
   RecordingSink sink;
   SimRig() {
     sink.packets = &packets;
@@ -44,10 +46,18 @@ struct SimRig {
   }
   /// Posts one message of `size` on a fresh instance of `spec` and runs to completion.
   void run_one(const PathSpec& spec, std::int64_t size) {
-    PathInstance path(ctx, {&a, &b}, spec, sink);
+    PathInstance path(ctx, {&a, &b}, spec, sink, &wires);
     path.post(msg(1, size));
     sched.run();
   }
 };
+
+/// A k-ary fat-tree with the default rates and lengths.
+inline Topology fat_tree(int k) {
+  TopologyParams p;
+  p.name = "fat-tree";
+  p.k = k;
+  return build_topology(p);
+}
 
 }  // namespace rdmasim::testing

@@ -2,20 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "sim_rig.hpp"
+
 #include <stdexcept>
 
 #include "net/routing.hpp"
 
 using namespace rdmasim;
 
-namespace {
-Topology fat_tree(int k) {
-  TopologyParams p;
-  p.name = "fat-tree";
-  p.k = k;
-  return build_topology(p);
-}
-}  // namespace
+using rdmasim::testing::fat_tree;
 
 TEST(Topology, FatTreeCounts) {
   for (int k : {4, 8}) {
