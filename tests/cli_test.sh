@@ -96,11 +96,27 @@ expect_ok "per-flow goodput: min" bw --topology fat-tree --pattern permutation -
 expect_ok '"aggregate_Gbps"' bw --topology fat-tree --pattern incast --incast 4 -n 20 --json
 expect_error "--pattern needs a switched --topology" bw --pattern permutation
 
+# Regressions from review: crashes, hangs and overflow on accepted-looking input.
+expect_error "traffic patterns need at least 2 hosts" bw --pattern alltoall --topology leaf-spine --leaves 1 --hosts-per-leaf 1
+expect_error "traffic patterns need at least 2 hosts" bw --pattern permutation --topology leaf-spine --leaves 1 --hosts-per-leaf 1
+expect_error "link.rate: must be 1Mbps..100Tbps" lat --set link.rate=1bps -s 1073741824 -n 5
+expect_error "kernel.syscall: must be at most 10s" lat --transport tcp --set kernel.syscall=9000000s
+expect_error "host.tx_copies: integer out of range" lat --set host.tx_copies=-4294967290
+expect_error "pcie.gen: integer out of range" lat --set pcie.gen=99999999999999999999999
+expect_error "limit 1048576" lat -s 1073741824 --mtu 256 -n 5
+expect_error "would simulate more than 11 days" lat -n 100000000 -s 1073741824
+expect_error "cannot write there" calibrate --quick -o /nonexistent/dir/x.toml
+expect_error "single-switch: hosts must be 2..100000" topo --topology single-switch --hosts 2000000000
+expect_error "flows (limit 20000)" bw --pattern alltoall --topology fat-tree --k 16
+expect_error "must stay below 65536" bw --topology fat-tree --pattern permutation --sport 65535
+
 # calibrate writes a host profile that lat reads; a broken one is a located error.
 expect_ok "Fitted host profile" calibrate --quick --sizes 1 1024 -o "$tmp/host.toml"
 expect_ok "TCP_Send Latency Test" lat --transport tcp --topology loopback -n 20 --host-profile "$tmp/host.toml"
 printf '[parameters.kernel]\nsyscall = "fast"\n' >"$tmp/bad.toml"
 expect_error "bad.toml:2:11: parameters.kernel.syscall: expected a time" lat --host-profile "$tmp/bad.toml"
+printf '[parameters.kernel]\nsyscal = "1ns"\n' >"$tmp/bad2.toml"
+expect_error "bad2.toml:2:10: unknown parameter \"kernel.syscal\"" lat --host-profile "$tmp/bad2.toml"
 expect_error "RDMA loopback is not modelled" lat --topology loopback
 expect_error "RDMA switches" lat --transport tcp --zero-copy on
 

@@ -49,11 +49,13 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   app.add_option("--link-layer", o.link_layer, "roce (RoCEv2 over Ethernet) or ib (InfiniBand)")
       ->check(CLI::IsMember({"roce", "ib"}))
       ->capture_default_str();
-  app.add_option("--topology", o.topology,
-                 "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric: "
-                 "single-switch | leaf-spine | fat-tree (RDMA write/send along the flow's ECMP route)")
-      ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree"}))
-      ->capture_default_str();
+  if (cmd != Command::demo) {
+    app.add_option("--topology", o.topology,
+                   "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric: "
+                   "single-switch | leaf-spine | fat-tree (RDMA write/send along the flow's ECMP route)")
+        ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree"}))
+        ->capture_default_str();
+  }
   if (cmd != Command::demo) {
     app.add_option("--k", o.fabric.k, "fat-tree arity (even)")->capture_default_str();
     app.add_option("--hosts", o.fabric.hosts, "single-switch: hosts")->capture_default_str();

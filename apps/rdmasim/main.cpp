@@ -190,6 +190,13 @@ struct CalibrateOptions {
 };
 
 int run_calibrate(const CalibrateOptions& o) {
+  if (!o.output.empty()) {  // fail before minutes of probing, not after
+    const std::string probe_file = o.output + ".tmp";
+    std::FILE* f = std::fopen(probe_file.c_str(), "w");
+    if (!f) throw std::invalid_argument("-o " + o.output + ": cannot write there");
+    std::fclose(f);
+    std::remove(probe_file.c_str());
+  }
   calibrate::CalibrationOptions co;
   co.probe.quick = o.quick;
   co.probe.timeout = std::chrono::milliseconds(o.timeout_ms);
@@ -210,8 +217,8 @@ int run_calibrate(const CalibrateOptions& o) {
   try {
     fit = calibrate::fit_host_profile(r);
   } catch (const std::runtime_error& e) {
-    std::fprintf(stderr, "rdmasim: cannot fit a host profile: %s\n", e.what());
-    return 1;
+    std::fprintf(stderr, "rdmasim: error: cannot fit a host profile: %s (try a larger --timeout)\n", e.what());
+    return 2;
   }
   std::printf("\nFitted host profile:\n");
   for (const auto& [k, v] : fit.parameters) std::printf("  %-22s = %s\n", k.c_str(), v.c_str());

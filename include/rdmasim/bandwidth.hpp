@@ -2,8 +2,8 @@
 // to `tx_depth` messages in flight and posts a new one at each send completion (the
 // responder's ACK written back as a CQE). perftest's figures: BW average = size x iters /
 // (last completion - first post); MsgRate = iters / that time; BW peak = the best rate over
-// any run of consecutive messages (perftest's windowed minimum of (t_completed[j] -
-// t_posted[i]) / (j - i + 1)). Also reported: the ideal goodput of the path's bottleneck link,
+// windows of `tx_depth` consecutive messages (the minimum over i of (t_completed[i+w-1] -
+// t_posted[i]) / w; perftest steps its windows by the CQ moderation). Also reported: the ideal goodput of the path's bottleneck link,
 // B x payload / bytes on the wire, which the lesson's "raise the MTU" advice moves.
 #pragma once
 

@@ -47,7 +47,9 @@ void apply_host_profile(Profile& p, const std::string& path) {
       try {
         apply_override(out, full + "=" + text);
       } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(where(path, value.source()) + ": parameters." + std::string(e.what()));
+        const std::string msg = e.what();
+        throw std::invalid_argument(where(path, value.source()) + ": " +
+                                    (msg.rfind(full + ":", 0) == 0 ? "parameters." + msg : msg));
       }
     }
   }

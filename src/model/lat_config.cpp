@@ -49,6 +49,13 @@ void validate(const LatConfig& c) {
   if (c.test == TestKind::read && c.toggles.inline_data.value_or(false))
     fail("inline data applies to write and send, not read");
   validate(c.profile);
+  const Bytes segment = c.transport == Transport::rdma           ? c.mtu
+                        : c.topology == LatTopology::loopback ? c.profile.tcp.loopback_mss
+                                                              : c.profile.tcp.mss;
+  const std::int64_t packets = (c.size.count() + segment.count() - 1) / segment.count();
+  if (packets > (1 << 20))
+    fail("a " + std::to_string(c.size.count()) + " B message needs " + std::to_string(packets) + " packets of " +
+         std::to_string(segment.count()) + " B (limit 1048576): use a larger MTU or a smaller size");
   if (c.toggles.inline_data.value_or(false) && c.size > resolve(c).max_inline)
     throw std::invalid_argument("--inline on: size " + std::to_string(c.size.count()) + " exceeds max inline " +
                                 std::to_string(resolve(c).max_inline.count()) + " B (nic.max_inline)");

@@ -1,6 +1,7 @@
 #include "rdmasim/profile.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace rdmasim {
@@ -13,6 +14,7 @@ std::int64_t parse_int(std::string_view v) {
   if (!v.empty() && v[0] == '-') neg = true, i = 1;
   for (; i < v.size(); ++i) {
     if (v[i] < '0' || v[i] > '9') throw std::invalid_argument("expected an integer, got \"" + std::string(v) + "\"");
+    if (x > (INT64_MAX - 9) / 10) throw std::invalid_argument("integer out of range: \"" + std::string(v) + "\"");
     x = x * 10 + (v[i] - '0');
     any = true;
   }
@@ -54,7 +56,12 @@ template <typename Group, typename Int>
 ParamDef int_param(std::string key, Int Group::*f, Group Profile::*g, std::string help, std::string src) {
   return {std::move(key), "int", std::move(help), std::move(src),
           [=](const Profile& p) { return std::to_string(p.*g.*f); },
-          [=](Profile& p, std::string_view v) { p.*g.*f = static_cast<Int>(parse_int(v)); }};
+          [=](Profile& p, std::string_view v) {
+            const std::int64_t x = parse_int(v);
+            if (x < std::numeric_limits<Int>::min() || x > std::numeric_limits<Int>::max())
+              throw std::invalid_argument("integer out of range: \"" + std::string(v) + "\"");
+            p.*g.*f = static_cast<Int>(x);
+          }};
 }
 template <typename Group>
 ParamDef bool_param(std::string key, bool Group::*f, Group Profile::*g, std::string help, std::string src) {
@@ -239,8 +246,17 @@ void validate(const Profile& p) {
   auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
   auto nonneg = [&](Time t, const char* k) {
     if (t < Time::zero()) fail(std::string(k) + ": must not be negative");
+    if (t > Time::ms(10'000)) fail(std::string(k) + ": must be at most 10s");
   };
-  if (p.link.rate.bits_per_sec() <= 0) fail("link.rate: must be positive");
+  // Bounds keep every simulated time comfortably inside int64 picoseconds.
+  constexpr std::int64_t kMinRate = 1'000'000, kMaxRate = 100'000'000'000'000;  // 1 Mb/s .. 100 Tb/s
+  auto rate_ok = [&](Rate r, const char* k) {
+    if (r.bits_per_sec() < kMinRate || r.bits_per_sec() > kMaxRate) fail(std::string(k) + ": must be 1Mbps..100Tbps");
+  };
+  rate_ok(p.link.rate, "link.rate");
+  rate_ok(p.mem.copy_bw, "mem.copy_bw");
+  if (p.link.length_mm > 100'000'000) fail("link.length: must be at most 100km");
+  if (p.sw.fabric_length_mm > 100'000'000) fail("switch.fabric_length: must be at most 100km");
   if (p.link.length_mm < 0) fail("link.length: must not be negative");
   if (p.link.velocity_mps <= 0) fail("link.velocity: must be positive");
   if (p.pcie.gen < 1 || p.pcie.gen > 5) fail("pcie.gen: must be 1..5");
@@ -251,11 +267,11 @@ void validate(const Profile& p) {
   if (p.pcie.tlp_overhead.count() < 0) fail("pcie.tlp_overhead: must not be negative");
   nonneg(p.pcie.latency, "pcie.latency");
   nonneg(p.sw.pipeline, "switch.pipeline");
+  if (p.link.velocity_mps < 1'000'000) fail("link.velocity: must be at least 1000000 m/s");
   if (p.sw.cut_through_bytes.count() < 1 || p.sw.cut_through_bytes.count() > 256)
     fail("switch.cut_through_bytes: must be 1B..256B");
   if (p.sw.fabric_length_mm < 0) fail("switch.fabric_length: must not be negative");
   nonneg(p.mem.copy_fixed, "mem.copy_fixed");
-  if (p.mem.copy_bw.bits_per_sec() <= 0) fail("mem.copy_bw: must be positive");
   if (p.host.tx_copies < 0 || p.host.tx_copies > 16) fail("host.tx_copies: must be 0..16");
   if (p.host.rx_copies < 0 || p.host.rx_copies > 16) fail("host.rx_copies: must be 0..16");
   const KernelParams& k = p.kernel;

@@ -59,7 +59,7 @@ Topology back_to_back(const TopologyParams& p) {
 }
 
 Topology single_switch(const TopologyParams& p) {
-  if (p.hosts < 2) throw std::invalid_argument("single-switch: hosts must be at least 2");
+  if (p.hosts < 2 || p.hosts > 100'000) throw std::invalid_argument("single-switch: hosts must be 2..100000");
   Topology t;
   const int sw = t.add_node(NodeKind::switch_, 1, -1, "sw0");
   for (int h = 0; h < p.hosts; ++h) t.connect(t.add_node(NodeKind::host, 0, -1, num("h", h)), sw, p.host_rate, p.host_length_mm);
@@ -70,6 +70,8 @@ Topology single_switch(const TopologyParams& p) {
 Topology leaf_spine(const TopologyParams& p) {
   if (p.leaves < 1 || p.spines < 1 || p.hosts_per_leaf < 1)
     throw std::invalid_argument("leaf-spine: leaves, spines and hosts per leaf must be at least 1");
+  if (static_cast<std::int64_t>(p.leaves) * (p.hosts_per_leaf + p.spines) > 1'000'000 || p.spines > 10'000)
+    throw std::invalid_argument("leaf-spine: at most 1000000 cables and 10000 spines");
   Topology t;
   std::vector<int> spine;
   for (int s = 0; s < p.spines; ++s) spine.push_back(t.add_node(NodeKind::switch_, 2, -1, num("spine", s)));

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/budget.hpp"
 #include "model/path.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/bandwidth.hpp"
@@ -66,6 +67,9 @@ BwResult run_bandwidth(const BwConfig& c) {
     net = fabric.appender();
   }
   const PathSpec path = build_acked_path(c.base, t, net);
+  if (static_cast<double>(evaluate_path(path, c.base.size, true).total().count_ps()) * static_cast<double>(c.base.iters) >
+      1e18)
+    throw std::invalid_argument("this run would simulate more than 11 days: use fewer iterations");
   BwTest test(c, path);
   test.run();
   r.events = test.events();
@@ -77,7 +81,7 @@ BwResult run_bandwidth(const BwConfig& c) {
   r.bw_avg_bps = bits * static_cast<double>(n) / r.seconds;
   r.msg_rate_mpps = static_cast<double>(n) / r.seconds / 1e6;
   // Peak: completions are in post order (one QP, FIFO), so message i..j take
-  // completed[j] - posted[i]; the best average over windows of at least tx_depth messages.
+  // completed[j] - posted[i]; the best average over windows of tx_depth messages.
   double best = span_ps / static_cast<double>(n);
   const std::int64_t window = std::min<std::int64_t>(n, c.tx_depth);
   for (std::int64_t i = 0; i + window <= n; ++i) {

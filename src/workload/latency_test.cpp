@@ -1,4 +1,5 @@
 // run_latency: builds the two directions' paths and drives the ping-pong.
+#include "model/budget.hpp"
 #include "model/path.hpp"
 #include "rdmasim/latency.hpp"
 #include "workload/pingpong.hpp"
@@ -17,6 +18,12 @@ LatResult run_latency(const LatConfig& c) {
   r.rtt_factor = e.rtt_factor;
   r.routes = e.routes;
   const PathSpec& fwd = e.forward;
+  // One uncontended exchange bounds how long the run is in simulated time.
+  Time rtt = evaluate_path(fwd, c.size, true).total();
+  if (e.reverse) rtt += evaluate_path(*e.reverse, c.size, true).total();
+  if (static_cast<double>(rtt.count_ps()) * static_cast<double>(c.iters) > 1e18)
+    throw std::invalid_argument("this run would simulate more than 11 days (" + std::to_string(c.iters) +
+                                " iterations of " + format_time(rtt) + "): use fewer iterations");
   PingPong pp(c, fwd, e.reverse ? &*e.reverse : nullptr);
   pp.run(c.iters - 1);
   r.kept_ledger_sum = pp.kept_ledger_sum();

@@ -121,6 +121,7 @@ TrafficResult run_traffic(const TrafficConfig& c) {
   if (c.tx_depth < 1 || c.tx_depth > 8192) throw std::invalid_argument("tx depth must be 1..8192");
   const auto topo = FabricNetwork::make_topology(base);
   const int hosts = topo->host_count();
+  if (hosts < 2) throw std::invalid_argument("traffic patterns need at least 2 hosts");
   TrafficResult r;
   r.config = c;
   const ResolvedToggles tog = resolve(base);
@@ -131,6 +132,11 @@ TrafficResult run_traffic(const TrafficConfig& c) {
   std::map<int, int> sharing;  // cable direction -> flows
   std::vector<std::vector<int>> flow_links;
   const auto pairs = pattern_flows(c, hosts);
+  if (pairs.empty()) throw std::invalid_argument("the pattern has no flows");
+  if (pairs.size() > 20'000) throw std::invalid_argument("the pattern has " + std::to_string(pairs.size()) + " flows (limit 20000)");
+  if (base.fabric.udp_sport + pairs.size() - 1 > 65535)
+    throw std::invalid_argument("--sport: flows use ports sport..sport+" + std::to_string(pairs.size() - 1) +
+                                ", which must stay below 65536");
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const auto [s, d] = pairs[i];
     if (s < 0 || s >= hosts || d < 0 || d >= hosts || s == d) throw std::invalid_argument("bad flow host pair");
