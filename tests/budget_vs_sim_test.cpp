@@ -40,6 +40,13 @@ void check(LatConfig c) {
   EXPECT_EQ(lat.stats.min_ps, lat.stats.max_ps);  // deterministic: all samples equal
   for (Category k : kAllCategories)
     EXPECT_EQ(lat.kept_ledger_sum[k].count_ps(), bud.rtt[k].count_ps() * lat.stats.kept) << category_name(k);
+  // The budget's stage-by-stage critical path adds up to its ledger, category by category.
+  Ledger from_steps;
+  for (const StageLine& s : bud.critical_path) {
+    EXPECT_GT(s.time, Time::zero()) << s.label;
+    from_steps.add(s.cat, s.time);
+  }
+  EXPECT_EQ(from_steps, bud.rtt);
 }
 
 }  // namespace

@@ -56,6 +56,7 @@ expect_ok "Send Latency Test" lat --test send -n 50 --link-layer ib
 expect_ok "TCP_Send Latency Test" lat --transport tcp -n 50
 expect_ok " 8388608 " lat -a -n 5
 expect_ok "Latency budget (closed form)" budget
+expect_ok "edge3.1.pipeline                         switch           0.3000" budget --stages --topology fat-tree --to h15
 expect_ok "zero-copy share" demo -n 200
 expect_ok "Usage" lat --help
 expect_ok "kernel.tx_stack" list

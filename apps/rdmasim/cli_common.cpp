@@ -73,6 +73,7 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   app.add_option("--set", o.sets, "override a profile parameter, key=value (repeatable; `rdmasim list`)");
   if (cmd != Command::budget) app.add_option("--seed", o.seed, "seed of every random stream")->capture_default_str();
   if (cmd != Command::demo) app.add_flag("--json", o.json, "print JSON instead of tables");
+  if (cmd == Command::budget) app.add_flag("--stages", o.stages, "also print the critical path stage by stage");
 }
 
 LatConfig to_config(const LatOptions& o) {

@@ -29,6 +29,7 @@ struct LatOptions {
   std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   std::uint64_t seed = 1;
   bool json = false;
+  bool stages = false;       // budget
   int tx_depth = 128;        // bw
   bool report_gbits = false; // bw
   std::string pattern;       // bw: permutation | incast | alltoall

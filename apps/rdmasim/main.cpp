@@ -60,6 +60,7 @@ int run_budget_cmd(const cli::LatOptions& o) {
       std::cout << budget_json(b).dump(2) << "\n";
     else
       print_budget(stdout, b);
+    if (o.stages && !o.json) print_critical_path(stdout, b);
     return 0;
   }
   std::vector<BudgetResult> rows;

@@ -91,6 +91,13 @@ struct LatResult {
 
 LatResult run_latency(const LatConfig& c);
 
+/// One stage on the critical path of the budget's exchange ("B.edge3.1.pipeline", switch, 300ns).
+struct StageLine {
+  std::string label;
+  Category cat = Category::queue;
+  Time time{};
+};
+
 struct BudgetResult {
   LatConfig config;
   ResolvedToggles toggles;
@@ -108,6 +115,7 @@ struct BudgetResult {
   Time zero_copy_saving{};            // (n-1)(T_copy + T_switch), n = copies per transfer
   int copies_n = 0;
   std::vector<std::string> routes;
+  std::vector<StageLine> critical_path;  // the exchange stage by stage; adds up to `rtt`
 };
 
 BudgetResult run_budget(const LatConfig& c);

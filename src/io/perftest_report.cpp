@@ -159,6 +159,18 @@ void print_ledger_matrix(std::FILE* out, const char* title, const std::vector<Le
   std::fprintf(out, "%s", kResultLine);
 }
 
+void print_critical_path(std::FILE* out, const BudgetResult& b) {
+  std::fprintf(out, " Critical path of one exchange (%s), stage by stage:\n", b.rtt_factor == 2 ? "there and back" : "round trip");
+  std::fprintf(out, " %-40s %-10s %12s %14s\n", "stage", "category", "t[usec]", "cumulative");
+  Time sum{};
+  for (const StageLine& s : b.critical_path) {
+    sum += s.time;
+    std::fprintf(out, " %-40s %-10s %12.4f %14.4f\n", s.label.c_str(), std::string(category_name(s.cat)).c_str(),
+                 s.time.to_us(), sum.to_us());
+  }
+  std::fprintf(out, "%s", kResultLine);
+}
+
 void print_budget(std::FILE* out, const BudgetResult& b) {
   const LatConfig& c = b.config;
   const double q = b.rtt_factor;

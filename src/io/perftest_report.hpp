@@ -33,6 +33,8 @@ std::vector<LedgerRow> ledger_rows(const std::vector<LatResult>& rows);
 /// One row per size, one column per category that is non-zero anywhere (for -a).
 void print_ledger_matrix(std::FILE* out, const char* title, const std::vector<LedgerRow>& rows);
 void print_budget(std::FILE* out, const BudgetResult& b);
+/// The budget's critical path stage by stage (`budget --stages`).
+void print_critical_path(std::FILE* out, const BudgetResult& b);
 
 /// perftest's name of the verb ("RDMA_Write", "Send", "RDMA_Read").
 const char* perftest_verb(TestKind t);

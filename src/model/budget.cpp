@@ -19,6 +19,7 @@ namespace {
 struct PacketState {
   Time t{};
   Ledger ledger;
+  std::vector<CriticalStep> trail;  // only when steps are requested
   Bytes payload{};
   Bytes wire{};
   bool head = true;
@@ -26,19 +27,47 @@ struct PacketState {
 
 }  // namespace
 
+namespace {
+
+void note(PacketState& p, bool track, int stage, Category cat, Time t) {
+  p.ledger.add(cat, t);
+  if (!track || t == Time::zero()) return;
+  if (!p.trail.empty() && p.trail.back().stage == stage && p.trail.back().cat == cat)
+    p.trail.back().time += t;
+  else
+    p.trail.push_back({stage, cat, t});
+}
+
+Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<CriticalStep>* steps);
+
+}  // namespace
+
 Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
+  return evaluate(path, size, mean_jitter, nullptr);
+}
+
+Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<CriticalStep>& steps) {
+  return evaluate(path, size, mean_jitter, &steps);
+}
+
+namespace {
+
+Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<CriticalStep>* steps) {
+  const bool track = steps != nullptr;
+  int idx = -1;
   std::vector<PacketState> pk(1);
   pk[0].payload = size;
   using Key = std::tuple<int, ResourceKind, int>;
   std::map<Key, Time> free_at;
   std::set<Key> used_in_section;
   for (const StageSpec& s : path.stages) {
+    ++idx;
     switch (s.kind) {
       case StageKind::delay:
         for (PacketState& p : pk) {
           Time d = s.cost.eval(p.payload, size, p.wire);
           if (mean_jitter) d += s.cost.jitter / 2;
-          p.ledger.add(s.cat, d);
+          note(p, track, idx, s.cat, d);
           p.t += d;
         }
         break;
@@ -48,20 +77,22 @@ Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
           throw std::logic_error("budget: resource used twice between split and merge (" + s.label +
                                  "); the tandem formula needs distinct servers");
         Time& free = free_at[key];
-        Ledger prev;  // previous packet's ledger when the server became free
+        PacketState prev;  // previous packet's path when the server became free
         for (PacketState& p : pk) {
           if (p.t < free) {
             // Waiting for the message's own previous packet: the critical path runs through it.
-            p.ledger = prev;
+            p.ledger = prev.ledger;
+            p.trail = prev.trail;
             p.t = free;
           }
           const Time extra = (!s.cost.batch_head_only || p.head) ? s.cost.head_extra : Time::zero();
           const Time service = s.cost.eval(p.payload, size, p.wire);
           const Time release = release_time(s.cost, service);
-          p.ledger.add(s.cost.head_cat, extra);
-          p.ledger.add(s.cat, release);
-          prev = p.ledger;
-          prev.add(s.cat, service - release);
+          note(p, track, idx, s.cost.head_cat, extra);
+          note(p, track, idx, s.cat, release);
+          prev.ledger = p.ledger;
+          prev.trail = p.trail;
+          note(prev, track, idx, s.cat, service - release);
           free = p.t + service + extra;
           p.t += release + extra;
         }
@@ -94,7 +125,7 @@ Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
         auto fire = [&](Time at) {
           for (std::size_t i = 0; i < pending.size(); ++i) {
             PacketState& p = pk[pending[i]];
-            p.ledger.add(Category::interrupt, at - p.t);
+            note(p, track, idx, Category::interrupt, at - p.t);
             p.t = at;
             p.head = i == 0;
           }
@@ -113,8 +144,11 @@ Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
       }
     }
   }
+  if (steps) *steps = pk.front().trail;
   return pk.front().ledger;
 }
+
+}  // namespace
 
 BudgetResult run_budget(const LatConfig& c) {
   const ExchangePaths e = build_exchange(c);
@@ -125,8 +159,14 @@ BudgetResult run_budget(const LatConfig& c) {
   r.routes = e.routes;
   const bool read = !e.reverse.has_value();
   const bool jitter = c.profile.nic.tx_jitter > Time::zero();
-  r.rtt = evaluate_path(e.forward, c.size, jitter);
-  if (e.reverse) r.rtt.add(evaluate_path(*e.reverse, c.size, jitter));
+  auto run = [&](const PathSpec& p) {
+    std::vector<CriticalStep> steps;
+    r.rtt.add(evaluate_path(p, c.size, jitter, steps));
+    for (const CriticalStep& s : steps)
+      r.critical_path.push_back({p.stages[static_cast<std::size_t>(s.stage)].label, s.cat, s.time});
+  };
+  run(e.forward);
+  if (e.reverse) run(*e.reverse);
   r.reported_ps = static_cast<double>(r.rtt.total().count_ps()) / r.rtt_factor;
 
   const Link link(c.profile.link);

@@ -12,10 +12,22 @@
 #include "model/path.hpp"
 #include "rdmasim/ledger.hpp"
 
+#include <vector>
+
 namespace rdmasim {
 
 /// Ledger of one message of `size` bytes through `path`, starting at time 0 on idle resources.
 /// With `mean_jitter`, jitter stages add their mean (max/2, rounded down).
 Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter);
+
+/// One entry of the critical path: `time` charged to `cat` at stage `stage` of the PathSpec.
+struct CriticalStep {
+  int stage = 0;
+  Category cat = Category::queue;
+  Time time{};
+};
+/// The same evaluation, also returning the critical path stage by stage (consecutive charges
+/// to the same stage and category merged); the steps add up to the returned ledger.
+Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<CriticalStep>& steps);
 
 }  // namespace rdmasim
