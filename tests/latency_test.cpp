@@ -143,3 +143,11 @@ TEST(Latency, BadConfigurationsAreRejected) {
   c.toggles.inline_data = true;  // larger than max inline
   EXPECT_THROW(run_latency(c), std::invalid_argument);
 }
+
+TEST(Latency, SprayingIsForBandwidthRuns) {
+  LatConfig c = base();
+  c.topology = LatTopology::fabric;
+  c.fabric.spray = true;
+  EXPECT_THROW(run_latency(c), std::invalid_argument);
+  EXPECT_THROW(run_budget(c), std::invalid_argument);
+}

@@ -22,6 +22,7 @@ struct LatOptions {
   std::string topology = "back-to-back";
   FabricConfig fabric;
   std::string from = "h0", to = "h1";
+  std::string routing = "ecmp";
   std::string host_profile;
   std::int64_t mtu = 4096;
   std::string profile = "default";

@@ -103,7 +103,8 @@ int run_pattern(const cli::LatOptions& o) {
     j["flows"] = flows;
     j["summary"] = {{"min_Gbps", r.min_bps / 1e9},        {"median_Gbps", r.median_bps / 1e9},
                     {"max_Gbps", r.max_bps / 1e9},        {"aggregate_Gbps", r.aggregate_bps / 1e9},
-                    {"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9}, {"events", r.events}};
+                    {"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9}, {"events", r.events},
+                    {"out_of_order", r.out_of_order}};
     std::cout << j.dump(2) << "\n";
     return 0;
   }
@@ -118,6 +119,7 @@ int run_pattern(const cli::LatOptions& o) {
               r.max_bps / 1e9);
   std::printf(" aggregate %.3f Gb/s of the ideal sum(B_i) %.3f Gb/s (%.1f%%)\n", r.aggregate_bps / 1e9,
               r.ideal_aggregate_bps / 1e9, 100.0 * r.aggregate_bps / r.ideal_aggregate_bps);
+  std::printf(" out-of-order arrivals at the receivers: %llu packets\n", static_cast<unsigned long long>(r.out_of_order));
   return 0;
 }
 

@@ -34,6 +34,7 @@ struct FabricConfig {
   int leaves = 4, spines = 2, hosts_per_leaf = 4;  // leaf-spine
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
+  bool spray = false;                  // per-packet spraying over all equal-cost paths (data direction)
 };
 
 std::string_view to_string(TestKind t);

@@ -4,8 +4,10 @@
 // max), the aggregate against the ideal aggregate sum of B_i, and for every flow the ECMP
 // prediction: its bottleneck link's rate shared by the flows hashed onto that link.
 //
-// Model limits (today): switch egress ports are unbounded FIFO queues (no buffer limit, PFC,
-// ECN or drops), routing is per-flow ECMP only.
+// Routing is per-flow ECMP, or per-packet spraying over every equal-cost path
+// (`fabric.spray`; the receiver counts out-of-order arrivals, whose cost for RC is not modelled
+// yet). Model limits (today): switch egress ports are unbounded FIFO queues (no buffer limit,
+// PFC, ECN or drops).
 #pragma once
 
 #include <cstdint>
@@ -44,7 +46,7 @@ struct TrafficResult {
   double ideal_aggregate_bps = 0;  // sum over flows of their host link goodput (no sharing)
   std::uint64_t events = 0;
   std::int64_t invariant_violations = 0;
-  double wall_events_per_message = 0;
+  std::uint64_t out_of_order = 0;  // packets that reached the receiver after a later one of their message
 };
 
 TrafficResult run_traffic(const TrafficConfig& c);

@@ -120,6 +120,8 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
         pk.assign(1, token);
         break;
       }
+      case StageKind::spray:
+        throw std::invalid_argument("per-packet spraying has no closed form here; use the simulator");
       case StageKind::moderate: {
         std::vector<std::size_t> pending;
         auto fire = [&](Time at) {

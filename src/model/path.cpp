@@ -264,13 +264,37 @@ FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile
   reverse = std::make_shared<FabricRoute>(t, rev, p);
 }
 
+FabricNetwork FabricNetwork::sprayed(std::shared_ptr<const Topology> topo, const Profile& p, int a, int b,
+                                     std::uint16_t sport) {
+  FabricNetwork n(topo, p, a, b, sport);
+  for (const FabricPath& path : equal_cost_paths(*topo, a, b, 64)) n.spray.push_back(std::make_shared<FabricRoute>(*topo, path, p));
+  n.routes[0] = "sprayed over " + std::to_string(n.spray.size()) + " equal-cost paths";
+  return n;
+}
+
 NetworkAppender FabricNetwork::appender() const {
   // The routes refer to the topology: the appender keeps all three alive.
+  if (!spray.empty())
+    return [t = topology, alts = spray, r = reverse](PathSpec& p, int s) {
+      if (s == 1) return r->append(p, s);
+      StageSpec st;
+      st.kind = StageKind::spray;
+      st.side = 0;
+      st.label = "spray";
+      for (const auto& a : alts) {
+        PathSpec sub;
+        a->append(sub, 0);
+        st.alternatives.push_back(std::move(sub));
+      }
+      p.stages.push_back(std::move(st));
+    };
   return [t = topology, f = forward, r = reverse](PathSpec& p, int s) { (s == 0 ? *f : *r).append(p, s); };
 }
 
 ExchangePaths build_exchange(const LatConfig& c) {
   validate(c);
+  if (c.topology == LatTopology::fabric && c.fabric.spray)
+    throw std::invalid_argument("--routing spray is for bw (lat and budget follow the flow's ECMP route)");
   ExchangePaths e;
   e.toggles = resolve(c);
   const bool read = c.transport == Transport::rdma && c.test == TestKind::read;

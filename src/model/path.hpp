@@ -11,6 +11,8 @@
 //   split    - the message token becomes MTU-sized packets (frame sizes from WireFormat)
 //   merge    - the packet completing the message continues as the token
 //   moderate - interrupt moderation (rx-usecs / rx-frames) on the receiving host
+//   spray    - per-packet multipath: each packet takes the next of `alternatives` (round
+//              robin) and continues after this stage; simulator only (no closed form)
 // Sides: 0 is host A (the client), 1 is host B.
 #pragma once
 
@@ -31,7 +33,7 @@ namespace rdmasim {
 
 struct Packet;
 
-enum class StageKind : std::uint8_t { delay, serve, split, merge, moderate };
+enum class StageKind : std::uint8_t { delay, serve, split, merge, moderate, spray };
 enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator };
 /// Which byte count a stage's per-byte cost applies to.
 enum class Basis : std::uint8_t { none, payload, message, wire };
@@ -80,6 +82,7 @@ struct StageSpec {
   SplitSpec split;
   ModerationSpec moderation;
   std::string label;         // "A.pcie.doorbell": for docs, traces and tests
+  std::vector<struct PathSpec> alternatives;  // spray: one sub-path per equal-cost route
 };
 
 struct PathSpec {
@@ -117,7 +120,11 @@ struct FabricNetwork {
   NetworkAppender appender() const;
   std::shared_ptr<const Topology> topology;
   std::shared_ptr<const class FabricRoute> forward, reverse;
+  /// Per-packet spraying of the data direction over every equal-cost path (ACKs use ECMP).
+  static FabricNetwork sprayed(std::shared_ptr<const Topology> t, const Profile& p, int from, int to,
+                               std::uint16_t sport);
   std::vector<std::string> routes;  // forward, reverse
+  std::vector<std::shared_ptr<const class FabricRoute>> spray;  // empty: ECMP
   FabricPath forward_path;          // the data direction's route (for link-sharing analysis)
 };
 

@@ -29,23 +29,42 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
                            MessageSink& sink, FabricWires* wires)
     : ctx_(ctx) {
   if (spec.stages.empty()) throw std::logic_error("empty path");
+  build(spec, route_, hosts, wires);
+  route_.sink = &sink;
+}
+
+void PathInstance::build(const PathSpec& spec, Route& route, std::array<HostResources*, 2> hosts, FabricWires* wires) {
   for (const StageSpec& s : spec.stages) {
     HostResources& h = *hosts.at(static_cast<std::size_t>(s.side));
     switch (s.kind) {
-      case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx, s)); break;
+      case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx_, s)); break;
       case StageKind::serve: {
         if (s.instance >= 0 && !wires) throw std::logic_error("fabric stage without fabric wires: " + s.label);
         FifoServer& server = s.instance >= 0 ? wires->at(s.instance) : server_for(h, s.res);
-        stages_.push_back(std::make_unique<ServeStage>(ctx, s, server));
+        stages_.push_back(std::make_unique<ServeStage>(ctx_, s, server));
         break;
       }
-      case StageKind::split: stages_.push_back(std::make_unique<SplitStage>(ctx, s)); break;
-      case StageKind::merge: stages_.push_back(std::make_unique<MergeStage>(ctx)); break;
-      case StageKind::moderate: stages_.push_back(std::make_unique<ModerateStage>(ctx, s, h.moderator)); break;
+      case StageKind::split: stages_.push_back(std::make_unique<SplitStage>(ctx_, s)); break;
+      case StageKind::merge: stages_.push_back(std::make_unique<MergeStage>(ctx_)); break;
+      case StageKind::moderate: stages_.push_back(std::make_unique<ModerateStage>(ctx_, s, h.moderator)); break;
+      case StageKind::spray: {
+        if (s.alternatives.empty()) throw std::logic_error("spray stage without routes");
+        const auto hop = static_cast<std::uint32_t>(route.hops.size());
+        std::vector<const Route*> alts;
+        for (const PathSpec& a : s.alternatives) {
+          alternatives_.push_back(std::make_unique<Route>());
+          Route& r = *alternatives_.back();
+          build(a, r, hosts, wires);
+          stages_.push_back(std::make_unique<RejoinStage>(ctx_, route, hop));
+          r.hops.push_back(stages_.back().get());
+          alts.push_back(&r);
+        }
+        stages_.push_back(std::make_unique<SprayStage>(ctx_, std::move(alts)));
+        break;
+      }
     }
-    route_.hops.push_back(stages_.back().get());
+    route.hops.push_back(stages_.back().get());
   }
-  route_.sink = &sink;
 }
 
 void PathInstance::post(Message& m) {

@@ -50,8 +50,12 @@ class PathInstance {
   std::size_t stage_count() const { return stages_.size(); }
 
  private:
+  /// Appends the stages of `spec` to `route`; spray alternatives become routes of their own.
+  void build(const PathSpec& spec, Route& route, std::array<HostResources*, 2> hosts, FabricWires* wires);
+
   SimContext& ctx_;
   std::vector<std::unique_ptr<Stage>> stages_;
+  std::vector<std::unique_ptr<Route>> alternatives_;
   Route route_;
 };
 

@@ -32,6 +32,7 @@ struct SimContext {
   Pool<Packet>& packets;
   Pool<Message>& messages;
   RandomStream& jitter;
+  std::uint64_t out_of_order = 0;  // packets that reached a merge after a later packet of their message
 };
 
 class Stage : public EventHandler {

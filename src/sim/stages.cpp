@@ -67,13 +67,26 @@ void SplitStage::receive(Packet& token) {
   }
 }
 
+void SprayStage::receive(Packet& p) {
+  const Route* r = alternatives_[next_];
+  next_ = (next_ + 1) % alternatives_.size();
+  p.route = r;
+  p.hop = 0;
+  r->hops[0]->receive(p);
+}
+
 void MergeStage::receive(Packet& p) {
   Message& m = *p.msg;
+  if (p.index < m.next_index)
+    ++ctx_.out_of_order;
+  else
+    m.next_index = p.index + 1;
   if (++m.arrived < m.packets) {
     ctx_.packets.release(&p);
     return;
   }
   m.arrived = 0;
+  m.next_index = 0;
   p.payload = m.size;
   p.index = 0;
   p.pos = FramePos::only;

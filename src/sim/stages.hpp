@@ -57,6 +57,36 @@ class MergeStage final : public Stage {
   void on_event(std::uint64_t) override {}
 };
 
+/// Per-packet spraying: each packet continues on the next alternative route (round robin);
+/// the alternative's last stage (a RejoinStage) brings it back after this stage.
+class SprayStage final : public Stage {
+ public:
+  SprayStage(SimContext& ctx, std::vector<const Route*> alternatives)
+      : Stage(ctx), alternatives_(std::move(alternatives)) {}
+  void receive(Packet& p) override;
+  void on_event(std::uint64_t) override {}
+
+ private:
+  std::vector<const Route*> alternatives_;
+  std::size_t next_ = 0;
+};
+
+/// Last stage of a spray alternative: returns the packet to its main route after the spray.
+class RejoinStage final : public Stage {
+ public:
+  RejoinStage(SimContext& ctx, const Route& main, std::uint32_t spray_hop) : Stage(ctx), main_(main), hop_(spray_hop) {}
+  void receive(Packet& p) override {
+    p.route = &main_;
+    p.hop = hop_;
+    forward(p);
+  }
+  void on_event(std::uint64_t) override {}
+
+ private:
+  const Route& main_;
+  std::uint32_t hop_;
+};
+
 class ModerateStage final : public Stage {
  public:
   ModerateStage(SimContext& ctx, const StageSpec& spec, InterruptModerator& m)

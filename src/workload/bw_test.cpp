@@ -62,13 +62,17 @@ BwResult run_bandwidth(const BwConfig& c) {
   const ResolvedToggles t = resolve(c.base);
   NetworkAppender net;
   if (c.base.topology == LatTopology::fabric) {
-    const FabricNetwork fabric(c.base);
+    const auto topo = FabricNetwork::make_topology(c.base);
+    const FabricNetwork fabric =
+        c.base.fabric.spray ? FabricNetwork::sprayed(topo, c.base.profile, c.base.fabric.from, c.base.fabric.to, c.base.fabric.udp_sport)
+                            : FabricNetwork(topo, c.base.profile, c.base.fabric.from, c.base.fabric.to, c.base.fabric.udp_sport);
     r.routes = fabric.routes;
     net = fabric.appender();
   }
   const PathSpec path = build_acked_path(c.base, t, net);
-  if (static_cast<double>(evaluate_path(path, c.base.size, true).total().count_ps()) * static_cast<double>(c.base.iters) >
-      1e18)
+  if (!c.base.fabric.spray &&  // spraying has no closed form to estimate with
+      static_cast<double>(evaluate_path(path, c.base.size, true).total().count_ps()) * static_cast<double>(c.base.iters) >
+          1e18)
     throw std::invalid_argument("this run would simulate more than 11 days: use fewer iterations");
   BwTest test(c, path);
   test.run();

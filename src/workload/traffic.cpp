@@ -141,7 +141,8 @@ TrafficResult run_traffic(const TrafficConfig& c) {
     const auto [s, d] = pairs[i];
     if (s < 0 || s >= hosts || d < 0 || d >= hosts || s == d) throw std::invalid_argument("bad flow host pair");
     const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + i);
-    const FabricNetwork net(topo, base.profile, s, d, sport);
+    const FabricNetwork net = base.fabric.spray ? FabricNetwork::sprayed(topo, base.profile, s, d, sport)
+                                                : FabricNetwork(topo, base.profile, s, d, sport);
     traffic.add_flow(build_acked_path(base, tog, net.appender()), *host_res[static_cast<std::size_t>(s)],
                      *host_res[static_cast<std::size_t>(d)]);
     std::vector<int> links;
@@ -162,6 +163,7 @@ TrafficResult run_traffic(const TrafficConfig& c) {
   traffic.run();
   r.events = w.sched.executed();
   r.invariant_violations = traffic.violations;
+  r.out_of_order = w.ctx.out_of_order;
   const double bits = static_cast<double>(base.size.count()) * 8.0 * static_cast<double>(base.iters);
   const double goodput_ideal = static_cast<double>(base.profile.link.rate.bits_per_sec()) *
                                static_cast<double>(base.size.count()) /
