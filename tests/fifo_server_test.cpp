@@ -16,11 +16,7 @@ namespace {
 // Split into 1000 B packets, serialize each at 8 Gb/s (1 ns per byte of wire), merge.
 PathSpec wire_path() {
   PathSpec p;
-  p.split(0, SplitSpec{Bytes(1000), FrameKind::roce_send, LinkLayer::ib, false}, "split");
-  Cost c;
-  c.rate = Rate::gbps(8);
-  c.basis = Basis::payload;
-  p.serve(0, ResourceKind::wire, Category::transmit, "ser", c);
+  rdmasim::testing::split_and_serialize(p, Bytes(1000));
   Cost d;
   d.fixed = 100_ns;
   p.delay(0, Category::propagate, "prop", d);

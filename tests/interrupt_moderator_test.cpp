@@ -16,11 +16,7 @@ namespace {
 // 1 us + 50 ns per packet), merge.
 PathSpec moderated(int frames, Time usecs) {
   PathSpec p;
-  p.split(0, SplitSpec{Bytes(100), FrameKind::roce_send, LinkLayer::ib, false}, "split");
-  Cost w;
-  w.rate = Rate::gbps(8);
-  w.basis = Basis::payload;
-  p.serve(0, ResourceKind::wire, Category::transmit, "ser", w);
+  rdmasim::testing::split_and_serialize(p, Bytes(100));
   p.moderate(1, ModerationSpec{usecs, frames}, "mod");
   Cost k;
   k.fixed = 50_ns;

@@ -52,6 +52,16 @@ struct SimRig {
   }
 };
 
+/// Appends: split into `segment`-byte packets, then serialize each on side 0's wire at 8 Gb/s
+/// (1 ns per payload byte) — the start of most hand-made test paths.
+inline void split_and_serialize(PathSpec& p, Bytes segment) {
+  p.split(0, SplitSpec{segment, FrameKind::roce_send, LinkLayer::ib, false}, "split");
+  Cost c;
+  c.rate = Rate::gbps(8);
+  c.basis = Basis::payload;
+  p.serve(0, ResourceKind::wire, Category::transmit, "ser", c);
+}
+
 /// A k-ary fat-tree with the default rates and lengths.
 inline Topology fat_tree(int k) {
   TopologyParams p;
