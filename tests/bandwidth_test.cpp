@@ -78,5 +78,9 @@ TEST(Bandwidth, FabricAppenderOutlivesItsNetwork) {
   }
   PathSpec p;
   a(p, 0);
-  EXPECT_EQ(p.stages.size(), 6u * 2 + 5);  // 6 cables x (serialize, propagate) + 5 pipelines
+  ASSERT_EQ(p.stages.size(), 1u);  // one network stage...
+  ASSERT_EQ(p.stages[0].kind, StageKind::network);
+  EXPECT_EQ(p.stages[0].network->topology->host_count(), 16);
+  ASSERT_EQ(p.stages[0].expansion.size(), 1u);
+  EXPECT_EQ(p.stages[0].expansion[0].stages.size(), 6u * 2 + 5);  // ...its route: 6 cables x (serialize, propagate) + 5 pipelines
 }

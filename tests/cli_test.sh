@@ -97,7 +97,9 @@ expect_ok "per-flow goodput: min" bw --topology fat-tree --pattern permutation -
 expect_ok '"aggregate_Gbps"' bw --topology fat-tree --pattern incast --incast 4 -n 20 --json
 expect_error "--pattern needs a switched --topology" bw --pattern permutation
 expect_ok "out-of-order arrivals at the receivers" bw --topology fat-tree --pattern permutation -n 20 -t 8 --routing spray
-expect_ok "sprayed over 4 equal-cost paths" bw --topology fat-tree --to h15 -n 50 --routing spray
+expect_ok "sprayed per packet over 4 equal-cost paths" bw --topology fat-tree --to h15 -n 50 --routing spray
+expect_ok "PFC pause frames" bw --topology fat-tree --pattern incast --incast 8 -n 20 -t 8
+expect_ok "adaptive per packet; unloaded: h0 -> edge0.0" bw --topology fat-tree --to h15 --routing adaptive -n 10
 expect_error "The following arguments were not expected" lat --topology fat-tree --routing spray
 
 # Regressions from review: crashes, hangs and overflow on accepted-looking input.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "model/budget.hpp"
+#include "net/ecmp.hpp"
 #include "net/link.hpp"
 #include "net/wire_format.hpp"
 #include "sim_rig.hpp"
@@ -16,11 +17,23 @@ namespace {
 
 using rdmasim::testing::fat_tree;
 
-// The network part alone: split, the route, merge.
-PathSpec network_only(const Topology& t, const FabricPath& r, const Profile& prof, Bytes mtu) {
+// The network part alone: split, the fabric from host 0 to the route's end, merge. The
+// simulator's fabric routes by ECMP hash, so pick a UDP source port that hashes onto `r`.
+PathSpec network_only(const std::shared_ptr<const Topology>& t, const FabricPath& r, const Profile& prof, Bytes mtu) {
+  const int dst = t->find_host(t->nodes()[static_cast<std::size_t>(r.nodes.back())].name);
+  std::uint16_t sport = 49152;
+  while (ecmp_route(*t, 0, dst, roce_flow(0, dst, sport)).cables != r.cables) ++sport;
+  FabricOptions o;
+  o.sw = prof.sw;
+  o.velocity_mps = prof.link.velocity_mps;
   PathSpec p;
   p.split(0, SplitSpec{mtu, FrameKind::roce_write, LinkLayer::roce, false}, "split");
-  FabricRoute(t, r, prof).append(p, 0);
+  StageSpec net;
+  net.kind = StageKind::network;
+  net.network = std::make_shared<NetworkSpec>(NetworkSpec{t, 0, dst, roce_flow(0, dst, sport), o});
+  net.expansion.emplace_back();
+  FabricRoute(*t, r, prof).append(net.expansion[0], 0);
+  p.stages.push_back(net);
   p.merge(1, "merge");
   return p;
 }
@@ -42,13 +55,14 @@ Time closed_form(const Topology& t, const FabricPath& r, const Profile& prof, By
 }  // namespace
 
 TEST(FabricRoute, UnloadedLatencyEqualsClosedForm) {
-  const Topology t = fat_tree(4);
+  const auto tp = std::make_shared<const Topology>(fat_tree(4));
+  const Topology& t = *tp;
   for (bool cut : {true, false})
     for (int dst : {1, 2, 4, 15}) {
       Profile prof = make_profile("default");
       prof.sw.cut_through = cut;
       for (const FabricPath& r : equal_cost_paths(t, 0, dst)) {
-        const PathSpec spec = network_only(t, r, prof, Bytes(4096));
+        const PathSpec spec = network_only(tp, r, prof, Bytes(4096));
         const Bytes frame = frame_wire_bytes(FrameKind::roce_write, FramePos::only, Bytes(1000), LinkLayer::roce);
         const Time expect = closed_form(t, r, prof, frame);
         const Ledger budget = evaluate_path(spec, Bytes(1000), false);
@@ -69,8 +83,8 @@ TEST(FabricRoute, CutThroughKeepsTheTransmitterBusyForTheWholeFrame) {
   // packet leaves the sender at 3 frame times; simulator and budget agree.
   TopologyParams tp;
   tp.name = "single-switch";
-  const Topology t = build_topology(tp);
-  const auto routes = equal_cost_paths(t, 0, 1);
+  const auto t = std::make_shared<const Topology>(build_topology(tp));
+  const auto routes = equal_cost_paths(*t, 0, 1);
   ASSERT_EQ(routes.size(), 1u);
   const Profile prof = make_profile("default");
   const PathSpec spec = network_only(t, routes[0], prof, Bytes(1024));

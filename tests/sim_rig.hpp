@@ -1,4 +1,4 @@
-// Test fixture: a scheduler, pools and two hosts' resources, with a sink that records every
+// Test fixture: a simulation world (scheduler, pools, two hosts' resources, a fabric on demand), with a sink that records every
 // delivered message (id, end-to-end time, ledger). Used to drive stages and servers through
 // hand-made PathSpecs.
 #pragma once
@@ -7,6 +7,7 @@
 
 #include "net/topology.hpp"
 #include "sim/path_runner.hpp"
+#include "workload/sim_world.hpp"
 
 namespace rdmasim::testing {
 
@@ -25,16 +26,9 @@ struct RecordingSink : MessageSink {
   }
 };
 
-struct SimRig {
-  Scheduler sched;
-  Pool<Packet> packets;
-  Pool<Message> messages;
-  RandomStream rng{1, "test"};
-  SimContext ctx{sched, packets, messages, rng};
-  HostResources a{sched}, b{sched};
-  FabricWires wires{sched};
+struct SimRig : SimWorld {
   RecordingSink sink;
-  SimRig() {
+  SimRig() : SimWorld(1) {
     sink.packets = &packets;
     sink.sched = &sched;
   }
@@ -46,7 +40,7 @@ struct SimRig {
   }
   /// Posts one message of `size` on a fresh instance of `spec` and runs to completion.
   void run_one(const PathSpec& spec, std::int64_t size) {
-    PathInstance path(ctx, {&a, &b}, spec, sink, &wires);
+    PathInstance path(ctx, hosts(), spec, sink, this);
     path.post(msg(1, size));
     sched.run();
   }

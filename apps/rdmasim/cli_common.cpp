@@ -30,8 +30,10 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
       app.add_option("--pattern", o.pattern, "many flows on a switched topology: permutation | incast | alltoall")
           ->check(CLI::IsMember({"permutation", "incast", "alltoall"}));
       app.add_option("--incast", o.incast, "incast: number of senders (hosts 1..N -> h0)")->capture_default_str();
-      app.add_option("--routing", o.routing, "ecmp (per-flow hash) or spray (per packet, every equal-cost path)")
-          ->check(CLI::IsMember({"ecmp", "spray"}))
+      app.add_option("--routing", o.routing,
+                     "ecmp (per-flow hash), spray (per packet, round robin at each switch) or adaptive "
+                     "(per packet, least-queued next hop)")
+          ->check(CLI::IsMember({"ecmp", "spray", "adaptive"}))
           ->capture_default_str();
     }
     app.add_option("--transport", o.transport, "rdma (RC verbs) or tcp (kernel TCP baseline)")
@@ -98,7 +100,7 @@ LatConfig to_config(const LatOptions& o) {
                                               : LatTopology::fabric;
   c.fabric = o.fabric;
   c.fabric.topology = o.topology;
-  c.fabric.spray = o.routing == "spray";
+  c.fabric.routing = o.routing == "spray" ? Routing::spray : o.routing == "adaptive" ? Routing::adaptive : Routing::ecmp;
   auto host = [](const std::string& v, const char* flag) {
     std::string_view d = v;
     if (!d.empty() && d[0] == 'h') d.remove_prefix(1);

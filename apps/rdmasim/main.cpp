@@ -14,6 +14,7 @@
 #include "io/demo_report.hpp"
 #include "io/json_report.hpp"
 #include "io/perftest_report.hpp"
+#include "io/traffic_report.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/demo.hpp"
 #include "rdmasim/traffic.hpp"
@@ -91,35 +92,12 @@ int run_pattern(const cli::LatOptions& o) {
   t.tx_depth = o.tx_depth;
   const TrafficResult r = run_traffic(t);
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+  if (!r.fabric.conserved) throw std::logic_error("fabric packet conservation violated");
   if (o.json) {
-    nlohmann::ordered_json j;
-    j["pattern"] = std::string(to_string(t.pattern));
-    j["config"] = config_json(t.base, resolve(t.base));
-    nlohmann::ordered_json flows = nlohmann::ordered_json::array();
-    for (const FlowResult& f : r.flows)
-      flows.push_back({{"src", f.src}, {"dst", f.dst}, {"sport", f.sport}, {"goodput_Gbps", f.goodput_bps / 1e9},
-                       {"predicted_Gbps", f.predicted_bps / 1e9}, {"bottleneck_sharing", f.bottleneck_sharing},
-                       {"route", f.route}});
-    j["flows"] = flows;
-    j["summary"] = {{"min_Gbps", r.min_bps / 1e9},        {"median_Gbps", r.median_bps / 1e9},
-                    {"max_Gbps", r.max_bps / 1e9},        {"aggregate_Gbps", r.aggregate_bps / 1e9},
-                    {"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9}, {"events", r.events},
-                    {"out_of_order", r.out_of_order}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << traffic_json(r).dump(2) << "\n";
     return 0;
   }
-  std::printf("%s traffic, %zu flows of %lld x %lld B RDMA WRITE, tx depth %d, %s\n", std::string(to_string(t.pattern)).c_str(),
-              r.flows.size(), static_cast<long long>(t.base.iters), static_cast<long long>(t.base.size.count()),
-              t.tx_depth, t.base.fabric.topology.c_str());
-  std::printf(" %-5s %-5s %6s %14s %16s %8s  route\n", "src", "dst", "sport", "goodput[Gb/s]", "ECMP pred.[Gb/s]", "sharing");
-  for (const FlowResult& f : r.flows)
-    std::printf(" h%-4d h%-4d %6u %14.3f %16.3f %8d  %s\n", f.src, f.dst, f.sport, f.goodput_bps / 1e9,
-                f.predicted_bps / 1e9, f.bottleneck_sharing, f.route.c_str());
-  std::printf(" per-flow goodput: min %.3f  median %.3f  max %.3f Gb/s\n", r.min_bps / 1e9, r.median_bps / 1e9,
-              r.max_bps / 1e9);
-  std::printf(" aggregate %.3f Gb/s of the ideal sum(B_i) %.3f Gb/s (%.1f%%)\n", r.aggregate_bps / 1e9,
-              r.ideal_aggregate_bps / 1e9, 100.0 * r.aggregate_bps / r.ideal_aggregate_bps);
-  std::printf(" out-of-order arrivals at the receivers: %llu packets\n", static_cast<unsigned long long>(r.out_of_order));
+  print_traffic(stdout, r);
   return 0;
 }
 

@@ -26,6 +26,10 @@ enum class LinkLayer { roce, ib };
 /// fabric: the two hosts are `fabric.from` and `fabric.to` of a switched topology; the
 /// message follows its ECMP route (RDMA WRITE/SEND).
 enum class LatTopology { back_to_back, loopback, fabric };
+/// How switches choose among equal-cost next hops: ecmp hashes the flow's 5-tuple (a flow
+/// keeps one path), spray sends each packet to the next next-hop in turn, adaptive picks the
+/// next hop with the least queued bytes (ties broken by the ECMP hash).
+enum class Routing { ecmp, spray, adaptive };
 
 struct FabricConfig {
   std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree
@@ -34,13 +38,14 @@ struct FabricConfig {
   int leaves = 4, spines = 2, hosts_per_leaf = 4;  // leaf-spine
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
-  bool spray = false;                  // per-packet spraying over all equal-cost paths (data direction)
+  Routing routing = Routing::ecmp;
 };
 
 std::string_view to_string(TestKind t);
 std::string_view to_string(Transport t);
 std::string_view to_string(LinkLayer l);
 std::string_view to_string(LatTopology t);
+std::string_view to_string(Routing r);
 
 struct Toggles {
   bool kernel_bypass = true;          // RDMA: verbs from user space (off: through the kernel)

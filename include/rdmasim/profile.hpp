@@ -28,6 +28,19 @@ struct SwitchParams {
   bool cut_through = true;                   // forward after the headers (else store-and-forward)
   Bytes cut_through_bytes{64};               // bytes received before forwarding starts
   std::int64_t fabric_length_mm = 10'000;    // cable length between switches
+  // Buffers and queues (packet-level fabric, sim/fabric.hpp).
+  Bytes buffer{16 * 1024 * 1024};            // shared packet buffer per switch
+  double dt_alpha = 1.0;                     // lossy egress queue limit: alpha x free shared buffer
+  int data_tc = 3;                           // traffic class (802.1p priority) of RDMA data and ACKs
+  bool lossless = true;                      // RoCE: the data class is lossless (PFC); off: lossy
+  Bytes pfc_xoff{64 * 1024};                 // per ingress port and priority: send XOFF above this
+  Bytes pfc_xon_delta{8 * 1024};             // send XON once below xoff - delta (and headroom empty)
+  Bytes pfc_headroom{0};                     // per ingress port and priority; 0 = sized from the cable
+  bool ecn = true;                           // RED-style ECN marking on egress queue depth
+  Bytes ecn_kmin{5'000};                     // DCQCN (SIGCOMM'15) defaults: Kmin 5 KB,
+  Bytes ecn_kmax{200'000};                   // Kmax 200 KB,
+  double ecn_pmax = 0.01;                    // Pmax 1 %
+  Bytes ib_vl_buffer{64 * 1024};             // InfiniBand: input buffer per port and VL (credits)
 };
 
 struct PcieParams {
@@ -102,7 +115,7 @@ std::vector<std::string> profile_names();
 
 struct ParamDef {
   std::string key;     // "group.field"
-  std::string type;    // time | rate | bytes | int | bool | length
+  std::string type;    // time | rate | bytes | int | bool | length | number
   std::string help;
   std::string source;  // where the default comes from
   std::function<std::string(const Profile&)> get;

@@ -2,18 +2,20 @@
 // acknowledged RDMA WRITEs, each flow on its own QP (its own UDP source port, so its own
 // ECMP route) keeping `tx_depth` messages in flight. Reports per-flow goodput (min / median /
 // max), the aggregate against the ideal aggregate sum of B_i, and for every flow the ECMP
-// prediction: its bottleneck link's rate shared by the flows hashed onto that link.
+// prediction: its max-min fair share of the links the flows' hashes put them on.
 //
-// Routing is per-flow ECMP, or per-packet spraying over every equal-cost path
-// (`fabric.spray`; the receiver counts out-of-order arrivals, whose cost for RC is not modelled
-// yet). Model limits (today): switch egress ports are unbounded FIFO queues (no buffer limit,
-// PFC, ECN or drops).
+// The fabric is packet-level (sim/fabric.hpp): switch buffers, PFC or InfiniBand credits,
+// ECN marking, drops in a lossy class; routing per flow (ECMP), per packet (spray) or by
+// queue length (adaptive). The receiver counts out-of-order arrivals. Not modelled yet: RC
+// retransmission — a flow that loses a packet loses that message (its window shrinks), and
+// congestion control (ECN marks are counted, nobody reacts to them).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
 
 namespace rdmasim {
@@ -32,8 +34,11 @@ struct TrafficConfig {
 struct FlowResult {
   int src = 0, dst = 0;
   std::uint16_t sport = 0;
-  double goodput_bps = 0;        // payload bits / (last completion - first post)
-  double predicted_bps = 0;      // bottleneck rate / flows sharing that link direction
+  double goodput_bps = 0;        // completed payload bits / (last completion - first post)
+  std::int64_t completed = 0;    // messages completed (acknowledged)
+  std::uint64_t dropped = 0;     // its packets (data or ACK) the fabric dropped
+  std::uint64_t ce_marked = 0;   // its data packets that arrived ECN-marked
+  double predicted_bps = 0;      // max-min fair share over the ECMP routes' links (host links too)
   int bottleneck_sharing = 0;    // flows on this flow's most shared link direction
   std::string route;
 };
@@ -43,10 +48,12 @@ struct TrafficResult {
   std::vector<FlowResult> flows;
   double min_bps = 0, median_bps = 0, max_bps = 0;
   double aggregate_bps = 0;      // total payload bits / makespan
-  double ideal_aggregate_bps = 0;  // sum over flows of their host link goodput (no sharing)
+  double ideal_aggregate_bps = 0;  // sum of B_i: each flow's fair share of its host links alone
   std::uint64_t events = 0;
   std::int64_t invariant_violations = 0;
   std::uint64_t out_of_order = 0;  // packets that reached the receiver after a later one of their message
+  FabricStats fabric;
+  double seconds = 0;              // makespan: first post to last completion
 };
 
 TrafficResult run_traffic(const TrafficConfig& c);

@@ -42,12 +42,27 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
 
 }  // namespace
 
+PathSpec flatten_network(const PathSpec& path) {
+  PathSpec flat;
+  for (const StageSpec& s : path.stages) {
+    if (s.kind != StageKind::network) {
+      flat.stages.push_back(s);
+      continue;
+    }
+    if (s.network && s.network->options.routing == Routing::spray)
+      throw std::invalid_argument("per-packet spraying has no closed form here; use the simulator");
+    for (const PathSpec& sub : s.expansion)
+      for (const StageSpec& x : flatten_network(sub).stages) flat.stages.push_back(x);
+  }
+  return flat;
+}
+
 Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter) {
-  return evaluate(path, size, mean_jitter, nullptr);
+  return evaluate(flatten_network(path), size, mean_jitter, nullptr);
 }
 
 Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<CriticalStep>& steps) {
-  return evaluate(path, size, mean_jitter, &steps);
+  return evaluate(flatten_network(path), size, mean_jitter, &steps);
 }
 
 namespace {
@@ -120,8 +135,8 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
         pk.assign(1, token);
         break;
       }
-      case StageKind::spray:
-        throw std::invalid_argument("per-packet spraying has no closed form here; use the simulator");
+      case StageKind::network:
+        throw std::logic_error("budget: network stage not flattened");
       case StageKind::moderate: {
         std::vector<std::size_t> pending;
         auto fire = [&](Time at) {
@@ -161,7 +176,8 @@ BudgetResult run_budget(const LatConfig& c) {
   r.routes = e.routes;
   const bool read = !e.reverse.has_value();
   const bool jitter = c.profile.nic.tx_jitter > Time::zero();
-  auto run = [&](const PathSpec& p) {
+  auto run = [&](const PathSpec& spec) {
+    const PathSpec p = flatten_network(spec);
     std::vector<CriticalStep> steps;
     r.rtt.add(evaluate_path(p, c.size, jitter, steps));
     for (const CriticalStep& s : steps)

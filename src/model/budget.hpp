@@ -16,6 +16,10 @@
 
 namespace rdmasim {
 
+/// The path with every network stage replaced by its unloaded route, stage by stage (what the
+/// closed form evaluates). Throws std::invalid_argument for per-packet spraying.
+PathSpec flatten_network(const PathSpec& path);
+
 /// Ledger of one message of `size` bytes through `path`, starting at time 0 on idle resources.
 /// With `mean_jitter`, jitter stages add their mean (max/2, rounded down).
 Ledger evaluate_path(const PathSpec& path, Bytes size, bool mean_jitter);

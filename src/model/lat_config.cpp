@@ -24,6 +24,15 @@ std::string_view to_string(LatTopology t) {
   return "?";
 }
 
+std::string_view to_string(Routing r) {
+  switch (r) {
+    case Routing::ecmp: return "ecmp";
+    case Routing::spray: return "spray";
+    case Routing::adaptive: return "adaptive";
+  }
+  return "?";
+}
+
 void validate(const LatConfig& c) {
   auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
   if (c.size.count() <= 0) fail("size must be at least 1 byte, got " + std::to_string(c.size.count()));

@@ -246,10 +246,21 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
   return std::make_shared<Topology>(build_topology(tp));
 }
 
-FabricNetwork::FabricNetwork(const LatConfig& c)
-    : FabricNetwork(make_topology(c), c.profile, c.fabric.from, c.fabric.to, c.fabric.udp_sport) {}
+FabricOptions fabric_options(const LatConfig& c) {
+  FabricOptions o;
+  o.sw = c.profile.sw;
+  o.velocity_mps = c.profile.link.velocity_mps;
+  o.layer = c.link_layer;
+  o.routing = c.fabric.routing;
+  o.max_frame = frame_wire_bytes(FrameKind::roce_write, FramePos::first, c.mtu, c.link_layer);
+  return o;
+}
 
-FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile& p, int a, int b, std::uint16_t sport)
+FabricNetwork::FabricNetwork(const LatConfig& c)
+    : FabricNetwork(make_topology(c), c.profile, fabric_options(c), c.fabric.from, c.fabric.to, c.fabric.udp_sport) {}
+
+FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile& p, const FabricOptions& o, int a,
+                             int b, std::uint16_t sport)
     : topology(std::move(topo)) {
   const Topology& t = *topology;
   if (a < 0 || a >= t.host_count() || b < 0 || b >= t.host_count())
@@ -257,43 +268,41 @@ FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile
   const FabricPath fwd = ecmp_route(t, a, b, roce_flow(a, b, sport));
   FabricPath rev = ecmp_route(t, b, a, roce_flow(b, a, sport));
   routes = {route_names(t, fwd), route_names(t, rev)};
+  if (o.routing == Routing::spray) {
+    const std::size_t n = equal_cost_paths(t, a, b, 4096).size();
+    routes = {"sprayed per packet over " + std::to_string(n) + " equal-cost paths",
+              "sprayed per packet (reverse direction)"};
+  } else if (o.routing == Routing::adaptive) {
+    routes[0] = "adaptive per packet; unloaded: " + routes[0];
+    routes[1] = "adaptive per packet; unloaded: " + routes[1];
+  }
   forward_path = fwd;
   std::reverse(rev.nodes.begin(), rev.nodes.end());  // FabricRoute wants side 0 -> side 1
   std::reverse(rev.cables.begin(), rev.cables.end());
   forward = std::make_shared<FabricRoute>(t, fwd, p);
   reverse = std::make_shared<FabricRoute>(t, rev, p);
-}
-
-FabricNetwork FabricNetwork::sprayed(std::shared_ptr<const Topology> topo, const Profile& p, int a, int b,
-                                     std::uint16_t sport) {
-  FabricNetwork n(topo, p, a, b, sport);
-  for (const FabricPath& path : equal_cost_paths(*topo, a, b, 64)) n.spray.push_back(std::make_shared<FabricRoute>(*topo, path, p));
-  n.routes[0] = "sprayed over " + std::to_string(n.spray.size()) + " equal-cost paths";
-  return n;
+  forward_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, a, b, roce_flow(a, b, sport), o});
+  reverse_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, b, a, roce_flow(b, a, sport), o});
 }
 
 NetworkAppender FabricNetwork::appender() const {
-  // The routes refer to the topology: the appender keeps all three alive.
-  if (!spray.empty())
-    return [t = topology, alts = spray, r = reverse](PathSpec& p, int s) {
-      if (s == 1) return r->append(p, s);
-      StageSpec st;
-      st.kind = StageKind::spray;
-      st.side = 0;
-      st.label = "spray";
-      for (const auto& a : alts) {
-        PathSpec sub;
-        a->append(sub, 0);
-        st.alternatives.push_back(std::move(sub));
-      }
-      p.stages.push_back(std::move(st));
-    };
-  return [t = topology, f = forward, r = reverse](PathSpec& p, int s) { (s == 0 ? *f : *r).append(p, s); };
+  // The stage shares ownership of the topology, routes and flows: valid after this object.
+  return [f = forward, r = reverse, ff = forward_flow, rf = reverse_flow](PathSpec& p, int s) {
+    StageSpec st;
+    st.kind = StageKind::network;
+    st.side = s;
+    st.network = s == 0 ? ff : rf;
+    st.label = s == 0 ? "fabric.forward" : "fabric.reverse";
+    PathSpec sub;
+    (s == 0 ? *f : *r).append(sub, s);
+    st.expansion.push_back(std::move(sub));
+    p.stages.push_back(std::move(st));
+  };
 }
 
 ExchangePaths build_exchange(const LatConfig& c) {
   validate(c);
-  if (c.topology == LatTopology::fabric && c.fabric.spray)
+  if (c.topology == LatTopology::fabric && c.fabric.routing == Routing::spray)
     throw std::invalid_argument("--routing spray is for bw (lat and budget follow the flow's ECMP route)");
   ExchangePaths e;
   e.toggles = resolve(c);

@@ -11,8 +11,9 @@
 //   split    - the message token becomes MTU-sized packets (frame sizes from WireFormat)
 //   merge    - the packet completing the message continues as the token
 //   moderate - interrupt moderation (rx-usecs / rx-frames) on the receiving host
-//   spray    - per-packet multipath: each packet takes the next of `alternatives` (round
-//              robin) and continues after this stage; simulator only (no closed form)
+//   network  - the switched fabric between the two NICs: the simulator hands the packet to
+//              the packet-level fabric (sim/fabric.hpp: queues, PFC/ECN, routing); the
+//              budget evaluates `expansion`, the flow's ECMP route hop by hop, unloaded
 // Sides: 0 is host A (the client), 1 is host B.
 #pragma once
 
@@ -23,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "net/ecmp.hpp"
+#include "net/fabric_options.hpp"
 #include "net/routing.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/latency.hpp"
@@ -33,7 +36,7 @@ namespace rdmasim {
 
 struct Packet;
 
-enum class StageKind : std::uint8_t { delay, serve, split, merge, moderate, spray };
+enum class StageKind : std::uint8_t { delay, serve, split, merge, moderate, network };
 enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator };
 /// Which byte count a stage's per-byte cost applies to.
 enum class Basis : std::uint8_t { none, payload, message, wire };
@@ -72,6 +75,14 @@ struct ModerationSpec {
   int frames = 1;
 };
 
+/// A flow across a switched fabric: from host `src` to host `dst` of `topology`.
+struct NetworkSpec {
+  std::shared_ptr<const Topology> topology;
+  int src = 0, dst = 0;
+  FlowKey key;
+  FabricOptions options;
+};
+
 struct StageSpec {
   StageKind kind = StageKind::delay;
   Category cat = Category::queue;
@@ -82,7 +93,8 @@ struct StageSpec {
   SplitSpec split;
   ModerationSpec moderation;
   std::string label;         // "A.pcie.doorbell": for docs, traces and tests
-  std::vector<struct PathSpec> alternatives;  // spray: one sub-path per equal-cost route
+  std::shared_ptr<const struct NetworkSpec> network;  // network: the flow across the fabric
+  std::vector<struct PathSpec> expansion;             // network: its unloaded route, stage by stage
 };
 
 struct PathSpec {
@@ -113,18 +125,16 @@ ExchangePaths build_exchange(const LatConfig& c);
 struct FabricNetwork {
   explicit FabricNetwork(const LatConfig& c);
   /// The flow from host `from` to host `to` with UDP source port `sport` on topology `t`.
-  FabricNetwork(std::shared_ptr<const Topology> t, const Profile& p, int from, int to, std::uint16_t sport);
+  FabricNetwork(std::shared_ptr<const Topology> t, const Profile& p, const FabricOptions& o, int from, int to,
+                std::uint16_t sport);
   /// The switched topology `c.fabric` describes, with the profile's link rates and lengths.
   static std::shared_ptr<const Topology> make_topology(const LatConfig& c);
   /// Valid after this object is gone (it shares ownership of the topology and routes).
   NetworkAppender appender() const;
   std::shared_ptr<const Topology> topology;
   std::shared_ptr<const class FabricRoute> forward, reverse;
-  /// Per-packet spraying of the data direction over every equal-cost path (ACKs use ECMP).
-  static FabricNetwork sprayed(std::shared_ptr<const Topology> t, const Profile& p, int from, int to,
-                               std::uint16_t sport);
   std::vector<std::string> routes;  // forward, reverse
-  std::vector<std::shared_ptr<const class FabricRoute>> spray;  // empty: ECMP
+  std::shared_ptr<const NetworkSpec> forward_flow, reverse_flow;
   FabricPath forward_path;          // the data direction's route (for link-sharing analysis)
 };
 

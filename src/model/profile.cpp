@@ -1,6 +1,8 @@
 #include "rdmasim/profile.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -20,6 +22,20 @@ std::int64_t parse_int(std::string_view v) {
   }
   if (!any) throw std::invalid_argument("expected an integer, got \"" + std::string(v) + "\"");
   return neg ? -x : x;
+}
+
+double parse_number(std::string_view v) {
+  double x = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(x))
+    throw std::invalid_argument("expected a number, got \"" + std::string(v) + "\"");
+  return x;
+}
+
+std::string format_number(double x) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
 }
 
 bool parse_bool(std::string_view v) {
@@ -70,6 +86,13 @@ ParamDef bool_param(std::string key, bool Group::*f, Group Profile::*g, std::str
           [=](Profile& p, std::string_view v) { p.*g.*f = parse_bool(v); }};
 }
 
+template <typename Group>
+ParamDef number_param(std::string key, double Group::*f, Group Profile::*g, std::string help, std::string src) {
+  return {std::move(key), "number", std::move(help), std::move(src),
+          [=](const Profile& p) { return format_number(p.*g.*f); },
+          [=](Profile& p, std::string_view v) { p.*g.*f = parse_number(v); }};
+}
+
 std::vector<ParamDef> build_params() {
   using P = Profile;
   std::vector<ParamDef> r;
@@ -91,6 +114,34 @@ std::vector<ParamDef> build_params() {
   r.push_back({"switch.fabric_length", "length", "cable length between switches", "10 m in-row fibre, estimate",
                [](const P& p) { return format_length(p.sw.fabric_length_mm); },
                [](P& p, std::string_view v) { p.sw.fabric_length_mm = parse_length_mm(v); }});
+  r.push_back(bytes_param("switch.buffer", &SwitchParams::buffer, &P::sw, "shared packet buffer per switch",
+                          "16 MiB: Spectrum/Trident3-class 100G ToR (REFERENCE.md 5)"));
+  r.push_back(number_param("switch.dt_alpha", &SwitchParams::dt_alpha, &P::sw,
+                           "dynamic threshold: a lossy egress queue may hold alpha x the free shared buffer",
+                           "Choudhury & Hahne DT; alpha 1 is a common default"));
+  r.push_back(int_param("switch.data_tc", &SwitchParams::data_tc, &P::sw,
+                        "traffic class (802.1p priority, 0..7) of RDMA data and ACKs", "RoCE convention: priority 3"));
+  r.push_back(bool_param("switch.lossless", &SwitchParams::lossless, &P::sw,
+                         "RoCE: the data class is lossless with PFC (off: lossy, drops on overflow)",
+                         "lossless RoCE deployments"));
+  r.push_back(bytes_param("switch.pfc_xoff", &SwitchParams::pfc_xoff, &P::sw,
+                          "PFC: XOFF when an ingress port/priority holds more than this", "estimate (mlnx_qos-style)"));
+  r.push_back(bytes_param("switch.pfc_xon_delta", &SwitchParams::pfc_xon_delta, &P::sw,
+                          "PFC: XON once the ingress port/priority is below xoff - delta", "estimate: 2 MTU frames"));
+  r.push_back(bytes_param("switch.pfc_headroom", &SwitchParams::pfc_headroom, &P::sw,
+                          "PFC headroom per ingress port/priority; 0 = sized from the cable "
+                          "(2 x propagation x rate + 3 max frames)",
+                          "802.1Qbb headroom rule"));
+  r.push_back(bool_param("switch.ecn", &SwitchParams::ecn, &P::sw, "ECN marking (RED on egress queue depth)",
+                         "DCQCN deployments"));
+  r.push_back(bytes_param("switch.ecn_kmin", &SwitchParams::ecn_kmin, &P::sw, "ECN: no marking below this queue depth",
+                          "DCQCN paper (SIGCOMM'15): 5 KB"));
+  r.push_back(bytes_param("switch.ecn_kmax", &SwitchParams::ecn_kmax, &P::sw, "ECN: every packet marked above this depth",
+                          "DCQCN paper: 200 KB"));
+  r.push_back(number_param("switch.ecn_pmax", &SwitchParams::ecn_pmax, &P::sw,
+                           "ECN: marking probability at kmax (linear from kmin)", "DCQCN paper: 1 %"));
+  r.push_back(bytes_param("switch.ib_vl_buffer", &SwitchParams::ib_vl_buffer, &P::sw,
+                          "InfiniBand: input buffer per port and VL, advertised as credits", "estimate"));
   // pcie
   r.push_back(int_param("pcie.gen", &PcieParams::gen, &P::pcie, "PCIe generation 1..5 (transfer rate and line code)",
                         "Gen4 server"));
@@ -271,6 +322,21 @@ void validate(const Profile& p) {
   if (p.sw.cut_through_bytes.count() < 1 || p.sw.cut_through_bytes.count() > 256)
     fail("switch.cut_through_bytes: must be 1B..256B");
   if (p.sw.fabric_length_mm < 0) fail("switch.fabric_length: must not be negative");
+  const SwitchParams& w = p.sw;
+  constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+  if (w.buffer.count() < 64 * 1024 || w.buffer.count() > 16 * kGiB) fail("switch.buffer: must be 64KiB..16GiB");
+  if (!(w.dt_alpha > 0 && w.dt_alpha <= 64)) fail("switch.dt_alpha: must be in (0, 64]");
+  if (w.data_tc < 0 || w.data_tc > 7) fail("switch.data_tc: must be 0..7");
+  if (w.pfc_xoff.count() < 1 || w.pfc_xoff.count() > w.buffer.count()) fail("switch.pfc_xoff: must be 1B..switch.buffer");
+  if (w.pfc_xon_delta.count() < 0 || w.pfc_xon_delta.count() > w.pfc_xoff.count())
+    fail("switch.pfc_xon_delta: must be 0B..switch.pfc_xoff");
+  if (w.pfc_headroom.count() < 0 || w.pfc_headroom.count() > w.buffer.count())
+    fail("switch.pfc_headroom: must be 0B..switch.buffer");
+  if (w.ecn_kmin.count() < 0 || w.ecn_kmax.count() < w.ecn_kmin.count() || w.ecn_kmax.count() > w.buffer.count())
+    fail("switch.ecn_kmin/ecn_kmax: need 0 <= kmin <= kmax <= switch.buffer");
+  if (!(w.ecn_pmax >= 0 && w.ecn_pmax <= 1)) fail("switch.ecn_pmax: must be in [0, 1]");
+  if (w.ib_vl_buffer.count() < 1024 || w.ib_vl_buffer.count() > w.buffer.count())
+    fail("switch.ib_vl_buffer: must be 1KiB..switch.buffer");
   nonneg(p.mem.copy_fixed, "mem.copy_fixed");
   if (p.host.tx_copies < 0 || p.host.tx_copies > 16) fail("host.tx_copies: must be 0..16");
   if (p.host.rx_copies < 0 || p.host.rx_copies > 16) fail("host.rx_copies: must be 0..16");

@@ -19,6 +19,7 @@ namespace rdmasim {
 
 class Stage;
 struct Route;
+struct FabricFlow;
 
 struct Message {
   std::uint64_t id = 0;
@@ -50,6 +51,14 @@ struct Packet {
   Time release{};               // when in its service the packet moves on (<= service)
   Category service_cat = Category::queue;
   Stage* service_owner = nullptr;
+
+  // Owned by the packet-level fabric (sim/fabric.hpp) while the packet crosses it.
+  FabricFlow* flow = nullptr;
+  std::int32_t fab_port = -1;   // port it was last transmitted from (arrival: the far side's port)
+  std::uint8_t tc = 0;          // traffic class / priority / virtual lane
+  bool ce = false;              // ECN Congestion Experienced
+  std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
+  std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
 
   void charge(Category c, Time now) {
     ledger.add(c, now - stamp);

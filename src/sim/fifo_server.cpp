@@ -18,16 +18,7 @@ void FifoServer::enqueue(Packet& p, ServeStage& owner) {
 }
 
 void FifoServer::start(Packet& p) {
-  const Time now = sched_.now();
-  if (p.stamp < now) {
-    // p waited: the server has been busy without a break until now (FIFO, work-conserving).
-    if (p.msg->id == last_msg_ && now == last_done_) {
-      p.ledger = last_ledger_;  // critical path continues through the message's previous packet
-    } else {
-      p.ledger.add(Category::queue, now - p.stamp);
-    }
-    p.stamp = now;
-  }
+  path_.start(p, sched_.now());
   current_ = &p;
   busy_ = true;
   released_ = false;
@@ -37,20 +28,14 @@ void FifoServer::start(Packet& p) {
   sched_.schedule_in(p.service, *this, 0);
 }
 
-void FifoServer::record_last(Packet& p) {
-  last_msg_ = p.msg->id;
-  last_ledger_ = p.ledger;
-  // A packet released early (cut-through) still holds the server until its last byte: the
-  // critical path of the next packet includes that remainder.
-  last_ledger_.add(p.service_cat, p.service - p.release);
-}
-
 void FifoServer::on_event(std::uint64_t arg) {
   if (arg != 0) {  // early release: the packet moves on, the server stays busy
     Packet& p = *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(arg));
     ServeStage& owner = *static_cast<ServeStage*>(p.service_owner);
     owner.charge_service(p);
-    record_last(p);
+    // Released early (cut-through), p still holds the server until its last byte: the
+    // critical path of the next packet includes that remainder.
+    path_.departed(p, p.service_cat, p.service - p.release);
     released_ = true;
     current_ = nullptr;  // may be freed downstream from here on
     owner.served(p);
@@ -62,9 +47,9 @@ void FifoServer::on_event(std::uint64_t arg) {
   busy_ = false;
   if (done) {
     static_cast<ServeStage*>(done->service_owner)->charge_service(*done);
-    record_last(*done);
+    path_.departed(*done, done->service_cat, Time::zero());
   }
-  last_done_ = sched_.now();
+  path_.freed(sched_.now());
   ++served_;
   if (head_) {
     Packet& next = *head_;

@@ -2,18 +2,14 @@
 // PCIe direction, a link transmitter. Several stages may share one server (all the CPU work
 // of a host), each giving the service time and ledger category of its turn.
 //
-// Ledger rule (see rdmasim/ledger.hpp): a packet that waited for service takes the critical
-// path into account. If the packet served just before it belongs to the SAME message, the
-// waiting packet's path continues from that packet: it takes over the predecessor's ledger as
-// it was at departure (which ends exactly at this start time). If the predecessor belongs to
-// ANOTHER message, the wait is charged to `queue`. So for a message whose packets pile up at a
-// bottleneck the ledger shows the pipeline fill plus the bottleneck's service of every packet
-// (L_transmit = S/B for a link-bound message), and time lost to other traffic is queueing.
+// Ledger rule: sim/critical_path.hpp (a wait behind the same message's previous packet
+// continues its critical path; any other wait is `queue`).
 #pragma once
 
 #include <cstdint>
 
 #include "core/scheduler.hpp"
+#include "sim/critical_path.hpp"
 #include "net/packet.hpp"
 
 namespace rdmasim {
@@ -38,7 +34,6 @@ class FifoServer : public EventHandler {
 
  private:
   void start(Packet& p);
-  void record_last(Packet& p);
 
   Scheduler& sched_;
   Packet* head_ = nullptr;
@@ -47,9 +42,7 @@ class FifoServer : public EventHandler {
   bool released_ = false;          // current packet already handed on (cut-through)
   bool busy_ = false;
   std::size_t queued_ = 0;
-  std::uint64_t last_msg_ = ~std::uint64_t{0};  // message of the packet served last
-  Ledger last_ledger_;                             // its ledger at departure
-  Time last_done_ = Time::ps(-1);
+  CriticalPath path_;
   Time busy_time_{};
   std::uint64_t served_ = 0;
 };

@@ -7,7 +7,9 @@
 namespace rdmasim {
 namespace {
 
-FifoServer& server_for(HostResources& h, ResourceKind r) {
+FifoServer& server_for(HostResources& h, const StageSpec& s) {
+  if (s.instance >= 0) throw std::logic_error("fabric cable stage outside a network stage: " + s.label);
+  const ResourceKind r = s.res;
   switch (r) {
     case ResourceKind::core: return h.core;
     case ResourceKind::pcie_up: return h.pcie_up;
@@ -19,52 +21,29 @@ FifoServer& server_for(HostResources& h, ResourceKind r) {
 
 }  // namespace
 
-FifoServer& FabricWires::at(int instance) {
-  auto& w = wires_[instance];
-  if (!w) w = std::make_unique<FifoServer>(sched_);
-  return *w;
-}
-
 PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
-                           MessageSink& sink, FabricWires* wires)
+                           MessageSink& sink, FabricProvider* fabrics)
     : ctx_(ctx) {
   if (spec.stages.empty()) throw std::logic_error("empty path");
-  build(spec, route_, hosts, wires);
-  route_.sink = &sink;
-}
-
-void PathInstance::build(const PathSpec& spec, Route& route, std::array<HostResources*, 2> hosts, FabricWires* wires) {
   for (const StageSpec& s : spec.stages) {
     HostResources& h = *hosts.at(static_cast<std::size_t>(s.side));
     switch (s.kind) {
       case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx_, s)); break;
-      case StageKind::serve: {
-        if (s.instance >= 0 && !wires) throw std::logic_error("fabric stage without fabric wires: " + s.label);
-        FifoServer& server = s.instance >= 0 ? wires->at(s.instance) : server_for(h, s.res);
-        stages_.push_back(std::make_unique<ServeStage>(ctx_, s, server));
-        break;
-      }
+      case StageKind::serve: stages_.push_back(std::make_unique<ServeStage>(ctx_, s, server_for(h, s))); break;
       case StageKind::split: stages_.push_back(std::make_unique<SplitStage>(ctx_, s)); break;
       case StageKind::merge: stages_.push_back(std::make_unique<MergeStage>(ctx_)); break;
       case StageKind::moderate: stages_.push_back(std::make_unique<ModerateStage>(ctx_, s, h.moderator)); break;
-      case StageKind::spray: {
-        if (s.alternatives.empty()) throw std::logic_error("spray stage without routes");
-        const auto hop = static_cast<std::uint32_t>(route.hops.size());
-        std::vector<const Route*> alts;
-        for (const PathSpec& a : s.alternatives) {
-          alternatives_.push_back(std::make_unique<Route>());
-          Route& r = *alternatives_.back();
-          build(a, r, hosts, wires);
-          stages_.push_back(std::make_unique<RejoinStage>(ctx_, route, hop));
-          r.hops.push_back(stages_.back().get());
-          alts.push_back(&r);
-        }
-        stages_.push_back(std::make_unique<SprayStage>(ctx_, std::move(alts)));
+      case StageKind::network: {
+        if (!fabrics || !s.network) throw std::logic_error("network stage without a fabric: " + s.label);
+        auto n = std::make_unique<NetworkStage>(ctx_, fabrics->fabric_for(*s.network), *s.network);
+        network_.push_back(n.get());
+        stages_.push_back(std::move(n));
         break;
       }
     }
-    route.hops.push_back(stages_.back().get());
+    route_.hops.push_back(stages_.back().get());
   }
+  route_.sink = &sink;
 }
 
 void PathInstance::post(Message& m) {

@@ -3,20 +3,23 @@
 //
 // HostResources are per host: its CPU core, the two directions of its NIC's PCIe link, its
 // egress link transmitter and its interrupt moderator. Every PathInstance built on the same
-// resources contends for them (a ping-pong's two directions share both hosts).
+// resources contends for them (a ping-pong's two directions share both hosts). Network stages
+// hand packets to the simulation's packet-level fabric (sim/fabric.hpp).
 #pragma once
 
 #include <array>
-#include <map>
 #include <memory>
 #include <vector>
 
 #include "model/path.hpp"
+#include "sim/fabric.hpp"
 #include "sim/fifo_server.hpp"
 #include "sim/interrupt_moderator.hpp"
 #include "sim/stage.hpp"
 
 namespace rdmasim {
+
+class NetworkStage;
 
 struct HostResources {
   explicit HostResources(Scheduler& s) : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s) {}
@@ -27,35 +30,34 @@ struct HostResources {
   InterruptModerator moderator;
 };
 
-/// The transmitters of a fabric's cables, one per cable direction (StageSpec::instance).
-class FabricWires {
+/// Where network stages find their packet-level fabric (one per simulation).
+class FabricProvider {
  public:
-  explicit FabricWires(Scheduler& s) : sched_(s) {}
-  FifoServer& at(int instance);
+  virtual Fabric& fabric_for(const NetworkSpec& spec) = 0;
 
- private:
-  Scheduler& sched_;
-  std::map<int, std::unique_ptr<FifoServer>> wires_;
+ protected:
+  ~FabricProvider() = default;
 };
 
 class PathInstance {
  public:
   PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec, MessageSink& sink,
-               FabricWires* wires = nullptr);
+               FabricProvider* fabrics = nullptr);
   PathInstance(const PathInstance&) = delete;
   PathInstance& operator=(const PathInstance&) = delete;
 
   /// Starts `m` now: its token enters the first stage with an empty ledger.
   void post(Message& m);
   std::size_t stage_count() const { return stages_.size(); }
+  /// The network stages of this path (one per direction across a fabric).
+  const std::vector<const NetworkStage*>& network_stages() const { return network_; }
 
  private:
-  /// Appends the stages of `spec` to `route`; spray alternatives become routes of their own.
-  void build(const PathSpec& spec, Route& route, std::array<HostResources*, 2> hosts, FabricWires* wires);
+
 
   SimContext& ctx_;
   std::vector<std::unique_ptr<Stage>> stages_;
-  std::vector<std::unique_ptr<Route>> alternatives_;
+  std::vector<const NetworkStage*> network_;
   Route route_;
 };
 

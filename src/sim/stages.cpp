@@ -67,14 +67,6 @@ void SplitStage::receive(Packet& token) {
   }
 }
 
-void SprayStage::receive(Packet& p) {
-  const Route* r = alternatives_[next_];
-  next_ = (next_ + 1) % alternatives_.size();
-  p.route = r;
-  p.hop = 0;
-  r->hops[0]->receive(p);
-}
-
 void MergeStage::receive(Packet& p) {
   Message& m = *p.msg;
   if (p.index < m.next_index)

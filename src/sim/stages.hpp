@@ -1,9 +1,10 @@
-// The five stage kinds of a PathSpec, instantiated on a host's resources (see model/path.hpp
+// The six stage kinds of a PathSpec, instantiated on a host's resources (see model/path.hpp
 // for their meaning). Each charges exactly the time it holds a packet, so the ledger of the
 // packet that completes a message sums to the message's end-to-end time.
 #pragma once
 
 #include "model/path.hpp"
+#include "sim/fabric.hpp"
 #include "sim/fifo_server.hpp"
 #include "sim/interrupt_moderator.hpp"
 #include "sim/stage.hpp"
@@ -57,34 +58,23 @@ class MergeStage final : public Stage {
   void on_event(std::uint64_t) override {}
 };
 
-/// Per-packet spraying: each packet continues on the next alternative route (round robin);
-/// the alternative's last stage (a RejoinStage) brings it back after this stage.
-class SprayStage final : public Stage {
+/// The switched fabric between the NICs: the packet crosses the packet-level Fabric and
+/// continues on its route when it reaches the destination host's NIC. A packet the fabric
+/// drops is counted and returned to the pool (its message never completes: no retransmission
+/// is modelled here).
+class NetworkStage final : public Stage, public FabricClient {
  public:
-  SprayStage(SimContext& ctx, std::vector<const Route*> alternatives)
-      : Stage(ctx), alternatives_(std::move(alternatives)) {}
-  void receive(Packet& p) override;
+  NetworkStage(SimContext& ctx, Fabric& fabric, const NetworkSpec& spec)
+      : Stage(ctx), flow_(fabric.add_flow(spec.src, spec.dst, spec.key, *this)), fabric_(fabric) {}
+  void receive(Packet& p) override { fabric_.inject(p, flow_); }
+  void arrived(Packet& p) override { forward(p); }
+  void dropped(Packet& p) override { ctx_.packets.release(&p); }
   void on_event(std::uint64_t) override {}
+  const FabricFlow& flow() const { return flow_; }
 
  private:
-  std::vector<const Route*> alternatives_;
-  std::size_t next_ = 0;
-};
-
-/// Last stage of a spray alternative: returns the packet to its main route after the spray.
-class RejoinStage final : public Stage {
- public:
-  RejoinStage(SimContext& ctx, const Route& main, std::uint32_t spray_hop) : Stage(ctx), main_(main), hop_(spray_hop) {}
-  void receive(Packet& p) override {
-    p.route = &main_;
-    p.hop = hop_;
-    forward(p);
-  }
-  void on_event(std::uint64_t) override {}
-
- private:
-  const Route& main_;
-  std::uint32_t hop_;
+  FabricFlow& flow_;
+  Fabric& fabric_;
 };
 
 class ModerateStage final : public Stage {

@@ -63,14 +63,13 @@ BwResult run_bandwidth(const BwConfig& c) {
   NetworkAppender net;
   if (c.base.topology == LatTopology::fabric) {
     const auto topo = FabricNetwork::make_topology(c.base);
-    const FabricNetwork fabric =
-        c.base.fabric.spray ? FabricNetwork::sprayed(topo, c.base.profile, c.base.fabric.from, c.base.fabric.to, c.base.fabric.udp_sport)
-                            : FabricNetwork(topo, c.base.profile, c.base.fabric.from, c.base.fabric.to, c.base.fabric.udp_sport);
+    const FabricNetwork fabric(topo, c.base.profile, fabric_options(c.base), c.base.fabric.from, c.base.fabric.to,
+                               c.base.fabric.udp_sport);
     r.routes = fabric.routes;
     net = fabric.appender();
   }
   const PathSpec path = build_acked_path(c.base, t, net);
-  if (!c.base.fabric.spray &&  // spraying has no closed form to estimate with
+  if (c.base.fabric.routing != Routing::spray &&  // spraying has no closed form to estimate with
       static_cast<double>(evaluate_path(path, c.base.size, true).total().count_ps()) * static_cast<double>(c.base.iters) >
           1e18)
     throw std::invalid_argument("this run would simulate more than 11 days: use fewer iterations");

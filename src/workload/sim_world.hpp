@@ -1,5 +1,6 @@
 // SimWorld: everything one simulation of two hosts needs — the scheduler, the packet and
-// message pools, the named random streams, both hosts' resources and the fabric's wires.
+// message pools, the named random streams, both hosts' resources and the packet-level fabric
+// (when a path crosses one).
 // Each workload owns one, so simulations never share state.
 #pragma once
 
@@ -13,23 +14,31 @@
 
 namespace rdmasim {
 
-struct SimWorld {
-  explicit SimWorld(std::uint64_t seed) : jitter(seed, "nic.tx_jitter") {}
+struct SimWorld : FabricProvider {
+  explicit SimWorld(std::uint64_t seed) : seed_(seed), jitter(seed, "nic.tx_jitter") {}
   SimWorld(const SimWorld&) = delete;
   SimWorld& operator=(const SimWorld&) = delete;
 
   std::array<HostResources*, 2> hosts() { return {&a, &b}; }
   std::unique_ptr<PathInstance> instance(const PathSpec& spec, MessageSink& sink) {
-    return std::make_unique<PathInstance>(ctx, hosts(), spec, sink, &wires);
+    return std::make_unique<PathInstance>(ctx, hosts(), spec, sink, this);
+  }
+  /// The simulation's fabric, built by the first network stage; every later one must name the
+  /// same topology and options.
+  Fabric& fabric_for(const NetworkSpec& spec) override {
+    if (!fabric) fabric = std::make_unique<Fabric>(sched, spec.topology, spec.options, seed_);
+    else if (fabric->topology_ptr() != spec.topology) throw std::logic_error("one simulation, one fabric topology");
+    return *fabric;
   }
 
+  std::uint64_t seed_;
   Scheduler sched;
   Pool<Packet> packets;
   Pool<Message> messages;
   RandomStream jitter;
   SimContext ctx{sched, packets, messages, jitter};
   HostResources a{sched}, b{sched};
-  FabricWires wires{sched};
+  std::unique_ptr<Fabric> fabric;  // after everything it schedules on and sends to
 };
 
 }  // namespace rdmasim

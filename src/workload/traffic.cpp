@@ -9,6 +9,7 @@
 #include "model/path.hpp"
 #include "net/fabric_route.hpp"
 #include "net/wire_format.hpp"
+#include "sim/stages.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
@@ -57,6 +58,34 @@ std::vector<std::pair<int, int>> pattern_flows(const TrafficConfig& c, int hosts
   return f;
 }
 
+// Max-min fair rates (progressive filling) of flows over links of equal capacity `cap`: the
+// most shared link fixes its flows' share, which leaves the other links; repeat.
+std::vector<double> max_min_rates(const std::vector<std::vector<int>>& flow_links, double cap) {
+  std::vector<double> rate(flow_links.size(), 0.0);
+  std::vector<bool> fixed(flow_links.size(), false);
+  std::map<int, double> left;
+  for (const auto& links : flow_links)
+    for (int l : links) left[l] = cap;
+  for (std::size_t done = 0; done < flow_links.size();) {
+    std::map<int, int> users;
+    for (std::size_t f = 0; f < flow_links.size(); ++f)
+      if (!fixed[f])
+        for (int l : flow_links[f]) ++users[l];
+    int tight = -1;
+    double share = 0;
+    for (const auto& [l, n] : users)
+      if (tight < 0 || left[l] / n < share) tight = l, share = left[l] / n;
+    for (std::size_t f = 0; f < flow_links.size(); ++f) {
+      if (fixed[f] || std::find(flow_links[f].begin(), flow_links[f].end(), tight) == flow_links[f].end()) continue;
+      fixed[f] = true;
+      rate[f] = share;
+      ++done;
+      for (int l : flow_links[f]) left[l] -= share;
+    }
+  }
+  return rate;
+}
+
 class Traffic final : public MessageSink {
  public:
   Traffic(const TrafficConfig& c, SimWorld& w) : c_(c), w_(w) {}
@@ -64,7 +93,7 @@ class Traffic final : public MessageSink {
   void add_flow(const PathSpec& spec, HostResources& src, HostResources& dst) {
     flows_.push_back(std::make_unique<Flow>());
     flows_.back()->path = std::make_unique<PathInstance>(w_.ctx, std::array<HostResources*, 2>{&src, &dst}, spec,
-                                                         *this, &w_.wires);
+                                                         *this, &w_);
   }
 
   void run() {
@@ -125,6 +154,7 @@ TrafficResult run_traffic(const TrafficConfig& c) {
   TrafficResult r;
   r.config = c;
   const ResolvedToggles tog = resolve(base);
+  const FabricOptions opts = fabric_options(base);
   SimWorld w(base.seed);
   std::vector<std::unique_ptr<HostResources>> host_res;
   for (int h = 0; h < hosts; ++h) host_res.push_back(std::make_unique<HostResources>(w.sched));
@@ -141,8 +171,7 @@ TrafficResult run_traffic(const TrafficConfig& c) {
     const auto [s, d] = pairs[i];
     if (s < 0 || s >= hosts || d < 0 || d >= hosts || s == d) throw std::invalid_argument("bad flow host pair");
     const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + i);
-    const FabricNetwork net = base.fabric.spray ? FabricNetwork::sprayed(topo, base.profile, s, d, sport)
-                                                : FabricNetwork(topo, base.profile, s, d, sport);
+    const FabricNetwork net(topo, base.profile, opts, s, d, sport);
     traffic.add_flow(build_acked_path(base, tog, net.appender()), *host_res[static_cast<std::size_t>(s)],
                      *host_res[static_cast<std::size_t>(d)]);
     std::vector<int> links;
@@ -164,11 +193,13 @@ TrafficResult run_traffic(const TrafficConfig& c) {
   r.events = w.sched.executed();
   r.invariant_violations = traffic.violations;
   r.out_of_order = w.ctx.out_of_order;
-  const double bits = static_cast<double>(base.size.count()) * 8.0 * static_cast<double>(base.iters);
+  const double bits_per_message = static_cast<double>(base.size.count()) * 8.0;
+  std::int64_t completed = 0;
   const double goodput_ideal = static_cast<double>(base.profile.link.rate.bits_per_sec()) *
                                static_cast<double>(base.size.count()) /
                                static_cast<double>(message_wire_bytes(FrameKind::roce_write, base.size, base.mtu,
                                                                       base.link_layer).count());
+  const std::vector<double> fair = max_min_rates(flow_links, goodput_ideal);
   Time first = Time::max(), last{};
   std::vector<double> g;
   for (std::size_t i = 0; i < r.flows.size(); ++i) {
@@ -176,19 +207,31 @@ TrafficResult run_traffic(const TrafficConfig& c) {
     first = std::min(first, f.first_post);
     last = std::max(last, f.last_completion);
     FlowResult& fr = r.flows[i];
-    fr.goodput_bps = bits / ((f.last_completion - f.first_post).to_us() / 1e6);
+    fr.completed = f.completed;
+    completed += f.completed;
+    for (const NetworkStage* n : f.path->network_stages()) fr.dropped += n->flow().dropped;
+    fr.ce_marked = f.path->network_stages().front()->flow().ce_marked;
+    fr.goodput_bps = f.completed == 0 ? 0.0
+                                      : bits_per_message * static_cast<double>(f.completed) /
+                                            ((f.last_completion - f.first_post).to_us() / 1e6);
     int worst = 1;
     for (int l : flow_links[i]) worst = std::max(worst, sharing[l]);
     fr.bottleneck_sharing = worst;
-    fr.predicted_bps = goodput_ideal / worst;
+    fr.predicted_bps = fair[i];
     g.push_back(fr.goodput_bps);
   }
   std::sort(g.begin(), g.end());
   r.min_bps = g.front();
   r.max_bps = g.back();
   r.median_bps = g.size() % 2 ? g[g.size() / 2] : (g[g.size() / 2 - 1] + g[g.size() / 2]) / 2;
-  r.aggregate_bps = bits * static_cast<double>(r.flows.size()) / ((last - first).to_us() / 1e6);
-  r.ideal_aggregate_bps = goodput_ideal * static_cast<double>(r.flows.size());
+  r.seconds = last > first ? (last - first).to_us() / 1e6 : 0.0;
+  r.aggregate_bps = r.seconds > 0 ? bits_per_message * static_cast<double>(completed) / r.seconds : 0.0;
+  r.fabric = w.fabric->stats(last > first ? last - first : Time::zero());
+  // Sum of B_i: each flow's fair share of its host links alone (a non-blocking fabric).
+  std::map<int, int> from, to;
+  for (const auto& [s, d] : pairs) ++from[s], ++to[d];
+  r.ideal_aggregate_bps = 0;
+  for (const auto& [s, d] : pairs) r.ideal_aggregate_bps += goodput_ideal / std::max(from[s], to[d]);
   return r;
 }
 

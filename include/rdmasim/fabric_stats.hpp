@@ -1,0 +1,33 @@
+// FabricStats: what a run's packet-level fabric counted — totals for the conservation
+// invariant (injected = delivered + dropped + in flight) and the lossless guarantee, and
+// per-port counters in the spirit of `ethtool -S` / `perfquery` for every port that carried
+// or refused traffic.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rdmasim {
+
+struct PortStats {
+  std::string port;               // "edge0.0->h1": the transmitting node and its peer
+  std::uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
+  std::uint64_t drops = 0;        // discarded at this port's egress queue
+  std::uint64_t ecn_marked = 0;   // marked CE when queued here
+  std::uint64_t pause_tx = 0;     // PFC frames sent to the peer (XOFF + XON)
+  std::uint64_t pause_rx = 0;     // PFC frames received from the peer
+  double paused_us = 0;           // time the transmitter held frames it was not allowed to send
+  std::int64_t max_queue_bytes = 0;
+  double utilisation = 0;         // tx bytes on the wire / (rate x run time)
+};
+
+struct FabricStats {
+  std::uint64_t injected = 0, delivered = 0, dropped = 0, in_flight = 0;
+  std::uint64_t lossless_drops = 0;  // must be 0: a lossless class never drops
+  std::uint64_t ecn_marked = 0, pause_frames = 0;
+  bool conserved = true;             // injected == delivered + dropped + in_flight
+  std::vector<PortStats> ports;      // ports with any traffic, drops or pauses, in port order
+};
+
+}  // namespace rdmasim

@@ -1,0 +1,111 @@
+#include "io/traffic_report.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "io/json_report.hpp"
+
+namespace rdmasim {
+
+void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busiest) {
+  std::fprintf(out, " fabric: %llu packets injected, %llu delivered, %llu dropped (%llu in a lossless class), %llu in flight%s\n",
+               static_cast<unsigned long long>(s.injected), static_cast<unsigned long long>(s.delivered),
+               static_cast<unsigned long long>(s.dropped), static_cast<unsigned long long>(s.lossless_drops),
+               static_cast<unsigned long long>(s.in_flight), s.conserved ? "" : "  CONSERVATION VIOLATED");
+  std::fprintf(out, " fabric: %llu ECN marks, %llu PFC pause frames\n", static_cast<unsigned long long>(s.ecn_marked),
+               static_cast<unsigned long long>(s.pause_frames));
+  std::vector<const PortStats*> shown;
+  for (const PortStats& p : s.ports)
+    if (p.drops || p.pause_tx || p.pause_rx || p.ecn_marked) shown.push_back(&p);
+  std::vector<const PortStats*> by_bytes;
+  for (const PortStats& p : s.ports) by_bytes.push_back(&p);
+  std::stable_sort(by_bytes.begin(), by_bytes.end(), [](auto* a, auto* b) { return a->tx_bytes > b->tx_bytes; });
+  for (std::size_t i = 0; i < by_bytes.size() && i < busiest; ++i)
+    if (std::find(shown.begin(), shown.end(), by_bytes[i]) == shown.end()) shown.push_back(by_bytes[i]);
+  if (shown.empty()) return;
+  std::fprintf(out, " %-22s %10s %12s %6s %8s %8s %8s %11s %11s %6s\n", "port", "tx_packets", "tx_bytes", "util%", "drops",
+               "ecn_mark", "pause_tx", "pause_rx", "paused[us]", "maxq[B]");
+  for (const PortStats* p : shown)
+    std::fprintf(out, " %-22s %10llu %12llu %6.1f %8llu %8llu %8llu %11llu %11.3f %6lld\n", p->port.c_str(),
+                 static_cast<unsigned long long>(p->tx_packets), static_cast<unsigned long long>(p->tx_bytes),
+                 100.0 * p->utilisation, static_cast<unsigned long long>(p->drops),
+                 static_cast<unsigned long long>(p->ecn_marked), static_cast<unsigned long long>(p->pause_tx),
+                 static_cast<unsigned long long>(p->pause_rx), p->paused_us, static_cast<long long>(p->max_queue_bytes));
+}
+
+void print_traffic(std::FILE* out, const TrafficResult& r) {
+  const TrafficConfig& t = r.config;
+  std::fprintf(out, "%s traffic, %zu flows of %lld x %lld B RDMA WRITE, tx depth %d, %s, routing %s, %s\n",
+               std::string(to_string(t.pattern)).c_str(), r.flows.size(), static_cast<long long>(t.base.iters),
+               static_cast<long long>(t.base.size.count()), t.tx_depth, t.base.fabric.topology.c_str(),
+               std::string(to_string(t.base.fabric.routing)).c_str(),
+               t.base.link_layer == LinkLayer::ib ? "InfiniBand credits"
+               : t.base.profile.sw.lossless       ? "RoCE lossless (PFC)"
+                                                  : "RoCE lossy");
+  std::fprintf(out, " %-5s %-5s %6s %9s %14s %16s %8s %8s  route\n", "src", "dst", "sport", "done", "goodput[Gb/s]",
+               "ECMP pred.[Gb/s]", "sharing", "dropped");
+  for (const FlowResult& f : r.flows)
+    std::fprintf(out, " h%-4d h%-4d %6u %9lld %14.3f %16.3f %8d %8llu  %s\n", f.src, f.dst, f.sport,
+                 static_cast<long long>(f.completed), f.goodput_bps / 1e9, f.predicted_bps / 1e9, f.bottleneck_sharing,
+                 static_cast<unsigned long long>(f.dropped), f.route.c_str());
+  std::fprintf(out, " per-flow goodput: min %.3f  median %.3f  max %.3f Gb/s\n", r.min_bps / 1e9, r.median_bps / 1e9,
+               r.max_bps / 1e9);
+  std::fprintf(out, " aggregate %.3f Gb/s of the ideal sum(B_i) %.3f Gb/s (%.1f%%)\n", r.aggregate_bps / 1e9,
+               r.ideal_aggregate_bps / 1e9, 100.0 * r.aggregate_bps / r.ideal_aggregate_bps);
+  std::fprintf(out, " out-of-order arrivals at the receivers: %llu packets\n", static_cast<unsigned long long>(r.out_of_order));
+  print_fabric_stats(out, r.fabric);
+  if (r.fabric.dropped > 0)
+    std::fprintf(out, " note: dropped packets are not retransmitted yet (no RC go-back-N); their messages never complete\n");
+}
+
+nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
+  nlohmann::ordered_json j;
+  j["injected"] = s.injected;
+  j["delivered"] = s.delivered;
+  j["dropped"] = s.dropped;
+  j["lossless_drops"] = s.lossless_drops;
+  j["in_flight"] = s.in_flight;
+  j["conserved"] = s.conserved;
+  j["ecn_marked"] = s.ecn_marked;
+  j["pause_frames"] = s.pause_frames;
+  nlohmann::ordered_json ports = nlohmann::ordered_json::array();
+  for (const PortStats& p : s.ports)
+    ports.push_back({{"port", p.port},           {"tx_packets", p.tx_packets}, {"tx_bytes", p.tx_bytes},
+                     {"rx_packets", p.rx_packets}, {"rx_bytes", p.rx_bytes},   {"drops", p.drops},
+                     {"ecn_marked", p.ecn_marked}, {"pause_tx", p.pause_tx},   {"pause_rx", p.pause_rx},
+                     {"paused_us", p.paused_us},   {"max_queue_bytes", p.max_queue_bytes},
+                     {"utilisation", p.utilisation}});
+  j["ports"] = ports;
+  return j;
+}
+
+nlohmann::ordered_json traffic_json(const TrafficResult& r) {
+  nlohmann::ordered_json j;
+  j["pattern"] = std::string(to_string(r.config.pattern));
+  j["config"] = config_json(r.config.base, resolve(r.config.base));
+  nlohmann::ordered_json flows = nlohmann::ordered_json::array();
+  for (const FlowResult& f : r.flows)
+    flows.push_back({{"src", f.src},
+                     {"dst", f.dst},
+                     {"sport", f.sport},
+                     {"completed", f.completed},
+                     {"goodput_Gbps", f.goodput_bps / 1e9},
+                     {"predicted_Gbps", f.predicted_bps / 1e9},
+                     {"bottleneck_sharing", f.bottleneck_sharing},
+                     {"dropped", f.dropped},
+                     {"ce_marked", f.ce_marked},
+                     {"route", f.route}});
+  j["flows"] = flows;
+  j["summary"] = {{"min_Gbps", r.min_bps / 1e9},
+                  {"median_Gbps", r.median_bps / 1e9},
+                  {"max_Gbps", r.max_bps / 1e9},
+                  {"aggregate_Gbps", r.aggregate_bps / 1e9},
+                  {"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9},
+                  {"seconds", r.seconds},
+                  {"events", r.events},
+                  {"out_of_order", r.out_of_order}};
+  j["fabric"] = fabric_stats_json(r.fabric);
+  return j;
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,21 @@
+// Reports of a many-flow traffic run (`rdmasim bw --pattern ...`): the per-flow table, the
+// goodput summary, the fabric's totals (conservation, drops, PFC, ECN) and the per-port
+// counters (`ethtool -S` style), as text or as JSON.
+#pragma once
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "rdmasim/traffic.hpp"
+
+namespace rdmasim {
+
+void print_traffic(std::FILE* out, const TrafficResult& r);
+nlohmann::ordered_json traffic_json(const TrafficResult& r);
+nlohmann::ordered_json fabric_stats_json(const FabricStats& s);
+/// The fabric totals and the counters of the ports that dropped, paused or marked, plus the
+/// `busiest` ports by bytes sent.
+void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busiest = 8);
+
+}  // namespace rdmasim

@@ -1,0 +1,45 @@
+// CriticalPath: the ledger rule for a resource that serves packets one at a time (a FIFO
+// server, a switch egress port).
+//
+// A packet that waited for service takes the critical path into account: if the packet served
+// just before it belongs to the SAME message and finished exactly when this one starts, the
+// waiting packet's path continues through that packet — it takes over the predecessor's
+// ledger as it was when the resource freed (which ends exactly at this start time). Any other
+// wait (behind another message, or while the resource was paused or idle) is `queue`. So for a
+// message whose packets pile up at a bottleneck the ledger shows the pipeline fill plus the
+// bottleneck's service of every packet (L_transmit = S/B for a link-bound message).
+#pragma once
+
+#include <cstdint>
+
+#include "net/packet.hpp"
+
+namespace rdmasim {
+
+class CriticalPath {
+ public:
+  /// `p` starts service at `now` after waiting since `p.stamp`.
+  void start(Packet& p, Time now) {
+    if (p.stamp >= now) return;
+    if (p.msg->id == last_msg_ && now == last_done_)
+      p.ledger = last_ledger_;
+    else
+      p.ledger.add(Category::queue, now - p.stamp);
+    p.stamp = now;
+  }
+  /// `p` has been charged up to its hand-on; the resource stays busy `remainder` longer on it.
+  void departed(const Packet& p, Category cat, Time remainder) {
+    last_msg_ = p.msg->id;
+    last_ledger_ = p.ledger;
+    last_ledger_.add(cat, remainder);
+  }
+  /// The resource became free at `t`.
+  void freed(Time t) { last_done_ = t; }
+
+ private:
+  std::uint64_t last_msg_ = ~std::uint64_t{0};
+  Ledger last_ledger_;
+  Time last_done_ = Time::ps(-1);
+};
+
+}  // namespace rdmasim

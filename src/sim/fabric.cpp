@@ -1,0 +1,529 @@
+#include "sim/fabric.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "net/link.hpp"
+#include "net/routing.hpp"
+
+namespace rdmasim {
+namespace {
+
+constexpr int kClasses = 8;
+constexpr std::int64_t kPauseFrameWire = 84;  // 64 B MAC control frame + preamble/SFD + IFG
+enum Control : std::uint64_t { kPause = 1, kResume = 2, kCredit = 3 };
+
+std::uint64_t packet_arg(Packet& p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)); }
+Packet& arg_packet(std::uint64_t a) { return *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(a)); }
+
+/// Bytes a rate moves in time t (rounded up).
+std::int64_t bytes_in(Time t, Rate r) {
+  const i128 num = static_cast<i128>(t.count_ps()) * r.bits_per_sec();
+  const i128 den = static_cast<i128>(8) * 1'000'000'000'000LL;
+  return static_cast<std::int64_t>((num + den - 1) / den);
+}
+
+}  // namespace
+
+struct Fabric::Port final : EventHandler {
+  Port(Fabric& f, int i) : fabric(f), id(i) {}
+  void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
+
+  Fabric& fabric;
+  int id;
+  int node = 0, peer = 0;
+  bool peer_switch = false;
+  Rate rate{};
+  Time prop{};
+  // Egress: strict-priority queues toward the peer.
+  std::array<Packet*, kClasses> head{}, tail{};
+  std::array<std::int64_t, kClasses> qbytes{};
+  std::int64_t queued = 0;
+  std::uint32_t queued_packets = 0;
+  bool busy = false, released = false;
+  Packet* current = nullptr;
+  Time busy_until{}, service{}, release{};
+  int cur_in = -1;  // ingress port the frame in transmission was buffered under (-1: a host)
+  std::uint8_t cur_tc = 0;
+  std::int64_t cur_bytes = 0;
+  CriticalPath path;
+  std::uint8_t paused = 0;                     // PFC: priorities the peer has paused
+  std::array<std::int64_t, kClasses> credits{};  // IB: room in the peer's input buffer per VL
+  bool blocked = false;
+  Time blocked_since{};
+  // Ingress: frames received from the peer and buffered at this node.
+  std::array<std::int64_t, kClasses> in_bytes{}, in_headroom{};
+  std::uint8_t xoff_sent = 0;
+  std::int64_t headroom = 0;
+  PortCounters c;
+  FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
+};
+
+Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOptions& o, std::uint64_t seed)
+    : sched_(s), topo_(std::move(t)), opt_(o), ecn_rng_(seed, "fabric.ecn") {
+  const Topology& topo = *topo_;
+  const auto& cables = topo.cables();
+  switches_.resize(topo.nodes().size());
+  for (std::size_t ci = 0; ci < cables.size(); ++ci) {
+    const Cable& c = cables[ci];
+    LinkParams lp;
+    lp.rate = c.rate;
+    lp.length_mm = c.length_mm;
+    lp.velocity_mps = opt_.velocity_mps;
+    const Time prop = Link(lp).propagation();
+    for (int dir = 0; dir < 2; ++dir) {
+      auto port = std::make_unique<Port>(*this, static_cast<int>(ci) * 2 + dir);
+      port->node = dir == 0 ? c.a : c.b;
+      port->peer = dir == 0 ? c.b : c.a;
+      port->peer_switch = is_switch(port->peer);
+      port->rate = c.rate;
+      port->prop = prop;
+      if (opt_.layer == LinkLayer::ib && port->peer_switch) port->credits.fill(opt_.sw.ib_vl_buffer.count());
+      ports_.push_back(std::move(port));
+    }
+  }
+  // PFC headroom: what still arrives after XOFF — the frame the upstream is sending, the frame
+  // delaying our pause frame, one more in the pipeline, and a round trip of the cable.
+  const bool pfc = opt_.layer == LinkLayer::roce && opt_.sw.lossless;
+  for (auto& p : ports_) {
+    if (!pfc || !is_switch(p->node)) continue;
+    const std::int64_t need = 2 * bytes_in(p->prop, p->rate) + 3 * opt_.max_frame.count() + kPauseFrameWire;
+    p->headroom = opt_.sw.pfc_headroom.count() > 0 ? opt_.sw.pfc_headroom.count() : need;
+    if (p->headroom < need)
+      throw std::invalid_argument("switch.pfc_headroom: " + std::to_string(p->headroom) + "B is less than the " +
+                                  std::to_string(need) + "B port " + port_name(p->id) +
+                                  " needs to stay lossless (2 x propagation x rate + 3 frames); raise it or use 0");
+  }
+  for (std::size_t n = 0; n < topo.nodes().size(); ++n) {
+    if (!is_switch(static_cast<int>(n))) continue;
+    std::int64_t reserved = 0;
+    for (int c : topo.nodes()[n].cables) reserved += ports_[static_cast<std::size_t>(c * 2 + (cables[static_cast<std::size_t>(c)].a == static_cast<int>(n) ? 0 : 1))]->headroom;
+    switches_[n].shared_size = opt_.sw.buffer.count() - reserved;
+    if (switches_[n].shared_size < 4 * opt_.max_frame.count())
+      throw std::invalid_argument("switch.buffer: " + std::to_string(opt_.sw.buffer.count()) + "B leaves no shared buffer at " +
+                                  topo.nodes()[n].name + " after " + std::to_string(reserved) + "B of PFC headroom");
+  }
+  // Hosts, their attachment nodes and the next-hop table towards every attachment node.
+  attach_slot_.assign(topo.nodes().size(), -1);
+  for (int h = 0; h < topo.host_count(); ++h) {
+    const int hn = topo.host_node(h);
+    const int c = topo.nodes()[static_cast<std::size_t>(hn)].cables.at(0);
+    host_port_.push_back(c * 2 + (cables[static_cast<std::size_t>(c)].a == hn ? 0 : 1));
+    const int a = cables[static_cast<std::size_t>(c)].other(hn);
+    attach_.push_back(a);
+    if (attach_slot_[static_cast<std::size_t>(a)] < 0) attach_slot_[static_cast<std::size_t>(a)] = slots_++;
+  }
+  next_.resize(topo.nodes().size() * static_cast<std::size_t>(slots_));
+  for (std::size_t e = 0; e < topo.nodes().size(); ++e) {
+    const int slot = attach_slot_[e];
+    if (slot < 0 || !is_switch(static_cast<int>(e))) continue;
+    const std::vector<int> d = distances_to(topo, static_cast<int>(e));
+    for (std::size_t n = 0; n < topo.nodes().size(); ++n) {
+      if (!is_switch(static_cast<int>(n)) || n == e || d[n] < 0) continue;
+      NextHops& nh = next_[n * static_cast<std::size_t>(slots_) + static_cast<std::size_t>(slot)];
+      nh.offset = static_cast<std::uint32_t>(hop_ports_.size());
+      for (int c : topo.nodes()[n].cables) {  // cable order, as ecmp_route
+        const Cable& cab = cables[static_cast<std::size_t>(c)];
+        const int m = cab.other(static_cast<int>(n));
+        if (!is_switch(m) || d[static_cast<std::size_t>(m)] != d[n] - 1) continue;
+        hop_ports_.push_back(c * 2 + (cab.a == static_cast<int>(n) ? 0 : 1));
+        nh.max_rate_bps = std::max(nh.max_rate_bps, cab.rate.bits_per_sec());
+        ++nh.count;
+      }
+    }
+  }
+}
+
+Fabric::~Fabric() = default;
+
+bool Fabric::is_switch(int node) const { return topo_->nodes()[static_cast<std::size_t>(node)].kind == NodeKind::switch_; }
+
+const PortCounters& Fabric::counters(int port) const { return ports_.at(static_cast<std::size_t>(port))->c; }
+
+std::int64_t Fabric::headroom(int port) const { return ports_.at(static_cast<std::size_t>(port))->headroom; }
+
+std::string Fabric::port_name(int port) const {
+  const Port& p = *ports_.at(static_cast<std::size_t>(port));
+  return topo_->nodes()[static_cast<std::size_t>(p.node)].name + "->" + topo_->nodes()[static_cast<std::size_t>(p.peer)].name;
+}
+
+std::uint64_t Fabric::in_flight() const {
+  std::uint64_t n = in_transit_;
+  for (const auto& p : ports_) {
+    for (const Packet* q : p->head)
+      for (; q; q = q->next_in_queue) ++n;
+    if (p->busy && !p->released) ++n;
+  }
+  for (const FabricFlow& f : flows_)
+    for (const Packet* q = f.head; q; q = q->next_in_queue) ++n;
+  return n;
+}
+
+FabricStats Fabric::stats(Time span) const {
+  FabricStats s;
+  s.injected = injected_;
+  s.delivered = delivered_;
+  s.dropped = dropped_;
+  s.lossless_drops = lossless_drops_;
+  s.in_flight = in_flight();
+  s.conserved = s.injected == s.delivered + s.dropped + s.in_flight;
+  for (const auto& p : ports_) {
+    const PortCounters& c = p->c;
+    s.ecn_marked += c.ecn_marked;
+    s.pause_frames += c.pause_tx;
+    if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0) continue;
+    PortStats r;
+    r.port = port_name(p->id);
+    r.tx_packets = c.tx_packets;
+    r.tx_bytes = c.tx_bytes;
+    r.rx_packets = c.rx_packets;
+    r.rx_bytes = c.rx_bytes;
+    r.drops = c.drops;
+    r.ecn_marked = c.ecn_marked;
+    r.pause_tx = c.pause_tx;
+    r.pause_rx = c.pause_rx;
+    r.paused_us = (c.paused + (p->blocked ? sched_.now() - p->blocked_since : Time::zero())).to_us();
+    r.max_queue_bytes = c.max_queue_bytes;
+    if (span > Time::zero())
+      r.utilisation = static_cast<double>(c.tx_bytes) * 8.0 /
+                      (static_cast<double>(p->rate.bits_per_sec()) * span.to_us() / 1e6);
+    s.ports.push_back(std::move(r));
+  }
+  return s;
+}
+
+FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient& client) {
+  if (src < 0 || src >= topo_->host_count() || dst < 0 || dst >= topo_->host_count() || src == dst)
+    throw std::invalid_argument("fabric flow: bad host pair");
+  FabricFlow& f = flows_.emplace_back();
+  f.src = src;
+  f.dst = dst;
+  f.key = key;
+  f.client = &client;
+  return f;
+}
+
+const Fabric::NextHops& Fabric::next_hops(int node, int dst_host) const {
+  const int slot = attach_slot_[static_cast<std::size_t>(attach_[static_cast<std::size_t>(dst_host)])];
+  return next_[static_cast<std::size_t>(node) * static_cast<std::size_t>(slots_) + static_cast<std::size_t>(slot)];
+}
+
+int Fabric::route(Packet& p, int node) const {
+  const FabricFlow& f = *p.flow;
+  if (node == attach_[static_cast<std::size_t>(f.dst)]) return host_port_[static_cast<std::size_t>(f.dst)] ^ 1;
+  const NextHops& nh = next_hops(node, f.dst);
+  if (nh.count == 0) throw std::logic_error("fabric: no route from " + topo_->nodes()[static_cast<std::size_t>(node)].name);
+  const std::int32_t* hops = hop_ports_.data() + nh.offset;
+  if (nh.count == 1) return hops[0];
+  const std::uint32_t h = ecmp_hash(f.key, node) % nh.count;
+  switch (opt_.routing) {
+    case Routing::ecmp: return hops[h];
+    case Routing::spray: {
+      // Mixed radix over the fan-outs along the path: consecutive packets of a flow cover
+      // every equal-cost path once per cycle, and flows do not synchronise.
+      const std::uint32_t choice = (p.entropy / p.spray_div + h) % nh.count;
+      p.spray_div *= nh.count;
+      return hops[choice];
+    }
+    case Routing::adaptive: {
+      std::uint32_t best = h;
+      for (std::uint32_t i = 1; i < nh.count; ++i) {
+        const std::uint32_t j = (h + i) % nh.count;
+        if (ports_[static_cast<std::size_t>(hops[j])]->queued < ports_[static_cast<std::size_t>(hops[best])]->queued) best = j;
+      }
+      return hops[best];
+    }
+  }
+  return hops[h];
+}
+
+void Fabric::inject(Packet& p, FabricFlow& f) {
+  p.flow = &f;
+  p.tc = static_cast<std::uint8_t>(opt_.sw.data_tc);
+  p.ce = false;
+  p.fab_port = -1;
+  p.entropy = static_cast<std::uint32_t>(f.injected);
+  p.spray_div = 1;
+  ++injected_;
+  ++f.injected;
+  Port& e = *ports_[static_cast<std::size_t>(host_port_[static_cast<std::size_t>(f.src)])];
+  p.next_in_queue = nullptr;
+  if (f.tail) {
+    f.tail->next_in_queue = &p;
+  } else {
+    f.head = &p;
+    if (!e.ring) {  // the ring's first flow
+      f.next_active = &f;
+      e.ring = &f;
+    } else {        // joins the ring right after the flow served last: its turn is next
+      f.next_active = e.ring->next_active;
+      e.ring->next_active = &f;
+    }
+  }
+  f.tail = &p;
+  e.qbytes[p.tc] += p.wire.count();
+  e.queued += p.wire.count();
+  ++e.queued_packets;
+  e.c.max_queue_bytes = std::max(e.c.max_queue_bytes, e.queued);
+  try_start(e);
+}
+
+bool Fabric::sendable(const Port& e, const Packet& p) const {
+  if (e.paused >> p.tc & 1) return false;
+  return opt_.layer != LinkLayer::ib || !e.peer_switch || e.credits[p.tc] >= p.wire.count();
+}
+
+Packet* Fabric::pick(Port& e) {
+  if (e.ring) {  // a host port: round robin over the flows with packets, starting after `ring`
+    FabricFlow* prev = e.ring;
+    do {
+      FabricFlow* f = prev->next_active;
+      if (sendable(e, *f->head)) {
+        Packet* p = f->head;
+        f->head = p->next_in_queue;
+        if (f->head) {
+          e.ring = f;
+        } else {  // leaves the ring
+          f->tail = nullptr;
+          if (f == prev) e.ring = nullptr;
+          else prev->next_active = f->next_active, e.ring = prev;
+          f->next_active = nullptr;
+        }
+        return p;
+      }
+      prev = f;
+    } while (prev != e.ring);
+    return nullptr;
+  }
+  for (int tc = kClasses - 1; tc >= 0; --tc) {
+    const auto q = static_cast<std::size_t>(tc);
+    Packet* p = e.head[q];
+    if (!p || !sendable(e, *p)) continue;
+    e.head[q] = p->next_in_queue;
+    if (!e.head[q]) e.tail[q] = nullptr;
+    return p;
+  }
+  return nullptr;
+}
+
+void Fabric::try_start(Port& e) {
+  if (e.busy) return;
+  Packet* next = pick(e);
+  const Time now = sched_.now();
+  if (!next) {
+    if (e.queued_packets > 0 && !e.blocked) {
+      e.blocked = true;
+      e.blocked_since = now;
+    }
+    return;
+  }
+  if (e.blocked) {
+    e.c.paused += now - e.blocked_since;
+    e.blocked = false;
+  }
+  Packet& p = *next;
+  const auto q = static_cast<std::size_t>(p.tc);
+  const std::int64_t w = p.wire.count();
+  e.qbytes[q] -= w;
+  e.queued -= w;
+  --e.queued_packets;
+  if (opt_.layer == LinkLayer::ib && e.peer_switch) e.credits[q] -= w;
+  e.path.start(p, now);
+  e.cur_in = is_switch(e.node) ? p.fab_port ^ 1 : -1;
+  e.cur_tc = p.tc;
+  e.cur_bytes = w;
+  p.fab_port = e.id;
+  e.service = serialization_time(p.wire, e.rate);
+  e.release = e.service;
+  if (e.peer_switch && opt_.sw.cut_through) {
+    const int dst = p.flow->dst;
+    const std::int64_t next_rate = e.peer == attach_[static_cast<std::size_t>(dst)]
+                                       ? ports_[static_cast<std::size_t>(host_port_[static_cast<std::size_t>(dst)] ^ 1)]->rate.bits_per_sec()
+                                       : next_hops(e.peer, dst).max_rate_bps;
+    if (next_rate <= e.rate.bits_per_sec()) e.release = std::min(e.service, serialization_time(opt_.sw.cut_through_bytes, e.rate));
+  }
+  e.busy = true;
+  e.released = false;
+  e.current = &p;
+  e.busy_until = now + e.service;
+  if (e.release < e.service) sched_.schedule_in(e.release, e, packet_arg(p));
+  sched_.schedule_in(e.service, e, 0);
+}
+
+void Fabric::hand_on(Port& e, Packet& p) {
+  p.charge(Category::transmit, sched_.now());
+  e.path.departed(p, Category::transmit, e.service - e.release);
+  e.released = true;
+  e.current = nullptr;
+  ++in_transit_;
+  sched_.schedule_in(e.prop, arrive_, packet_arg(p));
+}
+
+void Fabric::on_port(Port& e, std::uint64_t arg) {
+  if (arg != 0) {
+    hand_on(e, arg_packet(arg));
+    return;
+  }
+  if (!e.released) hand_on(e, *e.current);
+  e.path.freed(sched_.now());
+  e.busy = false;
+  e.released = false;
+  ++e.c.tx_packets;
+  e.c.tx_bytes += static_cast<std::uint64_t>(e.cur_bytes);
+  if (e.cur_in >= 0) release_buffer(e.node, e.cur_in, e.cur_tc, e.cur_bytes);
+  try_start(e);
+}
+
+void Fabric::on_arrive(std::uint64_t arg) {
+  Packet& p = arg_packet(arg);
+  --in_transit_;
+  p.charge(Category::propagate, sched_.now());
+  const int in = p.fab_port ^ 1;
+  Port& ip = *ports_[static_cast<std::size_t>(in)];
+  ++ip.c.rx_packets;
+  ip.c.rx_bytes += static_cast<std::uint64_t>(p.wire.count());
+  if (is_switch(ip.node)) {
+    ++in_transit_;
+    sched_.schedule_in(opt_.sw.pipeline, pipeline_, arg);
+    return;
+  }
+  FabricFlow& f = *p.flow;
+  if (ip.node != topo_->host_node(f.dst)) throw std::logic_error("fabric: packet delivered to the wrong host");
+  ++delivered_;
+  ++f.delivered;
+  if (p.ce) ++f.ce_marked;
+  p.fab_port = -1;
+  f.client->arrived(p);
+}
+
+void Fabric::on_pipeline(std::uint64_t arg) {
+  Packet& p = arg_packet(arg);
+  --in_transit_;
+  p.charge(Category::switch_, sched_.now());
+  const int in = p.fab_port ^ 1;
+  admit(p, ports_[static_cast<std::size_t>(in)]->node, in);
+}
+
+void Fabric::admit(Packet& p, int node, int in) {
+  Port& e = *ports_[static_cast<std::size_t>(route(p, node))];
+  Port& ip = *ports_[static_cast<std::size_t>(in)];
+  SwitchState& s = switches_[static_cast<std::size_t>(node)];
+  const std::int64_t w = p.wire.count();
+  const auto q = static_cast<std::size_t>(p.tc);
+  bool ok = true;
+  if (opt_.layer == LinkLayer::ib) {
+    ip.in_bytes[q] += w;  // the upstream held credits for it: there is room by construction
+  } else if (lossless(p.tc)) {
+    const std::int64_t shared_part = ip.in_bytes[q] - ip.in_headroom[q];
+    if (shared_part + w <= opt_.sw.pfc_xoff.count() && s.shared_used + w <= s.shared_size) {
+      s.shared_used += w;
+    } else if (ip.in_headroom[q] + w <= ip.headroom) {
+      ip.in_headroom[q] += w;
+    } else {
+      ok = false;
+      ++lossless_drops_;
+    }
+    if (ok) ip.in_bytes[q] += w;
+    const bool over = ip.in_headroom[q] > 0 || ip.in_bytes[q] >= opt_.sw.pfc_xoff.count() ||
+                      s.shared_used + opt_.max_frame.count() > s.shared_size;
+    if (over && !(ip.xoff_sent >> q & 1)) {
+      ip.xoff_sent = static_cast<std::uint8_t>(ip.xoff_sent | (1u << q));
+      send_flow_control(in, kPause, p.tc, 0);
+    }
+  } else {
+    const double limit = opt_.sw.dt_alpha * static_cast<double>(s.shared_size - s.shared_used);
+    ok = static_cast<double>(e.qbytes[q] + w) <= limit && s.shared_used + w <= s.shared_size;
+    if (ok) {
+      s.shared_used += w;
+      ip.in_bytes[q] += w;
+    }
+  }
+  if (!ok) {
+    ++e.c.drops;
+    ++dropped_;
+    ++p.flow->dropped;
+    p.fab_port = -1;
+    p.flow->client->dropped(p);
+    return;
+  }
+  if (opt_.layer == LinkLayer::roce && opt_.sw.ecn) {
+    const std::int64_t depth = e.qbytes[q];
+    const std::int64_t kmin = opt_.sw.ecn_kmin.count(), kmax = opt_.sw.ecn_kmax.count();
+    bool mark = depth >= kmax;
+    if (!mark && depth > kmin)
+      mark = ecn_rng_.uniform01() < opt_.sw.ecn_pmax * static_cast<double>(depth - kmin) / static_cast<double>(kmax - kmin);
+    if (mark) {
+      p.ce = true;
+      ++e.c.ecn_marked;
+    }
+  }
+  p.next_in_queue = nullptr;
+  if (e.tail[q]) e.tail[q]->next_in_queue = &p;
+  else e.head[q] = &p;
+  e.tail[q] = &p;
+  e.qbytes[q] += w;
+  e.queued += w;
+  ++e.queued_packets;
+  e.c.max_queue_bytes = std::max(e.c.max_queue_bytes, e.queued);
+  try_start(e);
+}
+
+void Fabric::release_buffer(int node, int in, std::uint8_t tc, std::int64_t w) {
+  Port& ip = *ports_[static_cast<std::size_t>(in)];
+  SwitchState& s = switches_[static_cast<std::size_t>(node)];
+  const auto q = static_cast<std::size_t>(tc);
+  ip.in_bytes[q] -= w;
+  if (opt_.layer == LinkLayer::ib) {
+    send_flow_control(in, kCredit, tc, w);
+    return;
+  }
+  const std::int64_t from_headroom = std::min(w, ip.in_headroom[q]);
+  ip.in_headroom[q] -= from_headroom;
+  s.shared_used -= w - from_headroom;
+  if ((ip.xoff_sent >> q & 1) && ip.in_headroom[q] == 0 &&
+      ip.in_bytes[q] < opt_.sw.pfc_xoff.count() - opt_.sw.pfc_xon_delta.count() &&
+      s.shared_used + opt_.max_frame.count() <= s.shared_size) {
+    ip.xoff_sent = static_cast<std::uint8_t>(ip.xoff_sent & ~(1u << q));
+    send_flow_control(in, kResume, tc, 0);
+  }
+}
+
+void Fabric::send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value) {
+  Port& fp = *ports_[static_cast<std::size_t>(from_port)];
+  const Time now = sched_.now();
+  Time delay = fp.prop;  // credit updates: tiny flow-control packets, propagation only
+  if (kind != kCredit) {
+    ++fp.c.pause_tx;
+    // A PFC frame goes out after the frame being transmitted on this port.
+    delay += (fp.busy && fp.busy_until > now ? fp.busy_until - now : Time::zero()) +
+             serialization_time(Bytes(kPauseFrameWire), fp.rate);
+  }
+  const std::uint64_t arg = (static_cast<std::uint64_t>(from_port ^ 1) << 32) | (static_cast<std::uint64_t>(kind) << 28) |
+                            (static_cast<std::uint64_t>(tc) << 24) | static_cast<std::uint64_t>(value);
+  sched_.schedule_in(delay, control_, arg);
+}
+
+void Fabric::on_control(std::uint64_t arg) {
+  Port& e = *ports_[static_cast<std::size_t>(arg >> 32)];
+  const auto kind = (arg >> 28) & 0xf;
+  const auto tc = static_cast<unsigned>((arg >> 24) & 0xf);
+  const auto value = static_cast<std::int64_t>(arg & 0xffffff);
+  switch (kind) {
+    case kPause:
+      ++e.c.pause_rx;
+      e.paused = static_cast<std::uint8_t>(e.paused | (1u << tc));
+      break;
+    case kResume:
+      ++e.c.pause_rx;
+      e.paused = static_cast<std::uint8_t>(e.paused & ~(1u << tc));
+      try_start(e);
+      break;
+    case kCredit:
+      e.credits[tc] += value;
+      try_start(e);
+      break;
+    default: throw std::logic_error("fabric: bad control event");
+  }
+}
+
+}  // namespace rdmasim

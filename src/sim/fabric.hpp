@@ -1,0 +1,179 @@
+// Fabric: the packet-level network between the hosts' NICs — every cable's two transmitters,
+// every switch's buffer, queues, flow control, ECN marking and forwarding decision.
+//
+// A port is one end of a cable (id = cable * 2 + 0 at node a, + 1 at node b; the peer port is
+// id ^ 1). Each port transmits to its peer from 8 strict-priority egress queues (traffic
+// classes), one frame at a time at the cable's rate; a frame reaches the peer after the
+// propagation delay. A switch forwards a frame after its pipeline latency to the egress port
+// its routing picks among the equal-cost next hops: ECMP (the flow's 5-tuple hash), spray
+// (the sender gives each packet the next entropy value, as SRD-style multipath NICs do, and
+// the switches map it so consecutive packets cover every equal-cost path), or adaptive (the
+// next hop with the least queued bytes, ties broken by the ECMP hash). Cut-through: when no next hop is faster than the ingress cable, the
+// upstream transmitter hands the frame on after `switch.cut_through_bytes` (it stays busy
+// for the whole frame).
+//
+// Buffers: each switch has `switch.buffer` bytes shared by all ports, minus the PFC
+// headroom reserved per (ingress port, lossless priority). RoCE lossless class: bytes are
+// accounted to their ingress port; above `pfc_xoff` (or when the shared buffer is full) the
+// port sends a PAUSE (XOFF) for that priority to the upstream transmitter, which stops after
+// the frame in flight; frames still arriving use the headroom; below `xoff - xon_delta` with
+// empty headroom it sends XON. Pause frames leave after the frame being sent on that port and
+// take a 64 B frame's serialization plus propagation to act (they do not occupy the
+// transmitter). Lossy class: an egress queue may hold `dt_alpha` x the free shared buffer
+// (dynamic threshold), else the frame is dropped there. InfiniBand: per-VL credits — a port
+// sends only while the peer's input buffer for that VL (`ib_vl_buffer`) has room; credits
+// return when the frame leaves the peer, after the reverse propagation. ECN (RoCE): on enqueue
+// a frame is marked CE with probability 0 below Kmin, Pmax*(q-Kmin)/(Kmax-Kmin) up to Kmax,
+// 1 above (q = the egress queue's bytes ahead of it).
+//
+// A host's NIC port arbitrates between its flows (QPs) round robin, one packet at a time, as
+// NIC send schedulers do; a switch port serves its traffic classes in strict priority, FIFO
+// within a class.
+//
+// Ledger: queue (waiting at an egress queue, paused or out of credits, unless it continues
+// its message's critical path — sim/critical_path.hpp), transmit (serialization up to
+// hand-on), propagate, switch (pipeline). Invariants: injected = delivered + dropped +
+// in_flight() at every instant; a lossless class never drops (lossless_drops() == 0 unless
+// headroom was configured too small). Hosts' NICs receive without limit.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/random.hpp"
+#include "core/scheduler.hpp"
+#include "net/ecmp.hpp"
+#include "net/fabric_options.hpp"
+#include "net/packet.hpp"
+#include "net/topology.hpp"
+#include "rdmasim/fabric_stats.hpp"
+#include "rdmasim/latency.hpp"
+#include "rdmasim/profile.hpp"
+#include "sim/critical_path.hpp"
+
+namespace rdmasim {
+
+struct PortCounters {  // like `ethtool -S` / `perfquery` for one port
+  std::uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
+  std::uint64_t drops = 0;       // frames discarded at this port's egress queue
+  std::uint64_t ecn_marked = 0;  // frames marked CE on enqueue here
+  std::uint64_t pause_tx = 0;    // PFC frames (XOFF + XON) this port sent to its peer
+  std::uint64_t pause_rx = 0;    // PFC frames this port received (its transmitter obeys)
+  Time paused{};                 // time its transmitter had frames it was not allowed to send
+  std::int64_t max_queue_bytes = 0;
+};
+
+class FabricClient {
+ public:
+  /// A packet of the flow reached its destination host's NIC.
+  virtual void arrived(Packet& p) = 0;
+  /// A packet of the flow was discarded in the fabric; the client owns it again.
+  virtual void dropped(Packet& p) = 0;
+
+ protected:
+  ~FabricClient() = default;
+};
+
+struct FabricFlow {
+  int src = 0, dst = 0;  // host indices
+  FlowKey key;
+  FabricClient* client = nullptr;
+  std::uint64_t injected = 0, delivered = 0, dropped = 0, ce_marked = 0;
+  // The source NIC's send queue of this flow (QP), in the port's round-robin ring when not empty.
+  Packet* head = nullptr;
+  Packet* tail = nullptr;
+  FabricFlow* next_active = nullptr;
+};
+
+class Fabric {
+ public:
+  Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOptions& o, std::uint64_t seed);
+  Fabric(const Fabric&) = delete;
+  Fabric& operator=(const Fabric&) = delete;
+  ~Fabric();
+
+  /// The flow's packets enter at `src`'s NIC port and leave to `client` at `dst`'s.
+  FabricFlow& add_flow(int src, int dst, const FlowKey& key, FabricClient& client);
+  /// `p` is ready at its source NIC's egress now (its ledger is accounted up to now).
+  void inject(Packet& p, FabricFlow& f);
+
+  const Topology& topology() const { return *topo_; }
+  const std::shared_ptr<const Topology>& topology_ptr() const { return topo_; }
+  const FabricOptions& options() const { return opt_; }
+  int port_count() const { return static_cast<int>(ports_.size()); }
+  const PortCounters& counters(int port) const;
+  /// "edge0.0->h1": the port's node and its peer.
+  std::string port_name(int port) const;
+  /// PFC headroom reserved at `port` (bytes) for the lossless class.
+  std::int64_t headroom(int port) const;
+
+  std::uint64_t injected() const { return injected_; }
+  std::uint64_t delivered() const { return delivered_; }
+  std::uint64_t dropped() const { return dropped_; }
+  std::uint64_t lossless_drops() const { return lossless_drops_; }
+  /// Frames inside the fabric now, counted by walking queues, transmitters and wires.
+  std::uint64_t in_flight() const;
+  /// Totals and the counters of every port that saw traffic; `span` is the run time that
+  /// utilisation is measured against.
+  FabricStats stats(Time span) const;
+
+  struct Handler final : EventHandler {
+    Handler(Fabric& f, void (Fabric::*fn)(std::uint64_t)) : f_(f), fn_(fn) {}
+    void on_event(std::uint64_t arg) override { (f_.*fn_)(arg); }
+    Fabric& f_;
+    void (Fabric::*fn_)(std::uint64_t);
+  };
+
+ private:
+  struct Port;
+  struct SwitchState {
+    std::int64_t shared_size = 0, shared_used = 0;
+  };
+  struct NextHops {
+    std::uint32_t offset = 0, count = 0;
+    std::int64_t max_rate_bps = 0;
+  };
+
+  // Event entry points (Handler arguments: a packet or an encoded control word).
+  void on_arrive(std::uint64_t arg);
+  void on_pipeline(std::uint64_t arg);
+  void on_control(std::uint64_t arg);
+  void on_port(Port& port, std::uint64_t arg);
+
+  void try_start(Port& e);
+  Packet* pick(Port& e);
+  bool sendable(const Port& e, const Packet& p) const;
+  void hand_on(Port& e, Packet& p);
+  void transmission_done(Port& e);
+  void admit(Packet& p, int node, int in_port);
+  void release_buffer(int node, int in_port, std::uint8_t tc, std::int64_t bytes);
+  void send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value);
+  int route(Packet& p, int node) const;
+  const NextHops& next_hops(int node, int dst_host) const;
+  bool lossless(std::uint8_t tc) const { return opt_.layer == LinkLayer::roce && opt_.sw.lossless && tc == opt_.sw.data_tc; }
+  bool is_switch(int node) const;
+
+  Scheduler& sched_;
+  std::shared_ptr<const Topology> topo_;
+  FabricOptions opt_;
+  RandomStream ecn_rng_;
+  std::vector<std::unique_ptr<Port>> ports_;
+  std::vector<SwitchState> switches_;       // per node (hosts unused)
+  std::vector<int> host_port_;              // host index -> its NIC's port
+  std::vector<int> attach_;                 // host index -> node of the switch (or host) it hangs off
+  std::vector<int> attach_slot_;            // node -> column in next_ (attachment nodes only), else -1
+  int slots_ = 0;
+  std::vector<NextHops> next_;              // [node * slots_ + slot]
+  std::vector<std::int32_t> hop_ports_;     // egress port ids referenced by next_
+  std::deque<FabricFlow> flows_;
+  Handler arrive_{*this, &Fabric::on_arrive};
+  Handler pipeline_{*this, &Fabric::on_pipeline};
+  Handler control_{*this, &Fabric::on_control};
+  std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;
+};
+
+}  // namespace rdmasim
