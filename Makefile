@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: demo test test-sanitize build release deps bench clean
+.PHONY: demo test test-sanitize build release deps bench bench-fabric clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -35,6 +35,11 @@ test-sanitize: deps build/asan/build.ninja
 bench: release
 	@ninja -C build/release -j $(JOBS)
 	@./build/release/bench/engine_bench
+
+# Fabric throughput and memory: fat-tree k=4, 8, 12 permutations of 2 MiB WRITEs (one line each).
+bench-fabric: release
+	@ninja -C build/release -j $(JOBS) fabric_bench
+	@for k in 4 8 12; do ./build/release/bench/fabric_bench --k $$k; done
 
 clean:
 	rm -rf build

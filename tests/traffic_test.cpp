@@ -174,3 +174,78 @@ TEST(Traffic, SprayingReachesTheAggregateEcmpDoesNot) {
     EXPECT_LT(ecmp.aggregate_bps, 0.85 * spray.aggregate_bps) << seed;
   }
 }
+
+namespace {
+
+// Acceptance 4: 8 senders in pods 1 and 2 send to h0; a victim h12 -> h1 shares the aggregation
+// -> edge0.0 links with the incast but not its congested port (edge0.0 -> h0).
+TrafficConfig incast_with_victim(bool lossless, bool with_incast) {
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.size = Bytes(65536);
+  c.base.iters = 40;
+  c.tx_depth = 8;
+  c.base.profile.sw.lossless = lossless;
+  c.base.profile.sw.buffer = Bytes(2 * 1024 * 1024);  // a shallow-buffer switch: 8 x 512 KiB in flight overflow it
+  if (with_incast)
+    for (int h = 4; h < 12; ++h) c.flows.emplace_back(h, 0);
+  c.flows.emplace_back(12, 1);
+  return c;
+}
+
+const PortStats* port(const TrafficResult& r, const std::string& name) {
+  for (const PortStats& p : r.fabric.ports)
+    if (p.port == name) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(Traffic, PfcIncastIsLosslessAndBlocksTheVictim) {
+  const TrafficResult alone = run_traffic(incast_with_victim(true, false));
+  const TrafficResult r = run_traffic(incast_with_victim(true, true));
+  EXPECT_EQ(r.fabric.dropped, 0u);
+  EXPECT_EQ(r.fabric.lossless_drops, 0u);
+  EXPECT_TRUE(r.fabric.conserved);
+  EXPECT_EQ(r.fabric.in_flight, 0u);
+  for (const FlowResult& f : r.flows) EXPECT_EQ(f.completed, 40);
+  // edge0.0 pauses the aggregation switches feeding it; the pause spreads to the senders' NICs.
+  std::uint64_t edge_pauses = 0, nic_paused = 0;
+  for (const char* p : {"edge0.0->agg0.0", "edge0.0->agg0.1"}) edge_pauses += port(r, p)->pause_tx;
+  for (int h = 4; h < 12; ++h) {
+    const std::string nic = "h" + std::to_string(h) + "->edge" + std::to_string(h / 4) + "." + std::to_string(h % 4 / 2);
+    ASSERT_NE(port(r, nic), nullptr) << nic;
+    nic_paused += port(r, nic)->pause_rx;
+  }
+  EXPECT_GT(edge_pauses, 0u);
+  EXPECT_GT(nic_paused, 0u);
+  EXPECT_EQ(port(r, "edge0.0->h1")->pause_rx, 0u);  // hosts never pause the fabric
+  // Head-of-line blocking: the victim's destination link is idle, yet it is slowed down by
+  // the pauses on the links it shares with the incast.
+  const double victim_alone = alone.flows.back().goodput_bps, victim = r.flows.back().goodput_bps;
+  EXPECT_GT(victim_alone, 0.95 * alone.ideal_aggregate_bps);
+  EXPECT_LT(victim, 0.5 * victim_alone);
+  EXPECT_LT(port(r, "edge0.0->h1")->utilisation, 0.5);
+}
+
+TEST(Traffic, LossyIncastDropsOnTheWayIntoTheIncastPort) {
+  const TrafficResult r = run_traffic(incast_with_victim(false, true));
+  EXPECT_GT(r.fabric.dropped, 0u);
+  EXPECT_EQ(r.fabric.lossless_drops, 0u);
+  EXPECT_TRUE(r.fabric.conserved);
+  EXPECT_EQ(r.fabric.pause_frames, 0u);
+  // Every drop is on the way down into h0's pod: at h0's edge port, and at the core and
+  // aggregation ports funnelling 800 Gb/s into edge0.0's two uplinks (which the victim shares).
+  std::uint64_t on_the_way = 0;
+  for (const PortStats& p : r.fabric.ports) {
+    const std::string to = p.port.substr(p.port.find("->") + 2);
+    if (to == "h0" || to == "edge0.0" || to == "agg0.0" || to == "agg0.1") on_the_way += p.drops;
+  }
+  EXPECT_EQ(on_the_way, r.fabric.dropped);
+  EXPECT_GT(port(r, "edge0.0->h0")->drops, 0u);
+  EXPECT_EQ(port(r, "edge0.0->h1")->drops, 0u);
+  std::uint64_t flow_drops = 0;
+  for (const FlowResult& f : r.flows) flow_drops += f.dropped;
+  EXPECT_EQ(flow_drops, r.fabric.dropped);
+  for (const FlowResult& f : r.flows) EXPECT_LE(f.completed, 40);
+}
