@@ -99,6 +99,13 @@ expect_error "--pattern needs a switched --topology" bw --pattern permutation
 expect_ok "out-of-order arrivals at the receivers" bw --topology fat-tree --pattern permutation -n 20 -t 8 --routing spray
 expect_ok "sprayed per packet over 4 equal-cost paths" bw --topology fat-tree --to h15 -n 50 --routing spray
 expect_ok "PFC pause frames" bw --topology fat-tree --pattern incast --incast 8 -n 20 -t 8
+expect_ok "share of sum(B_i): mean" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 3
+expect_ok "\"share_of_ideal\"" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 2 --json
+expect_ok "RoCE lossy" bw --topology fat-tree --pattern incast -n 5 -t 4 --set switch.lossless=off
+expect_ok "InfiniBand credits" bw --topology fat-tree --pattern incast -n 5 -t 4 --link-layer ib
+expect_error "--seeds" bw --topology fat-tree --pattern permutation --seeds 0
+expect_error "switch.pfc_headroom" bw --topology fat-tree --pattern incast -n 5 --set switch.pfc_headroom=100B
+expect_error "switch.data_tc" bw --topology fat-tree --pattern incast -n 5 --set switch.data_tc=9
 expect_ok "adaptive per packet; unloaded: h0 -> edge0.0" bw --topology fat-tree --to h15 --routing adaptive -n 10
 expect_error "The following arguments were not expected" lat --topology fat-tree --routing spray
 

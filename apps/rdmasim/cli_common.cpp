@@ -30,9 +30,12 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
       app.add_option("--pattern", o.pattern, "many flows on a switched topology: permutation | incast | alltoall")
           ->check(CLI::IsMember({"permutation", "incast", "alltoall"}));
       app.add_option("--incast", o.incast, "incast: number of senders (hosts 1..N -> h0)")->capture_default_str();
+      app.add_option("--seeds", o.seeds, "--pattern: run seeds seed..seed+N-1 (new permutations) and report the spread")
+          ->check(CLI::Range(1, 1000))
+          ->capture_default_str();
       app.add_option("--routing", o.routing,
-                     "ecmp (per-flow hash), spray (per packet, round robin at each switch) or adaptive "
-                     "(per packet, least-queued next hop)")
+                     "ecmp (per-flow hash), spray (per packet: the sender varies the entropy so "
+                     "consecutive packets take every equal-cost path) or adaptive (per packet, least-queued next hop)")
           ->check(CLI::IsMember({"ecmp", "spray", "adaptive"}))
           ->capture_default_str();
     }

@@ -35,6 +35,7 @@ struct LatOptions {
   bool report_gbits = false; // bw
   std::string pattern;       // bw: permutation | incast | alltoall
   int incast = 8;            // bw: incast senders
+  int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
 };
 
 enum class Command { lat, budget, demo, bw };

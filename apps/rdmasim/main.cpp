@@ -82,6 +82,23 @@ int run_budget_cmd(const cli::LatOptions& o) {
   return 0;
 }
 
+// The pattern over `seeds` seeds (each a new permutation): one line per seed, then the spread.
+int run_pattern_seeds(TrafficConfig t, int seeds, bool json) {
+  std::vector<TrafficResult> runs;
+  for (int i = 0; i < seeds; ++i) {
+    runs.push_back(run_traffic(t));
+    if (!runs.back().fabric.conserved) throw std::logic_error("fabric packet conservation violated");
+    ++t.base.seed;
+  }
+  const SeedSpread s = seed_spread(runs);
+  if (json) {
+    std::cout << seed_spread_json(runs, s).dump(2) << "\n";
+    return 0;
+  }
+  print_seed_spread(stdout, runs, s);
+  return 0;
+}
+
 int run_pattern(const cli::LatOptions& o) {
   TrafficConfig t;
   t.base = cli::to_config(o);
@@ -90,6 +107,7 @@ int run_pattern(const cli::LatOptions& o) {
   t.pattern = o.pattern == "incast" ? Pattern::incast : o.pattern == "alltoall" ? Pattern::alltoall : Pattern::permutation;
   t.incast_senders = o.incast;
   t.tx_depth = o.tx_depth;
+  if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o.json);
   const TrafficResult r = run_traffic(t);
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   if (!r.fabric.conserved) throw std::logic_error("fabric packet conservation violated");

@@ -1,6 +1,7 @@
 #include "io/traffic_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "io/json_report.hpp"
@@ -105,6 +106,51 @@ nlohmann::ordered_json traffic_json(const TrafficResult& r) {
                   {"events", r.events},
                   {"out_of_order", r.out_of_order}};
   j["fabric"] = fabric_stats_json(r.fabric);
+  return j;
+}
+
+SeedSpread seed_spread(const std::vector<TrafficResult>& runs) {
+  SeedSpread s;
+  if (runs.empty()) return s;
+  std::vector<double> x;
+  for (const TrafficResult& r : runs) x.push_back(r.aggregate_bps / r.ideal_aggregate_bps);
+  s.min = *std::min_element(x.begin(), x.end());
+  s.max = *std::max_element(x.begin(), x.end());
+  for (double v : x) s.mean += v / static_cast<double>(x.size());
+  for (double v : x) s.stdev += (v - s.mean) * (v - s.mean);
+  s.stdev = x.size() > 1 ? std::sqrt(s.stdev / static_cast<double>(x.size() - 1)) : 0.0;  // sample stdev
+  return s;
+}
+
+void print_seed_spread(std::FILE* out, const std::vector<TrafficResult>& runs, const SeedSpread& s) {
+  const TrafficConfig& t = runs.front().config;
+  std::fprintf(out, "%s traffic over %zu seeds, %zu flows of %lld x %lld B, %s k=%d, routing %s\n",
+               std::string(to_string(t.pattern)).c_str(), runs.size(), runs.front().flows.size(),
+               static_cast<long long>(t.base.iters), static_cast<long long>(t.base.size.count()),
+               t.base.fabric.topology.c_str(), t.base.fabric.k, std::string(to_string(t.base.fabric.routing)).c_str());
+  std::fprintf(out, " %6s %16s %16s %8s %12s %10s\n", "seed", "aggregate[Gb/s]", "sum(B_i)[Gb/s]", "share%", "min flow", "pauses");
+  for (const TrafficResult& r : runs)
+    std::fprintf(out, " %6llu %16.3f %16.3f %8.1f %12.3f %10llu\n", static_cast<unsigned long long>(r.config.base.seed),
+                 r.aggregate_bps / 1e9, r.ideal_aggregate_bps / 1e9, 100.0 * r.aggregate_bps / r.ideal_aggregate_bps,
+                 r.min_bps / 1e9, static_cast<unsigned long long>(r.fabric.pause_frames));
+  std::fprintf(out, " share of sum(B_i): mean %.1f%%  stdev %.1f%%  min %.1f%%  max %.1f%%\n", 100 * s.mean, 100 * s.stdev,
+               100 * s.min, 100 * s.max);
+}
+
+nlohmann::ordered_json seed_spread_json(const std::vector<TrafficResult>& runs, const SeedSpread& s) {
+  nlohmann::ordered_json j;
+  j["pattern"] = std::string(to_string(runs.front().config.pattern));
+  j["config"] = config_json(runs.front().config.base, resolve(runs.front().config.base));
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const TrafficResult& r : runs)
+    rows.push_back({{"seed", r.config.base.seed},
+                    {"aggregate_Gbps", r.aggregate_bps / 1e9},
+                    {"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9},
+                    {"min_flow_Gbps", r.min_bps / 1e9},
+                    {"pause_frames", r.fabric.pause_frames},
+                    {"dropped", r.fabric.dropped}});
+  j["runs"] = rows;
+  j["share_of_ideal"] = {{"mean", s.mean}, {"stdev", s.stdev}, {"min", s.min}, {"max", s.max}};
   return j;
 }
 

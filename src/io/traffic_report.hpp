@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdio>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,5 +18,13 @@ nlohmann::ordered_json fabric_stats_json(const FabricStats& s);
 /// The fabric totals and the counters of the ports that dropped, paused or marked, plus the
 /// `busiest` ports by bytes sent.
 void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busiest = 8);
+
+/// Aggregate goodput as a share of sum(B_i) over runs of one pattern with different seeds.
+struct SeedSpread {
+  double mean = 0, stdev = 0, min = 0, max = 0;  // fractions of the ideal aggregate
+};
+SeedSpread seed_spread(const std::vector<TrafficResult>& runs);
+void print_seed_spread(std::FILE* out, const std::vector<TrafficResult>& runs, const SeedSpread& s);
+nlohmann::ordered_json seed_spread_json(const std::vector<TrafficResult>& runs, const SeedSpread& s);
 
 }  // namespace rdmasim
