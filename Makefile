@@ -36,10 +36,12 @@ bench: release
 	@ninja -C build/release -j $(JOBS)
 	@./build/release/bench/engine_bench
 
-# Fabric throughput and memory: fat-tree k=4, 8, 12 permutations of 2 MiB WRITEs (one line each).
+# Fabric throughput and memory: fat-tree permutations of 2 MiB WRITEs, one line per k
+# (`make bench-fabric FABRIC_K="12 16"`).
+FABRIC_K ?= 4 8 12
 bench-fabric: release
 	@ninja -C build/release -j $(JOBS) fabric_bench
-	@for k in 4 8 12; do ./build/release/bench/fabric_bench --k $$k; done
+	@for k in $(FABRIC_K); do ./build/release/bench/fabric_bench --k $$k; done
 
 clean:
 	rm -rf build

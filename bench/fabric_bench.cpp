@@ -9,13 +9,15 @@
 //   k, hosts, flows, msg bytes, messages per flow, wall s, simulated s (makespan),
 //   scheduler events and events per wall second, packet-hops (sum over ports of tx_packets:
 //   one per link traversal, host NIC ports included) and hops per wall second, aggregate
-//   goodput against the ideal sum of B_i, PFC frames, drops, and the process's peak RSS.
+//   goodput against the ideal sum of B_i, PFC frames, drops, the deepest egress queue (bytes) at
+//   a host NIC port and at a switch port, and the process's peak RSS.
 //
 // Usage: fabric_bench [--k 12] [--size 2MiB] [--iters 5] [--tx-depth 1] [--routing ecmp|spray|adaptive]
 //                     [--repeat 1]
 // The targets for k = 12 and k = 16: >= 3e6 packet-hops per wall second, < 40 MB RSS.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -75,24 +77,30 @@ int main(int argc, char** argv) {
                 "routing %s, tx-depth %d; sizeof(Packet) = %zu B, sizeof(Message) = %zu B\n",
                 static_cast<long long>(c.base.mtu.count()), routing.c_str(), tx_depth, sizeof(rdmasim::Packet),
                 sizeof(rdmasim::Message));
-    std::printf("%4s %6s %6s %10s %6s %9s %12s %12s %12s %12s %12s %8s %8s %9s %7s %9s\n", "k", "hosts", "flows",
-                "msg_B", "iters", "wall_s", "sim_s", "events", "events/s", "pkt_hops", "hops/s", "agg%", "pauses",
-                "drops", "ok", "rss_MiB");
+    std::printf("%4s %6s %6s %10s %6s %9s %12s %12s %12s %12s %12s %8s %8s %9s %10s %10s %7s %9s\n", "k", "hosts",
+                "flows", "msg_B", "iters", "wall_s", "sim_s", "events", "events/s", "pkt_hops", "hops/s", "agg%",
+                "pauses", "drops", "nic_maxq", "sw_maxq", "ok", "rss_MiB");
     for (int run = 0; run < repeat; ++run) {
       const auto t0 = std::chrono::steady_clock::now();
       const rdmasim::TrafficResult r = rdmasim::run_traffic(c);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::uint64_t hops = 0;
-      for (const rdmasim::PortStats& p : r.fabric.ports) hops += p.tx_packets;
+      std::int64_t nic_q = 0, sw_q = 0;  // deepest egress queue at a host NIC port / a switch port
+      for (const rdmasim::PortStats& p : r.fabric.ports) {
+        hops += p.tx_packets;
+        std::int64_t& q = p.port.rfind("h", 0) == 0 ? nic_q : sw_q;  // host ports are named "hN->..."
+        q = std::max(q, p.max_queue_bytes);
+      }
       const bool ok = r.invariant_violations == 0 && r.fabric.conserved && r.fabric.lossless_drops == 0;
-      std::printf("%4d %6zu %6zu %10lld %6lld %9.3f %12.6f %12llu %12.4g %12llu %12.4g %7.1f%% %8llu %9llu %7s %9.1f\n",
+      std::printf("%4d %6zu %6zu %10lld %6lld %9.3f %12.6f %12llu %12.4g %12llu %12.4g %7.1f%% %8llu %9llu %10lld %10lld %7s %9.1f\n",
                   k, static_cast<std::size_t>(k) * k * k / 4, r.flows.size(), static_cast<long long>(c.base.size.count()),
                   static_cast<long long>(iters), wall, r.seconds, static_cast<unsigned long long>(r.events),
                   static_cast<double>(r.events) / wall, static_cast<unsigned long long>(hops),
                   static_cast<double>(hops) / wall,
                   r.ideal_aggregate_bps > 0 ? 100.0 * r.aggregate_bps / r.ideal_aggregate_bps : 0.0,
                   static_cast<unsigned long long>(r.fabric.pause_frames),
-                  static_cast<unsigned long long>(r.fabric.dropped), ok ? "yes" : "NO", peak_rss_mib());
+                  static_cast<unsigned long long>(r.fabric.dropped), static_cast<long long>(nic_q),
+                  static_cast<long long>(sw_q), ok ? "yes" : "NO", peak_rss_mib());
       std::fflush(stdout);
       if (!ok) return 1;
     }

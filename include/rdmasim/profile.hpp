@@ -84,6 +84,7 @@ struct NicParams {
   Bytes max_inline{0};                       // 0 = perftest's default per test (220/236)
   Time rx_usecs = Time::us(3);               // interrupt moderation timer (when enabled)
   int rx_frames = 32;                        // interrupt moderation packet count
+  Bytes tx_window{64 * 1024};                // a QP's frames fetched ahead of the wire (0 = all)
 };
 
 struct VerbsParams {

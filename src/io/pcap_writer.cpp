@@ -208,13 +208,18 @@ std::size_t build_frame(const CapturedFrame& f, std::vector<std::uint8_t>& out) 
 // pcapng: every block in host byte order (the Section Header's byte-order magic says which).
 
 namespace {
-void append_u16(std::vector<std::uint8_t>& b, std::uint16_t v) { const auto* p = reinterpret_cast<const std::uint8_t*>(&v); b.insert(b.end(), p, p + 2); }
-void append_u32(std::vector<std::uint8_t>& b, std::uint32_t v) { const auto* p = reinterpret_cast<const std::uint8_t*>(&v); b.insert(b.end(), p, p + 4); }
+// resize + memcpy rather than insert(ptr, ptr + n): GCC 12 warns falsely on the latter.
+void append_bytes(std::vector<std::uint8_t>& b, const void* data, std::size_t n) {
+  const std::size_t at = b.size();
+  b.resize(at + n);
+  if (n > 0) std::memcpy(b.data() + at, data, n);
+}
+void append_u16(std::vector<std::uint8_t>& b, std::uint16_t v) { append_bytes(b, &v, 2); }
+void append_u32(std::vector<std::uint8_t>& b, std::uint32_t v) { append_bytes(b, &v, 4); }
 void append_option(std::vector<std::uint8_t>& b, std::uint16_t code, const void* data, std::size_t n) {
   append_u16(b, code);
   append_u16(b, static_cast<std::uint16_t>(n));
-  const auto* p = static_cast<const std::uint8_t*>(data);
-  b.insert(b.end(), p, p + n);
+  append_bytes(b, data, n);
   b.resize(b.size() + (4 - n % 4) % 4, 0);
 }
 // Fills in the block's total length (offset 4) and appends the trailing copy.

@@ -126,7 +126,7 @@ void rdma_deliver(PathSpec& path, const Components& k, const LatConfig& c, const
   k.nic.append_post(path, s, t.inline_data);
   k.nic.append_tx_pipeline(path, s);
   const FrameKind fk = c.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
-  path.split(s, SplitSpec{c.mtu, fk, c.link_layer, false}, pre(s) + "nic.segment");
+  path.split(s, SplitSpec{c.mtu, fk, c.link_layer, false, p.nic.tx_window}, pre(s) + "nic.segment");
   if (!t.inline_data) k.nic.append_payload_read(path, s);
   network(path, s);
   k.nic.append_rx_pipeline(path, r);
@@ -170,7 +170,8 @@ void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const Re
   path.merge(r, pre(r) + "nic.request_done");
   // Responder: the NIC alone serves the read, the far CPU never runs.
   k.nic.append_tx_pipeline(path, r);
-  path.split(r, SplitSpec{c.mtu, FrameKind::roce_read_response, c.link_layer, false}, pre(r) + "nic.read_response");
+  path.split(r, SplitSpec{c.mtu, FrameKind::roce_read_response, c.link_layer, false, c.profile.nic.tx_window},
+             pre(r) + "nic.read_response");
   k.nic.append_payload_read(path, r);
   k.link.append(path, r);
   k.nic.append_rx_pipeline(path, s);

@@ -68,6 +68,8 @@ struct SplitSpec {
   FrameKind frame = FrameKind::roce_write;
   LinkLayer layer = LinkLayer::roce;
   bool header_only = false;  // one packet without payload (READ request)
+  Bytes window{};            // > 0: at most this many frame bytes between the split and the
+                             // start of their transmission on the wire (the NIC's transmit window)
 };
 
 struct ModerationSpec {

@@ -199,6 +199,10 @@ std::vector<ParamDef> build_params() {
   r.push_back(int_param("nic.rx_frames", &NicParams::rx_frames, &P::nic, "interrupt moderation packet count",
                         "mlx5 default 32"));
   // verbs
+  r.push_back(bytes_param("nic.tx_window", &NicParams::tx_window, &P::nic,
+                          "transmit window per QP: frame bytes the NIC fetches (DMA) ahead of the wire; 0 = the "
+                          "whole message at once",
+                          "estimate: on-NIC transmit buffering, ~5 us of 100G"));
   r.push_back(time_param("verbs.post", &P::verbs, &VerbsParams::post, "user-space post_send (WQE build + doorbell)",
                          "UCX ucx_info CX-6 'overhead: 40 nsec' (REFERENCE.md 5)"));
   r.push_back(time_param("verbs.poll_detect", &P::verbs, &VerbsParams::poll_detect,
@@ -350,6 +354,8 @@ void validate(const Profile& p) {
                       {p.verbs.poll_detect, "verbs.poll_detect"}})
     nonneg(t, n);
   if (p.nic.rx_frames < 1) fail("nic.rx_frames: must be at least 1");
+  if (p.nic.tx_window.count() != 0 && (p.nic.tx_window.count() < 16 * 1024 || p.nic.tx_window.count() > (std::int64_t{1} << 30)))
+    fail("nic.tx_window: must be 0 (unbounded) or 16KiB..1GiB");
   if (p.nic.max_inline.count() < 0 || p.nic.max_inline.count() > 1024) fail("nic.max_inline: must be 0B..1024B");
   if (p.nic.wqe_size.count() <= 0 || p.nic.cqe_size.count() <= 0 || p.nic.doorbell_size.count() <= 0)
     fail("nic.wqe_size/cqe_size/doorbell_size: must be positive");

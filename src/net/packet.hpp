@@ -20,6 +20,17 @@ namespace rdmasim {
 class Stage;
 struct Route;
 struct FabricFlow;
+struct Packet;
+
+/// Told when a packet it emitted starts its transmission on the sending host's wire (the NIC's
+/// transmit window: the split stage fetches a QP's packets only so far ahead of the wire).
+class TxPacer {
+ public:
+  virtual void transmitting(const Packet& p) = 0;
+
+ protected:
+  ~TxPacer() = default;
+};
 
 struct Message {
   std::uint64_t id = 0;
@@ -57,8 +68,17 @@ struct Packet {
   std::int32_t fab_port = -1;   // port it was last transmitted from (arrival: the far side's port)
   std::uint8_t tc = 0;          // traffic class / priority / virtual lane
   bool ce = false;              // ECN Congestion Experienced
+  TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
   std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
   std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
+
+  /// Tells the pacer (once) that this packet is starting on the sender's wire.
+  void notify_pacer() {
+    if (!pacer) return;
+    TxPacer* t = pacer;
+    pacer = nullptr;
+    t->transmitting(*this);
+  }
 
   void charge(Category c, Time now) {
     ledger.add(c, now - stamp);

@@ -348,6 +348,7 @@ void Fabric::try_start(Port& e) {
   e.busy_until = now + e.service;
   if (e.release < e.service) sched_.schedule_in(e.release, e, packet_arg(p));
   sched_.schedule_in(e.service, e, 0);
+  if (!is_switch(e.node)) p.notify_pacer();  // last: the NIC may fetch its next packet now
 }
 
 void Fabric::hand_on(Port& e, Packet& p) {
@@ -356,7 +357,8 @@ void Fabric::hand_on(Port& e, Packet& p) {
   e.released = true;
   e.current = nullptr;
   ++in_transit_;
-  sched_.schedule_in(e.prop, arrive_, packet_arg(p));
+  // One event for propagation and, into a switch, its pipeline (both fixed delays).
+  sched_.schedule_in(e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop, arrive_, packet_arg(p));
 }
 
 void Fabric::on_port(Port& e, std::uint64_t arg) {
@@ -377,16 +379,19 @@ void Fabric::on_port(Port& e, std::uint64_t arg) {
 void Fabric::on_arrive(std::uint64_t arg) {
   Packet& p = arg_packet(arg);
   --in_transit_;
-  p.charge(Category::propagate, sched_.now());
   const int in = p.fab_port ^ 1;
   Port& ip = *ports_[static_cast<std::size_t>(in)];
   ++ip.c.rx_packets;
   ip.c.rx_bytes += static_cast<std::uint64_t>(p.wire.count());
   if (is_switch(ip.node)) {
-    ++in_transit_;
-    sched_.schedule_in(opt_.sw.pipeline, pipeline_, arg);
+    const Time prop = ports_[static_cast<std::size_t>(p.fab_port)]->prop;
+    p.ledger.add(Category::propagate, prop);
+    p.stamp += prop;
+    p.charge(Category::switch_, sched_.now());
+    admit(p, ip.node, in);
     return;
   }
+  p.charge(Category::propagate, sched_.now());
   FabricFlow& f = *p.flow;
   if (ip.node != topo_->host_node(f.dst)) throw std::logic_error("fabric: packet delivered to the wrong host");
   ++delivered_;
@@ -394,14 +399,6 @@ void Fabric::on_arrive(std::uint64_t arg) {
   if (p.ce) ++f.ce_marked;
   p.fab_port = -1;
   f.client->arrived(p);
-}
-
-void Fabric::on_pipeline(std::uint64_t arg) {
-  Packet& p = arg_packet(arg);
-  --in_transit_;
-  p.charge(Category::switch_, sched_.now());
-  const int in = p.fab_port ^ 1;
-  admit(p, ports_[static_cast<std::size_t>(in)]->node, in);
 }
 
 void Fabric::admit(Packet& p, int node, int in) {

@@ -140,7 +140,6 @@ class Fabric {
 
   // Event entry points (Handler arguments: a packet or an encoded control word).
   void on_arrive(std::uint64_t arg);
-  void on_pipeline(std::uint64_t arg);
   void on_control(std::uint64_t arg);
   void on_port(Port& port, std::uint64_t arg);
 
@@ -171,7 +170,6 @@ class Fabric {
   std::vector<std::int32_t> hop_ports_;     // egress port ids referenced by next_
   std::deque<FabricFlow> flows_;
   Handler arrive_{*this, &Fabric::on_arrive};
-  Handler pipeline_{*this, &Fabric::on_pipeline};
   Handler control_{*this, &Fabric::on_control};
   std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;
 };

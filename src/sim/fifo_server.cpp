@@ -26,6 +26,7 @@ void FifoServer::start(Packet& p) {
   if (p.release < p.service)
     sched_.schedule_in(p.release, *this, static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)));
   sched_.schedule_in(p.service, *this, 0);
+  static_cast<ServeStage*>(p.service_owner)->started(p);  // last: it may post more work here
 }
 
 void FifoServer::on_event(std::uint64_t arg) {

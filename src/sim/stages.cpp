@@ -16,6 +16,10 @@ void DelayStage::on_event(std::uint64_t arg) {
   forward(p);
 }
 
+void ServeStage::started(Packet& p) {
+  if (wire_) p.notify_pacer();
+}
+
 void ServeStage::receive(Packet& p) {
   const Time s = cost_.eval(p.payload, p.msg->size, p.wire);
   p.service = s + head_extra(p);
@@ -33,11 +37,28 @@ void ServeStage::charge_service(Packet& p) {
   p.charge(cat_, ctx_.sched.now());
 }
 
+void SplitStage::set_up(Packet& p, const Message& m, std::int32_t i, std::int32_t n) const {
+  p.index = i;
+  p.pos = frame_pos(i, n);
+  p.batch_head = true;
+  p.payload = split_.header_only ? Bytes{} : packet_payload(m.size, split_.segment, i);
+  p.wire = frame_wire_bytes(split_.frame, p.pos, p.payload, split_.layer);
+  p.next_in_queue = nullptr;
+}
+
 void SplitStage::receive(Packet& token) {
   Message& m = *token.msg;
   const std::int32_t n = split_.header_only ? 1 : packet_count(m.size, split_.segment);
   m.packets = n;
   m.arrived = 0;
+  if (split_.window.count() > 0) {
+    token.next_in_queue = nullptr;
+    if (waiting_tail_) waiting_tail_->next_in_queue = &token;
+    else waiting_head_ = &token;
+    waiting_tail_ = &token;
+    pump();
+    return;
+  }
   // Build every packet first, then hand them on in order (same time, FIFO downstream).
   Packet* first = &token;
   Packet* prev = nullptr;
@@ -50,12 +71,7 @@ void SplitStage::receive(Packet& token) {
       p->stamp = token.stamp;
       p->ledger = token.ledger;
     }
-    p->index = i;
-    p->pos = frame_pos(i, n);
-    p->batch_head = true;
-    p->payload = split_.header_only ? Bytes{} : packet_payload(m.size, split_.segment, i);
-    p->wire = frame_wire_bytes(split_.frame, p->pos, p->payload, split_.layer);
-    p->next_in_queue = nullptr;
+    set_up(*p, m, i, n);
     if (prev) prev->next_in_queue = p;
     prev = p;
   }
@@ -64,6 +80,45 @@ void SplitStage::receive(Packet& token) {
     p->next_in_queue = nullptr;
     forward(*p);
     p = next;
+  }
+}
+
+void SplitStage::transmitting(const Packet& p) {
+  in_flight_ -= p.wire.count();
+  pump();
+}
+
+void SplitStage::pump() {
+  for (;;) {
+    if (!current_) {
+      if (!waiting_head_) return;
+      current_ = waiting_head_;
+      waiting_head_ = current_->next_in_queue;
+      if (!waiting_head_) waiting_tail_ = nullptr;
+      next_ = 0;
+      count_ = current_->msg->packets;
+    }
+    const Message& m = *current_->msg;
+    const std::int64_t wire =
+        frame_wire_bytes(split_.frame, frame_pos(next_, count_),
+                         split_.header_only ? Bytes{} : packet_payload(m.size, split_.segment, next_), split_.layer)
+            .count();
+    if (in_flight_ > 0 && in_flight_ + wire > split_.window.count()) return;
+    // The last packet is the token itself; the others are copies of it at the split.
+    Packet* p = next_ + 1 == count_ ? current_ : ctx_.packets.acquire();
+    if (p != current_) {
+      p->msg = current_->msg;
+      p->route = current_->route;
+      p->hop = current_->hop;
+      p->stamp = current_->stamp;
+      p->ledger = current_->ledger;
+    }
+    set_up(*p, m, next_, count_);
+    p->charge(Category::queue, ctx_.sched.now());  // waited for the window (zero if not)
+    p->pacer = this;
+    in_flight_ += wire;
+    if (++next_ == count_) current_ = nullptr;
+    forward(*p);
   }
 }
 

@@ -25,8 +25,10 @@ class DelayStage final : public Stage {
 class ServeStage final : public Stage {
  public:
   ServeStage(SimContext& ctx, const StageSpec& spec, FifoServer& server)
-      : Stage(ctx), cat_(spec.cat), cost_(spec.cost), server_(server) {}
+      : Stage(ctx), cat_(spec.cat), cost_(spec.cost), server_(server), wire_(spec.res == ResourceKind::wire) {}
   void receive(Packet& p) override;
+  /// Called by the server when p's service starts (a wire: p starts its transmission).
+  void started(Packet& p);
   /// Called by the server when p's service is complete: first to charge it, then to forward.
   void charge_service(Packet& p);
   void served(Packet& p) { forward(p); }
@@ -39,16 +41,31 @@ class ServeStage final : public Stage {
   Category cat_;
   Cost cost_;
   FifoServer& server_;
+  bool wire_;
 };
 
-class SplitStage final : public Stage {
+/// The message token becomes its packets. Without a window all of them at once; with one,
+/// messages are cut in order and a packet is emitted only while the frames emitted but not yet
+/// started on the wire stay within the window (at least one is always allowed); a packet that
+/// waited for the window charges the wait to `queue`.
+class SplitStage final : public Stage, public TxPacer {
  public:
   SplitStage(SimContext& ctx, const StageSpec& spec) : Stage(ctx), split_(spec.split) {}
   void receive(Packet& token) override;
+  void transmitting(const Packet& p) override;
   void on_event(std::uint64_t) override {}
 
  private:
+  void set_up(Packet& p, const Message& m, std::int32_t i, std::int32_t n) const;
+  void pump();
+
   SplitSpec split_;
+  // Windowed: messages waiting to be cut (tokens, FIFO) and the one being cut.
+  Packet* waiting_head_ = nullptr;
+  Packet* waiting_tail_ = nullptr;
+  Packet* current_ = nullptr;  // token of the message being cut (its ledger at the split)
+  std::int32_t next_ = 0, count_ = 0;
+  std::int64_t in_flight_ = 0;
 };
 
 class MergeStage final : public Stage {
