@@ -45,32 +45,32 @@ struct Message {
 enum class FramePos : std::uint8_t { only, first, middle, last };
 
 struct Packet {
+  // Hot fields first (the fabric and the servers touch these per hop); the ledger last.
   Message* msg = nullptr;
+  Packet* next_in_queue = nullptr;  // link in whichever queue holds the packet
+  FabricFlow* flow = nullptr;       // the fabric flow while it crosses a fabric
+  Bytes wire{};                 // bytes the frame occupies on the wire (incl. preamble/IFG)
+  Time stamp{};
+  std::int32_t fab_port = -1;   // port it was last transmitted from (arrival: the far side's port)
+  std::uint8_t tc = 0;          // traffic class / priority / virtual lane
+  bool ce = false;              // ECN Congestion Experienced
+  FramePos pos = FramePos::only;
+  bool batch_head = true;       // first packet of an interrupt batch (pays the irq)
+  std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
+  std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
   const Route* route = nullptr;
   std::uint32_t hop = 0;        // index of the stage currently holding the packet
   std::int32_t index = 0;       // position in its message (0-based)
-  FramePos pos = FramePos::only;
-  bool batch_head = true;       // first packet of an interrupt batch (pays the irq)
   Bytes payload{};              // bytes of message data carried
-  Bytes wire{};                 // bytes the frame occupies on the wire (incl. preamble/IFG)
-  Time stamp{};
-  Ledger ledger;
+  TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
 
-  // Scratch owned by the FIFO server the packet waits in.
-  Packet* next_in_queue = nullptr;
+  // Scratch owned by the FIFO server (or fabric port) serving the packet.
   Time service{};
   Time release{};               // when in its service the packet moves on (<= service)
   Category service_cat = Category::queue;
   Stage* service_owner = nullptr;
 
-  // Owned by the packet-level fabric (sim/fabric.hpp) while the packet crosses it.
-  FabricFlow* flow = nullptr;
-  std::int32_t fab_port = -1;   // port it was last transmitted from (arrival: the far side's port)
-  std::uint8_t tc = 0;          // traffic class / priority / virtual lane
-  bool ce = false;              // ECN Congestion Experienced
-  TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
-  std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
-  std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
+  Ledger ledger;
 
   /// Tells the pacer (once) that this packet is starting on the sender's wire.
   void notify_pacer() {

@@ -40,8 +40,7 @@ struct Fabric::Port final : EventHandler {
   std::array<std::int64_t, kClasses> qbytes{};
   std::int64_t queued = 0;
   std::uint32_t queued_packets = 0;
-  bool busy = false, released = false;
-  Packet* current = nullptr;
+  bool busy = false;
   Time busy_until{}, service{}, release{};
   int cur_in = -1;  // ingress port the frame in transmission was buffered under (-1: a host)
   std::uint8_t cur_tc = 0;
@@ -152,7 +151,6 @@ std::uint64_t Fabric::in_flight() const {
   for (const auto& p : ports_) {
     for (const Packet* q : p->head)
       for (; q; q = q->next_in_queue) ++n;
-    if (p->busy && !p->released) ++n;
   }
   for (const FabricFlow& f : flows_)
     for (const Packet* q = f.head; q; q = q->next_in_queue) ++n;
@@ -343,33 +341,22 @@ void Fabric::try_start(Port& e) {
     if (next_rate <= e.rate.bits_per_sec()) e.release = std::min(e.service, serialization_time(opt_.sw.cut_through_bytes, e.rate));
   }
   e.busy = true;
-  e.released = false;
-  e.current = &p;
   e.busy_until = now + e.service;
-  if (e.release < e.service) sched_.schedule_in(e.release, e, packet_arg(p));
+  // The frame's whole hop is fixed from here: transmission up to hand-on (cut-through: the
+  // first bytes), propagation and, into a switch, the pipeline — one arrival event. The port
+  // stays busy for the whole frame (its own event); the critical path past this port includes
+  // the full transmission.
+  e.path.departed(p, Category::transmit, e.service);
+  p.release = e.release;
+  ++in_transit_;
+  sched_.schedule_in(e.release + (e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop), arrive_, packet_arg(p));
   sched_.schedule_in(e.service, e, 0);
   if (!is_switch(e.node)) p.notify_pacer();  // last: the NIC may fetch its next packet now
 }
 
-void Fabric::hand_on(Port& e, Packet& p) {
-  p.charge(Category::transmit, sched_.now());
-  e.path.departed(p, Category::transmit, e.service - e.release);
-  e.released = true;
-  e.current = nullptr;
-  ++in_transit_;
-  // One event for propagation and, into a switch, its pipeline (both fixed delays).
-  sched_.schedule_in(e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop, arrive_, packet_arg(p));
-}
-
-void Fabric::on_port(Port& e, std::uint64_t arg) {
-  if (arg != 0) {
-    hand_on(e, arg_packet(arg));
-    return;
-  }
-  if (!e.released) hand_on(e, *e.current);
+void Fabric::on_port(Port& e, std::uint64_t) {
   e.path.freed(sched_.now());
   e.busy = false;
-  e.released = false;
   ++e.c.tx_packets;
   e.c.tx_bytes += static_cast<std::uint64_t>(e.cur_bytes);
   if (e.cur_in >= 0) release_buffer(e.node, e.cur_in, e.cur_tc, e.cur_bytes);
@@ -383,6 +370,8 @@ void Fabric::on_arrive(std::uint64_t arg) {
   Port& ip = *ports_[static_cast<std::size_t>(in)];
   ++ip.c.rx_packets;
   ip.c.rx_bytes += static_cast<std::uint64_t>(p.wire.count());
+  p.ledger.add(Category::transmit, p.release);
+  p.stamp += p.release;
   if (is_switch(ip.node)) {
     const Time prop = ports_[static_cast<std::size_t>(p.fab_port)]->prop;
     p.ledger.add(Category::propagate, prop);

@@ -146,8 +146,6 @@ class Fabric {
   void try_start(Port& e);
   Packet* pick(Port& e);
   bool sendable(const Port& e, const Packet& p) const;
-  void hand_on(Port& e, Packet& p);
-  void transmission_done(Port& e);
   void admit(Packet& p, int node, int in_port);
   void release_buffer(int node, int in_port, std::uint8_t tc, std::int64_t bytes);
   void send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value);
