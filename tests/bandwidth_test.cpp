@@ -84,3 +84,19 @@ TEST(Bandwidth, FabricAppenderOutlivesItsNetwork) {
   ASSERT_EQ(p.stages[0].expansion.size(), 1u);
   EXPECT_EQ(p.stages[0].expansion[0].stages.size(), 6u * 2 + 5);  // ...its route: 6 cables x (serialize, propagate) + 5 pipelines
 }
+
+TEST(Bandwidth, DegradedLinkSetsTheIdealAndTheGoodput) {
+  BwConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.to = 15;
+  c.base.size = Bytes(65536);
+  c.base.iters = 200;
+  c.base.fabric.faults.push_back(LinkFault{"edge3.1", "h15", Rate::gbps(40), 0});
+  const BwResult r = run_bandwidth(c);
+  EXPECT_NEAR(r.ideal_bps, 40e9 * 65536 / static_cast<double>(r.wire_bytes_per_message.count()), 1e3);
+  EXPECT_NEAR(r.bw_avg_bps / r.ideal_bps, 1.0, 0.01);
+  ASSERT_TRUE(r.fabric.has_value());
+  EXPECT_TRUE(r.fabric->conserved);
+  c.base.fabric.faults[0].a = "edge0.0";  // not a cable
+  EXPECT_THROW(run_bandwidth(c), std::invalid_argument);
+}

@@ -103,6 +103,11 @@ expect_ok "share of sum(B_i): mean" bw --topology fat-tree --pattern permutation
 expect_ok "\"share_of_ideal\"" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 2 --json
 expect_ok "RoCE lossy" bw --topology fat-tree --pattern incast -n 5 -t 4 --set switch.lossless=off
 expect_ok "InfiniBand credits" bw --topology fat-tree --pattern incast -n 5 -t 4 --link-layer ib
+expect_error "--degrade: expected NODE-NODE=VALUE" bw --topology fat-tree --degrade edge0.0=40Gbps
+expect_error "no cable between \"h0\" and \"h5\"" bw --topology fat-tree --degrade h0-h5=40Gbps
+expect_error "--link-loss: expected a probability" bw --topology fat-tree --link-loss h0-edge0.0=2
+expect_error "need a switched --topology" bw --degrade h0-h1=40Gbps
+expect_ok "rx_err" bw --topology fat-tree --pattern permutation -n 20 -t 8 -s 65536 --link-loss agg0.0-core0=0.05
 expect_error "--seeds" bw --topology fat-tree --pattern permutation --seeds 0
 expect_error "switch.pfc_headroom" bw --topology fat-tree --pattern incast -n 5 --set switch.pfc_headroom=100B
 expect_error "switch.data_tc" bw --topology fat-tree --pattern incast -n 5 --set switch.data_tc=9

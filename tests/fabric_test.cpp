@@ -201,3 +201,34 @@ TEST(Fabric, HeadroomTooSmallForTheCableIsAnError) {
     EXPECT_NE(std::string(e.what()).find("switch.pfc_headroom"), std::string::npos) << e.what();
   }
 }
+
+TEST(Fabric, LossyCableCorruptsFramesAtTheReceiver) {
+  Topology t = single_switch(2);
+  const int cable = t.find_cable("sw0", "h1");
+  ASSERT_GE(cable, 0);
+  EXPECT_EQ(t.find_cable("h1", "sw0"), cable);
+  EXPECT_EQ(t.find_cable("h0", "h1"), -1);
+  t.set_loss(cable, 0.1);
+  Rig r(std::move(t));
+  r.send(0, 1, 2000);
+  r.sched.run();
+  const std::uint64_t bad = r.port("h1->sw0").rx_errors;  // counted where the frame is received
+  EXPECT_GT(bad, 120u);
+  EXPECT_LT(bad, 280u);
+  EXPECT_EQ(r.fabric.dropped(), bad);
+  EXPECT_EQ(r.fabric.lossless_drops(), 0u);  // corruption is not a buffer drop
+  EXPECT_EQ(r.fabric.delivered() + bad, 2000u);
+  EXPECT_EQ(r.port("sw0->h1").tx_packets, 2000u);
+}
+
+TEST(Fabric, DegradedCableSerializesAtItsTrainedRate) {
+  Topology t = single_switch(2);
+  t.degrade(t.find_cable("sw0", "h1"), Rate::gbps(40));
+  Rig r(std::move(t));
+  r.send(0, 1, 100);
+  r.sched.run();
+  const Time frame40 = serialization_time(frame_wire_bytes(FrameKind::roce_write, FramePos::middle, Bytes(4096), LinkLayer::roce),
+                                          Rate::gbps(40));
+  // The 40G egress is the bottleneck: one frame per 40G frame time, back to back.
+  EXPECT_EQ(r.client.got.back() - r.client.got.front(), frame40 * 99);
+}

@@ -1,11 +1,21 @@
 #include "cli_common.hpp"
 
+#include <cstdlib>
 #include <stdexcept>
+#include <tuple>
 
 #include "io/host_profile.hpp"
 
 namespace rdmasim::cli {
 namespace {
+
+// "edge0.0-agg0.0=40Gbps" -> the two node names and the value.
+std::tuple<std::string, std::string, std::string> link_assignment(const std::string& v, const char* flag) {
+  const auto eq = v.find('='), dash = v.find('-');
+  if (eq == std::string::npos || dash == std::string::npos || dash == 0 || dash + 1 >= eq || eq + 1 >= v.size())
+    throw std::invalid_argument(std::string(flag) + ": expected NODE-NODE=VALUE, got \"" + v + "\"");
+  return {v.substr(0, dash), v.substr(dash + 1, eq - dash - 1), v.substr(eq + 1)};
+}
 
 std::optional<bool> on_off(const std::string& v, const char* flag) {
   if (v.empty()) return std::nullopt;
@@ -74,6 +84,9 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--to", o.to, "fabric: server host")->capture_default_str();
     app.add_option("--sport", o.fabric.udp_sport, "fabric: RoCEv2 UDP source port (the flow's ECMP entropy)")
         ->capture_default_str();
+    app.add_option("--degrade", o.degrade, "fabric: a link trained down, NODE-NODE=RATE (e.g. edge0.0-agg0.0=40Gbps; repeatable)");
+    app.add_option("--link-loss", o.link_loss,
+                   "fabric: a link corrupting frames, NODE-NODE=PROBABILITY (e.g. agg0.0-core0=1e-4; repeatable)");
   }
   app.add_option("--host-profile", o.host_profile, "host profile TOML written by `rdmasim calibrate` (applied before --set)");
   app.add_option("-m,--mtu", o.mtu, "RDMA path MTU: 256, 512, 1024, 2048 or 4096")->capture_default_str();
@@ -115,6 +128,27 @@ LatConfig to_config(const LatOptions& o) {
     }
     return n;
   };
+  for (const std::string& d : o.degrade) {
+    auto [a, b, value] = link_assignment(d, "--degrade");
+    LinkFault f{a, b, {}, 0};
+    try {
+      f.rate = parse_rate(value);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--degrade: ") + e.what());
+    }
+    if (f.rate.bits_per_sec() < 1'000'000) throw std::invalid_argument("--degrade: the rate must be at least 1Mbps");
+    c.fabric.faults.push_back(f);
+  }
+  for (const std::string& d : o.link_loss) {
+    auto [a, b, value] = link_assignment(d, "--link-loss");
+    char* end = nullptr;
+    const double p = std::strtod(value.c_str(), &end);
+    if (end != value.c_str() + value.size() || !(p > 0 && p <= 1))
+      throw std::invalid_argument("--link-loss: expected a probability in (0, 1], got \"" + value + "\"");
+    c.fabric.faults.push_back(LinkFault{a, b, {}, p});
+  }
+  if (!c.fabric.faults.empty() && c.topology != LatTopology::fabric)
+    throw std::invalid_argument("--degrade/--link-loss need a switched --topology");
   c.fabric.from = host(o.from, "--from");
   c.fabric.to = host(o.to, "--to");
   c.profile = make_profile(o.profile);

@@ -27,6 +27,7 @@ struct LatOptions {
   std::int64_t mtu = 4096;
   std::string profile = "default";
   std::vector<std::string> sets;
+  std::vector<std::string> degrade, link_loss;  // fabric faults "A-B=40Gbps", "A-B=1e-4"
   std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   std::uint64_t seed = 1;
   bool json = false;

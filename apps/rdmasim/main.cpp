@@ -146,11 +146,13 @@ int run_bw(const cli::LatOptions& o) {
                      {"wire_bytes_per_message", r.wire_bytes_per_message.count()},
                      {"events", r.events}});
     j["results"] = res;
+    if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
     std::cout << j.dump(2) << "\n";
     return 0;
   }
   print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth);
   print_bw_table(stdout, rows, o.report_gbits);
+  if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
   return 0;
 }
 

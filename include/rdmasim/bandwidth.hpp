@@ -4,12 +4,15 @@
 // (last completion - first post); MsgRate = iters / that time; BW peak = the best rate over
 // windows of `tx_depth` consecutive messages (the minimum over i of (t_completed[i+w-1] -
 // t_posted[i]) / w; perftest steps its windows by the CQ moderation). Also reported: the ideal goodput of the path's bottleneck link,
-// B x payload / bytes on the wire, which the lesson's "raise the MTU" advice moves.
+// B x payload / bytes on the wire (B: the slowest cable on the route), which the lesson's
+// "raise the MTU" advice moves.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
 
 namespace rdmasim {
@@ -31,6 +34,7 @@ struct BwResult {
   std::uint64_t events = 0;
   std::int64_t invariant_violations = 0;
   std::vector<std::string> routes;
+  std::optional<FabricStats> fabric;   // over a switched topology: the fabric's counters
 };
 
 /// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, ...).

@@ -14,6 +14,8 @@ struct PortStats {
   std::string port;               // "edge0.0->h1": the transmitting node and its peer
   std::uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
   std::uint64_t drops = 0;        // discarded at this port's egress queue
+  std::uint64_t rx_errors = 0;    // received corrupted (cable loss) and discarded
+  std::int64_t rate_bps = 0;      // the cable's rate (a degraded link shows its trained rate)
   std::uint64_t ecn_marked = 0;   // marked CE when queued here
   std::uint64_t pause_tx = 0;     // PFC frames sent to the peer (XOFF + XON)
   std::uint64_t pause_rx = 0;     // PFC frames received from the peer
@@ -24,7 +26,7 @@ struct PortStats {
 
 struct FabricStats {
   std::uint64_t injected = 0, delivered = 0, dropped = 0, in_flight = 0;
-  std::uint64_t lossless_drops = 0;  // must be 0: a lossless class never drops
+  std::uint64_t lossless_drops = 0;  // must be 0: a lossless class never drops for want of buffer
   std::uint64_t ecn_marked = 0, pause_frames = 0;
   bool conserved = true;             // injected == delivered + dropped + in_flight
   std::vector<PortStats> ports;      // ports with any traffic, drops or pauses, in port order

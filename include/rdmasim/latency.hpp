@@ -31,6 +31,14 @@ enum class LatTopology { back_to_back, loopback, fabric };
 /// next hop with the least queued bytes (ties broken by the ECMP hash).
 enum class Routing { ecmp, spray, adaptive };
 
+/// A troubleshooting fault on the cable between two named nodes: trained down to `rate`
+/// (0: unchanged) and/or corrupting each frame with probability `loss`.
+struct LinkFault {
+  std::string a, b;
+  Rate rate{};
+  double loss = 0;
+};
+
 struct FabricConfig {
   std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree
   int k = 4;                           // fat-tree
@@ -39,6 +47,7 @@ struct FabricConfig {
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
   Routing routing = Routing::ecmp;
+  std::vector<LinkFault> faults;
 };
 
 std::string_view to_string(TestKind t);

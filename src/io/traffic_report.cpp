@@ -17,19 +17,20 @@ void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busies
                static_cast<unsigned long long>(s.pause_frames));
   std::vector<const PortStats*> shown;
   for (const PortStats& p : s.ports)
-    if (p.drops || p.pause_tx || p.pause_rx || p.ecn_marked) shown.push_back(&p);
+    if (p.drops || p.rx_errors || p.pause_tx || p.pause_rx || p.ecn_marked) shown.push_back(&p);
   std::vector<const PortStats*> by_bytes;
   for (const PortStats& p : s.ports) by_bytes.push_back(&p);
   std::stable_sort(by_bytes.begin(), by_bytes.end(), [](auto* a, auto* b) { return a->tx_bytes > b->tx_bytes; });
   for (std::size_t i = 0; i < by_bytes.size() && i < busiest; ++i)
     if (std::find(shown.begin(), shown.end(), by_bytes[i]) == shown.end()) shown.push_back(by_bytes[i]);
   if (shown.empty()) return;
-  std::fprintf(out, " %-22s %10s %12s %6s %8s %8s %8s %11s %11s %6s\n", "port", "tx_packets", "tx_bytes", "util%", "drops",
-               "ecn_mark", "pause_tx", "pause_rx", "paused[us]", "maxq[B]");
+  std::fprintf(out, " %-22s %7s %10s %12s %6s %8s %7s %8s %8s %8s %11s %8s\n", "port", "Gb/s", "tx_packets", "tx_bytes",
+               "util%", "drops", "rx_err", "ecn_mark", "pause_tx", "pause_rx", "paused[us]", "maxq[B]");
   for (const PortStats* p : shown)
-    std::fprintf(out, " %-22s %10llu %12llu %6.1f %8llu %8llu %8llu %11llu %11.3f %6lld\n", p->port.c_str(),
-                 static_cast<unsigned long long>(p->tx_packets), static_cast<unsigned long long>(p->tx_bytes),
-                 100.0 * p->utilisation, static_cast<unsigned long long>(p->drops),
+    std::fprintf(out, " %-22s %7.1f %10llu %12llu %6.1f %8llu %7llu %8llu %8llu %8llu %11.3f %8lld\n", p->port.c_str(),
+                 static_cast<double>(p->rate_bps) / 1e9, static_cast<unsigned long long>(p->tx_packets),
+                 static_cast<unsigned long long>(p->tx_bytes), 100.0 * p->utilisation,
+                 static_cast<unsigned long long>(p->drops), static_cast<unsigned long long>(p->rx_errors),
                  static_cast<unsigned long long>(p->ecn_marked), static_cast<unsigned long long>(p->pause_tx),
                  static_cast<unsigned long long>(p->pause_rx), p->paused_us, static_cast<long long>(p->max_queue_bytes));
 }
@@ -73,6 +74,7 @@ nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
   for (const PortStats& p : s.ports)
     ports.push_back({{"port", p.port},           {"tx_packets", p.tx_packets}, {"tx_bytes", p.tx_bytes},
                      {"rx_packets", p.rx_packets}, {"rx_bytes", p.rx_bytes},   {"drops", p.drops},
+                     {"rx_errors", p.rx_errors},   {"rate_Gbps", static_cast<double>(p.rate_bps) / 1e9},
                      {"ecn_marked", p.ecn_marked}, {"pause_tx", p.pause_tx},   {"pause_rx", p.pause_rx},
                      {"paused_us", p.paused_us},   {"max_queue_bytes", p.max_queue_bytes},
                      {"utilisation", p.utilisation}});

@@ -244,7 +244,16 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
   tp.host_rate = tp.fabric_rate = c.profile.link.rate;
   tp.host_length_mm = c.profile.link.length_mm;
   tp.fabric_length_mm = c.profile.sw.fabric_length_mm;
-  return std::make_shared<Topology>(build_topology(tp));
+  Topology t = build_topology(tp);
+  for (const LinkFault& f : c.fabric.faults) {
+    const int cable = t.find_cable(f.a, f.b);
+    if (cable < 0)
+      throw std::invalid_argument("link fault: no cable between \"" + f.a + "\" and \"" + f.b + "\" in this " +
+                                  t.name + " (`rdmasim topo` lists the nodes)");
+    if (f.rate.bits_per_sec() > 0) t.degrade(cable, f.rate);
+    if (f.loss > 0) t.set_loss(cable, f.loss);
+  }
+  return std::make_shared<Topology>(std::move(t));
 }
 
 FabricOptions fabric_options(const LatConfig& c) {

@@ -19,6 +19,15 @@ int Topology::connect(int a, int b, Rate rate, std::int64_t length_mm) {
   return id;
 }
 
+int Topology::find_cable(std::string_view a, std::string_view b) const {
+  for (std::size_t i = 0; i < cables_.size(); ++i) {
+    const std::string& x = nodes_[static_cast<std::size_t>(cables_[i].a)].name;
+    const std::string& y = nodes_[static_cast<std::size_t>(cables_[i].b)].name;
+    if ((x == a && y == b) || (x == b && y == a)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 int Topology::find_host(std::string_view n) const {
   std::string_view digits = n;
   if (!digits.empty() && digits[0] == 'h') digits.remove_prefix(1);

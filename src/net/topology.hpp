@@ -31,6 +31,7 @@ struct Cable {
   int a = 0, b = 0;      // node indices
   Rate rate{};
   std::int64_t length_mm = 0;
+  double loss = 0;       // probability that a frame arrives corrupted (FCS error), either direction
   int other(int n) const { return n == a ? b : a; }
 };
 
@@ -49,6 +50,11 @@ class Topology {
  public:
   int add_node(NodeKind kind, int tier, int pod, std::string name);
   int connect(int a, int b, Rate rate, std::int64_t length_mm);
+  /// The cable joining the nodes named `a` and `b` ("edge0.0", "agg0.1", "h3"); -1 if none.
+  int find_cable(std::string_view a, std::string_view b) const;
+  /// Troubleshooting: a link trained down to a lower rate, or one that corrupts frames.
+  void degrade(int cable, Rate rate) { cables_.at(static_cast<std::size_t>(cable)).rate = rate; }
+  void set_loss(int cable, double p) { cables_.at(static_cast<std::size_t>(cable)).loss = p; }
 
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Cable>& cables() const { return cables_; }

@@ -46,6 +46,7 @@ struct Fabric::Port final : EventHandler {
   std::uint8_t cur_tc = 0;
   std::int64_t cur_bytes = 0;
   CriticalPath path;
+  double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
   std::uint8_t paused = 0;                     // PFC: priorities the peer has paused
   std::array<std::int64_t, kClasses> credits{};  // IB: room in the peer's input buffer per VL
   bool blocked = false;
@@ -59,7 +60,7 @@ struct Fabric::Port final : EventHandler {
 };
 
 Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOptions& o, std::uint64_t seed)
-    : sched_(s), topo_(std::move(t)), opt_(o), ecn_rng_(seed, "fabric.ecn") {
+    : sched_(s), topo_(std::move(t)), opt_(o), ecn_rng_(seed, "fabric.ecn"), loss_rng_(seed, "fabric.loss") {
   const Topology& topo = *topo_;
   const auto& cables = topo.cables();
   switches_.resize(topo.nodes().size());
@@ -77,6 +78,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       port->peer_switch = is_switch(port->peer);
       port->rate = c.rate;
       port->prop = prop;
+      port->loss = c.loss;
       if (opt_.layer == LinkLayer::ib && port->peer_switch) port->credits.fill(opt_.sw.ib_vl_buffer.count());
       ports_.push_back(std::move(port));
     }
@@ -169,7 +171,8 @@ FabricStats Fabric::stats(Time span) const {
     const PortCounters& c = p->c;
     s.ecn_marked += c.ecn_marked;
     s.pause_frames += c.pause_tx;
-    if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0) continue;
+    if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0 && c.rx_errors == 0)
+      continue;
     PortStats r;
     r.port = port_name(p->id);
     r.tx_packets = c.tx_packets;
@@ -177,6 +180,8 @@ FabricStats Fabric::stats(Time span) const {
     r.rx_packets = c.rx_packets;
     r.rx_bytes = c.rx_bytes;
     r.drops = c.drops;
+    r.rx_errors = c.rx_errors;
+    r.rate_bps = p->rate.bits_per_sec();
     r.ecn_marked = c.ecn_marked;
     r.pause_tx = c.pause_tx;
     r.pause_rx = c.pause_rx;
@@ -368,6 +373,14 @@ void Fabric::on_arrive(std::uint64_t arg) {
   --in_transit_;
   const int in = p.fab_port ^ 1;
   Port& ip = *ports_[static_cast<std::size_t>(in)];
+  if (ip.loss > 0 && loss_rng_.uniform01() < ip.loss) {  // FCS error: the receiver discards it
+    ++ip.c.rx_errors;
+    ++dropped_;
+    ++p.flow->dropped;
+    p.fab_port = -1;
+    p.flow->client->dropped(p);
+    return;
+  }
   ++ip.c.rx_packets;
   ip.c.rx_bytes += static_cast<std::uint64_t>(p.wire.count());
   p.ledger.add(Category::transmit, p.release);

@@ -24,7 +24,8 @@
 // sends only while the peer's input buffer for that VL (`ib_vl_buffer`) has room; credits
 // return when the frame leaves the peer, after the reverse propagation. ECN (RoCE): on enqueue
 // a frame is marked CE with probability 0 below Kmin, Pmax*(q-Kmin)/(Kmax-Kmin) up to Kmax,
-// 1 above (q = the egress queue's bytes ahead of it).
+// 1 above (q = the egress queue's bytes ahead of it). A cable with `loss` corrupts each frame
+// with that probability; the receiving port discards it (rx_errors), in any class.
 //
 // A host's NIC port arbitrates between its flows (QPs) round robin, one packet at a time, as
 // NIC send schedulers do; a switch port serves its traffic classes in strict priority, FIFO
@@ -60,6 +61,7 @@ namespace rdmasim {
 struct PortCounters {  // like `ethtool -S` / `perfquery` for one port
   std::uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
   std::uint64_t drops = 0;       // frames discarded at this port's egress queue
+  std::uint64_t rx_errors = 0;   // frames received corrupted (the cable's loss) and discarded
   std::uint64_t ecn_marked = 0;  // frames marked CE on enqueue here
   std::uint64_t pause_tx = 0;    // PFC frames (XOFF + XON) this port sent to its peer
   std::uint64_t pause_rx = 0;    // PFC frames this port received (its transmitter obeys)
@@ -158,6 +160,7 @@ class Fabric {
   std::shared_ptr<const Topology> topo_;
   FabricOptions opt_;
   RandomStream ecn_rng_;
+  RandomStream loss_rng_;
   std::vector<std::unique_ptr<Port>> ports_;
   std::vector<SwitchState> switches_;       // per node (hosts unused)
   std::vector<int> host_port_;              // host index -> its NIC's port

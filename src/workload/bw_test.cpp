@@ -34,6 +34,7 @@ class BwTest final : public MessageSink {
   std::vector<std::int64_t> posted_, completed_;
   std::int64_t violations_ = 0;
   std::uint64_t events() const { return w_.sched.executed(); }
+  const SimWorld& world() const { return w_; }
 
  private:
   void post() {
@@ -61,11 +62,14 @@ BwResult run_bandwidth(const BwConfig& c) {
   r.config = c;
   const ResolvedToggles t = resolve(c.base);
   NetworkAppender net;
+  Rate bottleneck = c.base.profile.link.rate;
   if (c.base.topology == LatTopology::fabric) {
     const auto topo = FabricNetwork::make_topology(c.base);
     const FabricNetwork fabric(topo, c.base.profile, fabric_options(c.base), c.base.fabric.from, c.base.fabric.to,
                                c.base.fabric.udp_sport);
     r.routes = fabric.routes;
+    for (int cable : fabric.forward_path.cables)
+      bottleneck = std::min(bottleneck, topo->cables()[static_cast<std::size_t>(cable)].rate);
     net = fabric.appender();
   }
   const PathSpec path = build_acked_path(c.base, t, net);
@@ -97,7 +101,8 @@ BwResult run_bandwidth(const BwConfig& c) {
   const FrameKind fk = c.base.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
   r.wire_bytes_per_message = message_wire_bytes(fk, c.base.size, c.base.mtu, c.base.link_layer);
   r.packets_per_message = packet_count(c.base.size, c.base.mtu);
-  r.ideal_bps = static_cast<double>(c.base.profile.link.rate.bits_per_sec()) * static_cast<double>(c.base.size.count()) /
+  if (test.world().fabric) r.fabric = test.world().fabric->stats(Time::ps(static_cast<std::int64_t>(span_ps)));
+  r.ideal_bps = static_cast<double>(bottleneck.bits_per_sec()) * static_cast<double>(c.base.size.count()) /
                 static_cast<double>(r.wire_bytes_per_message.count());
   return r;
 }
