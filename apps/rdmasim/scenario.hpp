@@ -1,0 +1,53 @@
+// Scenario files: an experiment as a versionable TOML file (or the same tree as JSON) instead
+// of a command line. A scenario names its command (lat | bw | budget) and sets the same
+// options the command line has, grouped in tables — [workload], [toggles], [network] — plus
+// any profile parameter under [params] (nested tables or dotted keys, values with units).
+//
+// One table of keys (scenario_keys) drives parsing, `--set`-style overrides, and the generated
+// docs/scenario-format.md, so they cannot drift. Every error names the file, line and column
+// and the key path, lists the valid names for an unknown key or component, and is thrown
+// before anything runs (std::invalid_argument).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli_common.hpp"
+
+namespace rdmasim::cli {
+
+struct Scenario {
+  std::string path;         // file it came from ("<string>" when parsed from text)
+  std::string name, description;
+  Command command = Command::lat;
+  LatOptions options;
+  std::map<std::string, std::string> where;  // key path -> "file:line:col" (for later errors)
+};
+
+struct ScenarioKey {
+  std::string path;     // "network.mtu"
+  std::string type;     // string | int | bool | bytes | list
+  std::string help;
+  std::vector<std::string> choices;  // for enumerations
+  std::function<void(Scenario&, const std::string&)> set;  // value as text; throws invalid_argument
+  std::function<std::string(const LatOptions&)> get;       // the default shown in the docs
+};
+
+const std::vector<ScenarioKey>& scenario_keys();
+
+/// Parses TOML (or JSON when `json`) text. `name` is used in error locations.
+Scenario parse_scenario(std::string_view text, const std::string& name, bool json = false);
+/// Reads and parses a file (.json: JSON, anything else: TOML).
+Scenario load_scenario(const std::string& path);
+/// "key=value" for a scenario key ("network.mtu=1024") or a profile parameter
+/// ("switch.buffer=2MiB" or "params.switch.buffer=2MiB").
+void apply_scenario_override(Scenario& s, std::string_view assignment);
+/// The configuration the scenario describes, validated; errors located where possible.
+LatConfig scenario_config(const Scenario& s);
+/// docs/scenario-format.md, generated from scenario_keys() and the profile parameters.
+std::string scenario_format_markdown();
+
+}  // namespace rdmasim::cli
