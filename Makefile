@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: demo test test-sanitize build release deps bench bench-fabric clean
+.PHONY: demo test test-sanitize build release deps bench bench-fabric docs golden fuzz-smoke clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -22,8 +22,24 @@ build/dev/build.ninja: | deps
 build: deps build/dev/build.ninja
 	@ninja -C build/dev -j $(JOBS)
 
-test: build
+test: build fuzz-smoke
 	@cd build/dev && ctest --output-on-failure -j $(JOBS)
+
+# The scenario parsers under libFuzzer (clang, ASan+UBSan), seconds each from the seed corpus;
+# longer: ./build/fuzz/fuzz/scenario_toml_fuzz -max_total_time=600 <a copy of fuzz/corpus/toml>.
+FUZZ_SECONDS ?= 15
+build/fuzz/build.ninja: | deps
+	@CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDMASIM_SANITIZE=ON \
+	  -DRDMASIM_FUZZ=ON -DRDMASIM_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+
+fuzz-smoke: deps build/fuzz/build.ninja
+	@ninja -C build/fuzz -j $(JOBS) scenario_toml_fuzz scenario_json_fuzz
+	@for kind in toml json; do \
+	  rm -rf build/fuzz/corpus-$$kind && cp -r fuzz/corpus/$$kind build/fuzz/corpus-$$kind && \
+	  ./build/fuzz/fuzz/scenario_$${kind}_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 \
+	    build/fuzz/corpus-$$kind 2>build/fuzz/$$kind.log || { tail -40 build/fuzz/$$kind.log; exit 1; }; \
+	  echo "fuzz-smoke: scenario_$${kind}_fuzz: $$(grep -c . build/fuzz/$$kind.log) log lines, no crash"; \
+	done
 
 build/asan/build.ninja: | deps
 	@cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRDMASIM_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
@@ -42,6 +58,16 @@ FABRIC_K ?= 4 8 12
 bench-fabric: release
 	@ninja -C build/release -j $(JOBS) fabric_bench
 	@for k in $(FABRIC_K); do ./build/release/bench/fabric_bench --k $$k; done
+
+# Generated documents (CI fails when they are stale).
+docs: build
+	@./build/dev/rdmasim list --scenario-format > docs/scenario-format.md
+
+# After an intended model change: rewrite tests/golden/*.json from scenarios/*.toml.
+golden: build
+	@mkdir -p tests/golden
+	@RDMASIM_UPDATE_GOLDEN=1 ./build/dev/tests/unit_tests --gtest_filter='ScenarioGolden.*' >/dev/null
+	@git diff --stat -- tests/golden || true
 
 clean:
 	rm -rf build

@@ -10,6 +10,8 @@ packages=(
   libtomlplusplus-dev   # host profile files (TOML)
   libgtest-dev libgmock-dev  # unit tests
   libbenchmark-dev      # bench/
+  tshark                # tests/cli_test.sh decodes the --pcap capture
+  clang libclang-rt-14-dev  # libFuzzer targets in fuzz/ (make fuzz-smoke)
 )
 
 missing=()
@@ -23,4 +25,8 @@ sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
+# wireshark-common asks whether non-root users may capture: answer no, without a prompt.
+if [[ " ${missing[*]} " == *" tshark "* ]]; then
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
+fi
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -14,7 +14,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr FrameKind kKinds[] = {FrameKind::roce_write, FrameKind::roce_send, FrameKind::roce_read_request,
-                                FrameKind::roce_read_response, FrameKind::roce_ack, FrameKind::tcp_segment};
+                                FrameKind::roce_read_response, FrameKind::roce_ack, FrameKind::tcp_segment,
+                                FrameKind::pfc_pause};
 constexpr FramePos kPositions[] = {FramePos::only, FramePos::first, FramePos::middle, FramePos::last};
 
 std::uint32_t be16(const std::vector<std::uint8_t>& b, std::size_t at) { return b[at] << 8 | b[at + 1]; }
@@ -57,13 +58,14 @@ TEST(PcapFrame, LengthAgreesWithWireFormat) {
           CapturedFrame f;
           f.kind = kind; f.pos = pos; f.layer = layer; f.payload = Bytes(p);
           std::vector<std::uint8_t> out;
-          if (p > 0 && (kind == FrameKind::roce_read_request || kind == FrameKind::roce_ack)) {
+          if (p > 0 && (kind == FrameKind::roce_read_request || kind == FrameKind::roce_ack ||
+                        kind == FrameKind::pfc_pause)) {
             EXPECT_THROW(build_frame(f, out), std::invalid_argument);  // these carry no payload
             continue;
           }
           const std::size_t n = build_frame(f, out);
           ASSERT_EQ(n, out.size());
-          const bool eth = kind == FrameKind::tcp_segment || layer == LinkLayer::roce;
+          const bool eth = kind == FrameKind::tcp_segment || kind == FrameKind::pfc_pause || layer == LinkLayer::roce;
           const std::int64_t extra = eth ? HeaderSizes::preamble_sfd + HeaderSizes::fcs + HeaderSizes::ifg : 0;
           EXPECT_EQ(Bytes(static_cast<std::int64_t>(n) + extra), frame_wire_bytes(kind, pos, Bytes(p), layer))
               << "kind " << int(kind) << " pos " << int(pos) << " ib " << (layer == LinkLayer::ib) << " payload " << p;
@@ -229,6 +231,33 @@ TEST(PcapFrame, TcpSegment) {
   EXPECT_EQ(be32(b, 58), 7u);  // TSval in ms
   const std::uint32_t pseudo = folded_sum(b, 26, 8) + 6 + 132;
   EXPECT_EQ(folded_sum(b, 34, 132, pseudo), 0xFFFFu);  // TCP checksum verifies
+}
+
+// An 802.1Qbb PFC frame: MAC control to 01:80:c2:00:00:01, opcode 0x0101, the class-enable
+// vector and eight pause times (only the enabled classes' are set), 60 B without FCS; an
+// Ethernet frame even on an InfiniBand run.
+TEST(PcapFrame, PfcPauseFrame) {
+  CapturedFrame f;
+  f.kind = FrameKind::pfc_pause;
+  f.layer = LinkLayer::ib;
+  f.src_host = 0x01000007;
+  f.pfc_classes = 0x09;  // classes 0 and 3
+  f.pfc_quanta = 0xFFFF;
+  const auto b = frame_of(f);
+  ASSERT_EQ(b.size(), 60u);
+  const std::vector<std::uint8_t> dst = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01}, src = {0x02, 0x00, 0x01, 0x00, 0x00, 0x07};
+  EXPECT_TRUE(std::equal(dst.begin(), dst.end(), b.begin()));
+  EXPECT_TRUE(std::equal(src.begin(), src.end(), b.begin() + 6));
+  EXPECT_EQ(be16(b, 12), 0x8808u);
+  EXPECT_EQ(be16(b, 14), 0x0101u);
+  EXPECT_EQ(be16(b, 16), 0x09u);
+  for (int c = 0; c < 8; ++c) EXPECT_EQ(be16(b, 18 + 2 * c), c == 0 || c == 3 ? 0xFFFFu : 0u) << c;
+  for (std::size_t i = 34; i < 60; ++i) EXPECT_EQ(b[i], 0);
+  EXPECT_EQ(frame_linktype(f), kLinktypeEthernet);
+  EXPECT_EQ(frame_wire_bytes(FrameKind::pfc_pause, FramePos::only, Bytes(0), LinkLayer::roce), Bytes(84));
+  EXPECT_THROW(bth_opcode(FrameKind::pfc_pause, FramePos::only), std::invalid_argument);
+  f.pfc_quanta = 0;  // XON
+  EXPECT_EQ(be16(frame_of(f), 18 + 2 * 3), 0u);
 }
 
 // Parse the pcapng back: blocks, lengths, byte-order magic, options, timestamps, snaplen.

@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <tuple>
@@ -95,6 +96,35 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   if (cmd != Command::budget) app.add_option("--seed", o.seed, "seed of every random stream")->capture_default_str();
   if (cmd != Command::demo) app.add_flag("--json", o.json, "print JSON instead of tables");
   if (cmd == Command::budget) app.add_flag("--stages", o.stages, "also print the critical path stage by stage");
+  if (cmd == Command::lat || cmd == Command::bw) {
+    ExportOptions& x = o.exports;
+    app.add_option("--trace", x.trace_path, "write a Perfetto / Chrome trace (JSON) of the first messages' critical paths");
+    app.add_option("--trace-messages", x.trace_messages, "--trace: trace the first N messages posted")->capture_default_str();
+    app.add_option("--pcap", x.pcap_path, "write a pcapng capture of the client's wire (fabric: its NIC port, both ways)");
+    app.add_option("--pcap-port", x.pcap_ports, "--pcap: capture this fabric port instead, e.g. edge0.0->h1 (repeatable)");
+    app.add_option("--pcap-frames", x.pcap_frames, "--pcap: write at most N frames")->capture_default_str();
+    app.add_option("--pcap-snaplen", x.pcap_snaplen, "--pcap: bytes kept per frame (0: whole frames)")->capture_default_str();
+  }
+}
+
+std::unique_ptr<Exports> open_exports(const LatOptions& o) {
+  const ExportOptions& x = o.exports;
+  if (x.trace_path.empty() && x.pcap_path.empty()) {
+    if (!x.pcap_ports.empty()) throw std::invalid_argument("--pcap-port needs --pcap FILE");
+    return nullptr;
+  }
+  if (o.all) throw std::invalid_argument("--trace/--pcap export one run: drop -a and pick a size with -s");
+  if (o.seeds > 1) throw std::invalid_argument("--trace/--pcap export one run: drop --seeds");
+  return std::make_unique<Exports>(x);
+}
+
+void publish_exports(Exports* x) {
+  if (!x) return;
+  x->publish();
+  if (x->stats.frames_dropped > 0)
+    std::fprintf(stderr, "rdmasim: note: --pcap kept the first %llu frames (--pcap-frames), %llu more not written\n",
+                 static_cast<unsigned long long>(x->stats.frames_captured),
+                 static_cast<unsigned long long>(x->stats.frames_dropped));
 }
 
 LatConfig to_config(const LatOptions& o) {

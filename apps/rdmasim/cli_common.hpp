@@ -5,9 +5,11 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "rdmasim/exports.hpp"
 #include "rdmasim/latency.hpp"
 
 namespace rdmasim::cli {
@@ -37,6 +39,7 @@ struct LatOptions {
   std::string pattern;       // bw: permutation | incast | alltoall
   int incast = 8;            // bw: incast senders
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
+  ExportOptions exports;     // lat, bw: --trace, --pcap
 };
 
 enum class Command { lat, budget, demo, bw };
@@ -45,6 +48,11 @@ enum class Command { lat, budget, demo, bw };
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);
 /// Throws std::invalid_argument naming the problem.
 LatConfig to_config(const LatOptions& o);
+/// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.
+/// Throws std::invalid_argument for a path it cannot write or with -a / --seeds.
+std::unique_ptr<Exports> open_exports(const LatOptions& o);
+/// Publishes them after a successful run (a note on stderr if --pcap-frames cut the capture).
+void publish_exports(Exports* x);
 /// perftest -a: 2, 4, ..., 2^23.
 std::vector<std::int64_t> all_sizes();
 

@@ -9,6 +9,7 @@
 
 #include "calibrate/calibration.hpp"
 #include "cli_common.hpp"
+#include "cmd_scenario.hpp"
 #include "cmd_topo.hpp"
 #include "io/host_profile.hpp"
 #include "io/demo_report.hpp"
@@ -36,9 +37,11 @@ int run_lat(const cli::LatOptions& o) {
     configs.push_back(x);
   }
   std::vector<LatResult> rows;
-  for (const LatConfig& x : configs) rows.push_back(run_latency(x));
+  const auto exports = cli::open_exports(o);
+  for (const LatConfig& x : configs) rows.push_back(run_latency(x, exports.get()));
   for (const LatResult& r : rows)
     if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+  cli::publish_exports(exports.get());
   if (o.json) {
     std::cout << lat_json(rows).dump(2) << "\n";
     return 0;
@@ -107,10 +110,12 @@ int run_pattern(const cli::LatOptions& o) {
   t.pattern = o.pattern == "incast" ? Pattern::incast : o.pattern == "alltoall" ? Pattern::alltoall : Pattern::permutation;
   t.incast_senders = o.incast;
   t.tx_depth = o.tx_depth;
+  const auto exports = cli::open_exports(o);
   if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o.json);
-  const TrafficResult r = run_traffic(t);
+  const TrafficResult r = run_traffic(t, exports.get());
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   if (!r.fabric.conserved) throw std::logic_error("fabric packet conservation violated");
+  cli::publish_exports(exports.get());
   if (o.json) {
     std::cout << traffic_json(r).dump(2) << "\n";
     return 0;
@@ -125,12 +130,14 @@ int run_bw(const cli::LatOptions& o) {
   b.base = cli::to_config(o);
   b.tx_depth = o.tx_depth;
   std::vector<BwResult> rows;
+  const auto exports = cli::open_exports(o);
   for (std::int64_t s : o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size}) {
     BwConfig x = b;
     x.base.size = Bytes(s);
-    rows.push_back(run_bandwidth(x));
+    rows.push_back(run_bandwidth(x, exports.get()));
     if (rows.back().invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   }
+  cli::publish_exports(exports.get());
   if (o.json) {
     nlohmann::ordered_json j;
     j["config"] = config_json(b.base, resolve(b.base));
@@ -277,9 +284,19 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI::App* topo = nullptr;
   const std::function<int()> run_topo = cli::add_topo_command(app, topo);
-  bool list_json = false;
+  bool list_json = false, list_format = false;
   CLI::App* list = app.add_subcommand("list", "every profile parameter with its default, meaning and source");
   list->add_flag("--json", list_json, "print JSON");
+  list->add_flag("--scenario-format", list_format, "print docs/scenario-format.md (generated from the key tables)");
+  const std::function<int()> run_scenarios = cli::add_scenario_commands(app, [](const cli::Scenario& s) {
+    if (!s.options.json) std::printf("scenario: %s%s%s\n", s.name.empty() ? s.path.c_str() : s.name.c_str(),
+                                     s.description.empty() ? "" : " - ", s.description.c_str());
+    switch (s.command) {
+      case cli::Command::bw: return run_bw(s.options);
+      case cli::Command::budget: return run_budget_cmd(s.options);
+      default: return run_lat(s.options);
+    }
+  });
 
   try {
     app.parse(argc, argv);
@@ -296,7 +313,12 @@ int main(int argc, char** argv) {
     if (budget->parsed()) return run_budget_cmd(budget_o);
     if (bw->parsed()) return run_bw(bw_o);
     if (demo->parsed()) return run_demo_cmd(demo_o);
+    if (list->parsed() && list_format) {
+      std::printf("%s", cli::scenario_format_markdown().c_str());
+      return 0;
+    }
     if (list->parsed()) return run_list(list_json);
+    if (const int rc = run_scenarios(); rc >= 0) return rc;
     if (cal->parsed()) return run_calibrate(cal_o);
     if (topo->parsed()) return run_topo();
   } catch (const std::invalid_argument& e) {

@@ -38,6 +38,7 @@ struct BwResult {
 };
 
 /// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, ...).
-BwResult run_bandwidth(const BwConfig& c);
+/// `exports` (optional, rdmasim/exports.hpp): trace and capture the run.
+BwResult run_bandwidth(const BwConfig& c, Exports* exports = nullptr);
 
 }  // namespace rdmasim

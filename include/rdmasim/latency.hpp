@@ -104,7 +104,9 @@ struct LatResult {
   double mean_ps(Category c) const;
 };
 
-LatResult run_latency(const LatConfig& c);
+class Exports;
+/// `exports` (optional, rdmasim/exports.hpp): trace and capture the run; publish them after.
+LatResult run_latency(const LatConfig& c, Exports* exports = nullptr);
 
 /// One stage on the critical path of the budget's exchange ("B.edge3.1.pipeline", switch, 300ns).
 struct StageLine {

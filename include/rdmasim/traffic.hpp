@@ -56,6 +56,7 @@ struct TrafficResult {
   double seconds = 0;              // makespan: first post to last completion
 };
 
-TrafficResult run_traffic(const TrafficConfig& c);
+/// `exports` (optional, rdmasim/exports.hpp): trace and capture the run (the client is fabric.from).
+TrafficResult run_traffic(const TrafficConfig& c, Exports* exports = nullptr);
 
 }  // namespace rdmasim

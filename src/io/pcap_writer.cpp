@@ -62,7 +62,7 @@ std::int64_t extension_bytes(FrameKind kind, FramePos pos) {
     case FrameKind::roce_read_request: return H::reth;
     case FrameKind::roce_read_response: return (first || last) ? H::aeth : 0;
     case FrameKind::roce_ack: return H::aeth;
-    case FrameKind::roce_send: case FrameKind::tcp_segment: return 0;
+    case FrameKind::roce_send: case FrameKind::tcp_segment: case FrameKind::pfc_pause: return 0;
   }
   return 0;
 }
@@ -92,6 +92,16 @@ std::size_t build_tcp(const CapturedFrame& f, std::vector<std::uint8_t>& out) {
   std::uint32_t pseudo = 6 + static_cast<std::uint32_t>(tcp_len);
   for (int i = 0; i < 8; i += 2) pseudo += static_cast<std::uint32_t>(a[i] << 8 | a[i + 1]);
   store_checksum(tcp + 16, tcp, tcp_len, pseudo);
+  return out.size();
+}
+
+std::size_t build_pfc(const CapturedFrame& f, std::vector<std::uint8_t>& out) {
+  out.clear();
+  out.resize(static_cast<std::size_t>(H::min_eth_frame - H::fcs));
+  Cursor c{out.data()};
+  c.u16(0x0180); c.u32(0xC2000001);  // the MAC control multicast address
+  c.mac(f.src_host); c.u16(kEtherTypeMacControl); c.u16(kPfcOpcode); c.u16(f.pfc_classes);
+  for (int i = 0; i < 8; ++i) c.u16(f.pfc_classes >> i & 1 ? f.pfc_quanta : 0);
   return out.size();
 }
 
@@ -143,13 +153,14 @@ std::uint8_t bth_opcode(FrameKind kind, FramePos pos) {
     case FrameKind::roce_read_request: return 0x0C;
     case FrameKind::roce_read_response: return resp_ops[i];
     case FrameKind::roce_ack: return 0x11;
-    case FrameKind::tcp_segment: break;
+    case FrameKind::tcp_segment: case FrameKind::pfc_pause: break;
   }
-  throw std::invalid_argument("bth_opcode: a TCP segment has no BTH");
+  throw std::invalid_argument("bth_opcode: a TCP segment or PFC frame has no BTH");
 }
 
 std::uint16_t frame_linktype(const CapturedFrame& f) {
-  return f.kind != FrameKind::tcp_segment && f.layer == LinkLayer::ib ? kLinktypeInfiniband : kLinktypeEthernet;
+  const bool eth = f.kind == FrameKind::tcp_segment || f.kind == FrameKind::pfc_pause;
+  return !eth && f.layer == LinkLayer::ib ? kLinktypeInfiniband : kLinktypeEthernet;
 }
 
 bool interface_accepts(std::uint16_t linktype, const CapturedFrame& f) {
@@ -161,8 +172,9 @@ std::size_t build_frame(const CapturedFrame& f, std::vector<std::uint8_t>& out) 
   const std::int64_t p = f.payload.count();
   if (p < 0) throw std::invalid_argument("build_frame: negative payload");
   if (f.kind == FrameKind::tcp_segment) return build_tcp(f, out);
-  if (p > 0 && (f.kind == FrameKind::roce_read_request || f.kind == FrameKind::roce_ack))
-    throw std::invalid_argument("build_frame: READ requests and ACKs carry no payload");
+  if (p > 0 && (f.kind == FrameKind::roce_read_request || f.kind == FrameKind::roce_ack || f.kind == FrameKind::pfc_pause))
+    throw std::invalid_argument("build_frame: READ requests, ACKs and PFC frames carry no payload");
+  if (f.kind == FrameKind::pfc_pause) return build_pfc(f, out);
   const std::int64_t pad = (4 - p % 4) % 4;
   const std::int64_t ext = extension_bytes(f.kind, f.pos);
   const std::int64_t transport = H::bth + ext + p + pad + H::icrc;  // BTH .. ICRC

@@ -7,6 +7,10 @@
 //   InfiniBand (LINKTYPE_INFINIBAND): LRH | BTH | [RETH | AETH] | payload | pad | ICRC | VCRC.
 //   TCP: Ethernet II | IPv4 (proto 6) | TCP 20 + NOP,NOP,timestamps 12 (valid checksum) |
 //        payload, padded to 60 B; the link layer is ignored (always Ethernet, as in wire_format).
+//   PFC (pfc_pause): an 802.1Qbb MAC control frame, always Ethernet: destination
+//        01:80:c2:00:00:01, EtherType 0x8808, opcode 0x0101, class-enable vector (pfc_classes),
+//        eight 16-bit pause times (pfc_quanta for each enabled class, 0 for the others; 0 is
+//        XON), zero-padded to 60 B.
 // Extension headers follow the RC opcodes exactly as wire_format.hpp counts them, so
 // build_frame().size() + preamble 8 + FCS 4 + IFG 12 == frame_wire_bytes() for Ethernet frames
 // and build_frame().size() == frame_wire_bytes() for InfiniBand. READ requests and ACKs carry no
@@ -62,6 +66,8 @@ struct CapturedFrame {
   std::uint32_t dma_len = 0;           // RETH
   std::uint32_t msn = 0;               // AETH, 24 bits
   std::uint32_t tcp_mss = 1448;        // TCP only
+  std::uint8_t pfc_classes = 0;        // PFC: class-enable vector (bit i = priority i)
+  std::uint16_t pfc_quanta = 0;        // PFC: pause time of the enabled classes (512-bit times)
 };
 
 inline constexpr std::uint16_t kLinktypeEthernet = 1;
@@ -70,7 +76,10 @@ inline constexpr std::uint16_t kLinktypeUser0 = 147;        // LINKTYPE_USER0 ..
 inline constexpr std::uint16_t kRoceV2Port = 4791;
 inline constexpr std::uint16_t kTcpDestPort = 18515;  // perftest's default port
 
-/// BTH opcode of an RC frame (REFERENCE.md §7); tcp_segment has none (throws).
+inline constexpr std::uint16_t kEtherTypeMacControl = 0x8808;
+inline constexpr std::uint16_t kPfcOpcode = 0x0101;
+
+/// BTH opcode of an RC frame (REFERENCE.md §7); tcp_segment and pfc_pause have none (throws).
 std::uint8_t bth_opcode(FrameKind kind, FramePos pos);
 
 /// Link type of the capture interface a frame belongs on (Ethernet or InfiniBand).
@@ -83,7 +92,7 @@ bool interface_accepts(std::uint16_t linktype, const CapturedFrame& f);
 
 /// Writes the frame's bytes into `out` (cleared first; its capacity is reused) and returns
 /// the length. Throws std::invalid_argument for a negative payload, a payload on a READ
-/// request or ACK, or a frame too long for IPv4 / the LRH packet length.
+/// request, ACK or PFC frame, or a frame too long for IPv4 / the LRH packet length.
 std::size_t build_frame(const CapturedFrame& f, std::vector<std::uint8_t>& out);
 
 /// Standard CRC-32 (as zlib's crc32) continued from `crc` (start with 0).

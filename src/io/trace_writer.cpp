@@ -156,6 +156,7 @@ void TraceWriter::end() {
 
 void TraceWriter::process_name(std::int64_t pid, std::string_view name) {
   begin("M", "process_name", {}, pid, 0);
+  line_.append(",\"ts\":0.000000");
   const TraceArg a{"name", name};
   args_object("args", TraceArgs(&a, 1), false);
   end();
@@ -163,6 +164,7 @@ void TraceWriter::process_name(std::int64_t pid, std::string_view name) {
 
 void TraceWriter::thread_name(std::int64_t pid, std::int64_t tid, std::string_view name) {
   begin("M", "thread_name", {}, pid, tid);
+  line_.append(",\"ts\":0.000000");
   const TraceArg a{"name", name};
   args_object("args", TraceArgs(&a, 1), false);
   end();

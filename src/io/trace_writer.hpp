@@ -76,7 +76,7 @@ class TraceWriter {
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
-  // Metadata (ph "M").
+  // Metadata (ph "M"), with ts 0 so that every event has a ts.
   void process_name(std::int64_t pid, std::string_view name);
   void thread_name(std::int64_t pid, std::int64_t tid, std::string_view name);
 

@@ -18,9 +18,17 @@
 namespace rdmasim {
 
 class Stage;
+class Tracer;
 struct Route;
 struct FabricFlow;
 struct Packet;
+
+/// Where a traced packet's time was spent (sim/tracer.hpp); 0 when tracing is off.
+using TraceSite = std::uint32_t;
+/// Records one step of a traced packet (trail >= 0) after `parent` and returns the new trail
+/// (the parent itself for a zero duration). Defined in sim/tracer.cpp.
+std::int32_t trace_step(const Packet& p, std::int32_t parent, TraceSite site, Category c, Time start, Time dur,
+                        bool wait = false);
 
 /// Told when a packet it emitted starts its transmission on the sending host's wire (the NIC's
 /// transmit window: the split stage fetches a QP's packets only so far ahead of the wire).
@@ -40,6 +48,14 @@ struct Message {
   std::int32_t arrived = 0;   // packets merged so far
   std::int32_t next_index = 0;  // merge: one past the highest packet index seen
   std::uint64_t tag = 0;      // owner's cookie (workload iteration, direction)
+  // Tracing (sim/tracer.hpp): the tracer and its per-message buffer, when this message is traced.
+  Tracer* tracer = nullptr;
+  std::int32_t trace_slot = -1;
+  // Wire identity of the current split's frames, stamped only while a capture is attached
+  // (sim/wire_tap.hpp): PSN of packet 0, PSN of the last data packet (what its ACK carries),
+  // message sequence number, destination QP and FrameKind.
+  std::uint32_t psn = 0, acked_psn = 0, msn = 0, dest_qp = 0;
+  std::uint8_t frame = 0;
 };
 
 enum class FramePos : std::uint8_t { only, first, middle, last };
@@ -68,6 +84,7 @@ struct Packet {
   Time service{};
   Time release{};               // when in its service the packet moves on (<= service)
   Category service_cat = Category::queue;
+  std::int32_t trail = -1;      // traced: its last step in the message's trace buffer (-1: not traced)
   Stage* service_owner = nullptr;
 
   Ledger ledger;
@@ -80,7 +97,9 @@ struct Packet {
     t->transmitting(*this);
   }
 
-  void charge(Category c, Time now) {
+  /// Charges the time since `stamp` to `c`, spent at `site` (recorded when the packet is traced).
+  void charge(Category c, Time now, TraceSite site = 0) {
+    if (trail >= 0) [[unlikely]] trail = trace_step(*this, trail, site, c, stamp, now - stamp);
     ledger.add(c, now - stamp);
     stamp = now;
   }

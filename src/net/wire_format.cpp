@@ -5,6 +5,7 @@ namespace rdmasim {
 Bytes frame_wire_bytes(FrameKind kind, FramePos pos, Bytes payload, LinkLayer layer) {
   using H = HeaderSizes;
   const std::int64_t p = payload.count();
+  if (kind == FrameKind::pfc_pause) return Bytes(H::preamble_sfd + H::min_eth_frame + H::ifg);
   if (kind == FrameKind::tcp_segment) {
     std::int64_t frame = H::eth + H::ipv4 + H::tcp + H::tcp_timestamps + p + H::fcs;
     if (frame < H::min_eth_frame) frame = H::min_eth_frame;
@@ -19,7 +20,7 @@ Bytes frame_wire_bytes(FrameKind kind, FramePos pos, Bytes payload, LinkLayer la
     case FrameKind::roce_read_request: ext = H::reth; break;
     case FrameKind::roce_read_response: ext = (first || last) ? H::aeth : 0; break;
     case FrameKind::roce_ack: ext = H::aeth; break;
-    case FrameKind::tcp_segment: break;
+    case FrameKind::tcp_segment: case FrameKind::pfc_pause: break;
   }
   const std::int64_t padded = (p + 3) / 4 * 4;  // BTH PadCnt
   const std::int64_t transport = H::bth + ext + padded + H::icrc;

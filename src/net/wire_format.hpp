@@ -9,7 +9,8 @@
 //         FCS 4 | IFG 12, 64 B minimum frame.
 // Extension headers follow the RC opcodes: WRITE First/Only carry RETH; READ Request carries
 // RETH and no payload; READ Response First/Last/Only carry AETH; SEND carries none; an
-// ACKNOWLEDGE carries AETH and no payload.
+// ACKNOWLEDGE carries AETH and no payload. A PFC frame (802.1Qbb MAC control, pfc_pause) is a
+// minimum Ethernet frame on any link layer: 64 B + preamble/SFD 8 + IFG 12 = 84 B.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +21,9 @@
 
 namespace rdmasim {
 
-enum class FrameKind : std::uint8_t { roce_write, roce_send, roce_read_request, roce_read_response, roce_ack, tcp_segment };
+enum class FrameKind : std::uint8_t {
+  roce_write, roce_send, roce_read_request, roce_read_response, roce_ack, tcp_segment, pfc_pause
+};
 
 struct HeaderSizes {
   static constexpr std::int64_t preamble_sfd = 8, ifg = 12, eth = 14, fcs = 4, ipv4 = 20, udp = 8;

@@ -8,6 +8,9 @@
 // wait (behind another message, or while the resource was paused or idle) is `queue`. So for a
 // message whose packets pile up at a bottleneck the ledger shows the pipeline fill plus the
 // bottleneck's service of every packet (L_transmit = S/B for a link-bound message).
+//
+// Tracing: a traced packet's trail (its recorded steps, sim/tracer.hpp) is inherited together
+// with the ledger, so the steps of the packet that completes a message are its critical path.
 #pragma once
 
 #include <cstdint>
@@ -18,20 +21,26 @@ namespace rdmasim {
 
 class CriticalPath {
  public:
-  /// `p` starts service at `now` after waiting since `p.stamp`.
-  void start(Packet& p, Time now) {
+  /// `p` starts service at `now` after waiting since `p.stamp` (a wait at `site`).
+  void start(Packet& p, Time now, TraceSite site) {
     if (p.stamp >= now) return;
-    if (p.msg->id == last_msg_ && now == last_done_)
+    if (p.msg->id == last_msg_ && now == last_done_) {
       p.ledger = last_ledger_;
-    else
+      p.trail = last_trail_;
+    } else {
+      if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, site, Category::queue, p.stamp, now - p.stamp, true);
       p.ledger.add(Category::queue, now - p.stamp);
+    }
     p.stamp = now;
   }
-  /// `p` has been charged up to its hand-on; the resource stays busy `remainder` longer on it.
-  void departed(const Packet& p, Category cat, Time remainder) {
+  /// `p` has been charged up to its hand-on at `at`; the resource (`site`) stays busy
+  /// `remainder` longer on it.
+  void departed(const Packet& p, Category cat, Time remainder, Time at, TraceSite site) {
     last_msg_ = p.msg->id;
     last_ledger_ = p.ledger;
     last_ledger_.add(cat, remainder);
+    last_trail_ = p.trail;
+    if (p.trail >= 0) [[unlikely]] last_trail_ = trace_step(p, p.trail, site, cat, at, remainder);
   }
   /// The resource became free at `t`.
   void freed(Time t) { last_done_ = t; }
@@ -39,6 +48,7 @@ class CriticalPath {
  private:
   std::uint64_t last_msg_ = ~std::uint64_t{0};
   Ledger last_ledger_;
+  std::int32_t last_trail_ = -1;
   Time last_done_ = Time::ps(-1);
 };
 

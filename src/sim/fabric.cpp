@@ -137,6 +137,18 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
 
 Fabric::~Fabric() = default;
 
+void Fabric::attach(Tracer* tracer, WireTap* tap) {
+  tracer_ = tracer;
+  tap_ = tap;
+  if (tracer_) {
+    tracer_->attach(*this);
+    site_base_ = tracer_->port_site(0, Tracer::port_transmit);
+    node_site_base_ = tracer_->pipeline_site(0);
+  }
+}
+
+void Fabric::traced_depth(const Port& e) { tracer_->queue_depth(e.id, sched_.now(), e.queued); }
+
 bool Fabric::is_switch(int node) const { return topo_->nodes()[static_cast<std::size_t>(node)].kind == NodeKind::switch_; }
 
 const PortCounters& Fabric::counters(int port) const { return ports_.at(static_cast<std::size_t>(port))->c; }
@@ -268,6 +280,7 @@ void Fabric::inject(Packet& p, FabricFlow& f) {
   e.queued += p.wire.count();
   ++e.queued_packets;
   e.c.max_queue_bytes = std::max(e.c.max_queue_bytes, e.queued);
+  if (tracer_) [[unlikely]] traced_depth(e);
   try_start(e);
 }
 
@@ -330,8 +343,9 @@ void Fabric::try_start(Port& e) {
   e.qbytes[q] -= w;
   e.queued -= w;
   --e.queued_packets;
+  if (tracer_) [[unlikely]] traced_depth(e);
   if (opt_.layer == LinkLayer::ib && e.peer_switch) e.credits[q] -= w;
-  e.path.start(p, now);
+  e.path.start(p, now, tx_site(e.id));
   e.cur_in = is_switch(e.node) ? p.fab_port ^ 1 : -1;
   e.cur_tc = p.tc;
   e.cur_bytes = w;
@@ -351,7 +365,8 @@ void Fabric::try_start(Port& e) {
   // first bytes), propagation and, into a switch, the pipeline — one arrival event. The port
   // stays busy for the whole frame (its own event); the critical path past this port includes
   // the full transmission.
-  e.path.departed(p, Category::transmit, e.service);
+  e.path.departed(p, Category::transmit, e.service, now, tx_site(e.id));
+  if (tap_) [[unlikely]] tap_->port_start(e.id, p, now);
   p.release = e.release;
   ++in_transit_;
   sched_.schedule_in(e.release + (e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop), arrive_, packet_arg(p));
@@ -383,17 +398,19 @@ void Fabric::on_arrive(std::uint64_t arg) {
   }
   ++ip.c.rx_packets;
   ip.c.rx_bytes += static_cast<std::uint64_t>(p.wire.count());
+  if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, tx_site(p.fab_port), Category::transmit, p.stamp, p.release);
   p.ledger.add(Category::transmit, p.release);
   p.stamp += p.release;
   if (is_switch(ip.node)) {
     const Time prop = ports_[static_cast<std::size_t>(p.fab_port)]->prop;
+    if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, cable_site(p.fab_port), Category::propagate, p.stamp, prop);
     p.ledger.add(Category::propagate, prop);
     p.stamp += prop;
-    p.charge(Category::switch_, sched_.now());
+    p.charge(Category::switch_, sched_.now(), node_site_base_ + static_cast<TraceSite>(ip.node));
     admit(p, ip.node, in);
     return;
   }
-  p.charge(Category::propagate, sched_.now());
+  p.charge(Category::propagate, sched_.now(), cable_site(p.fab_port));
   FabricFlow& f = *p.flow;
   if (ip.node != topo_->host_node(f.dst)) throw std::logic_error("fabric: packet delivered to the wrong host");
   ++delivered_;
@@ -464,6 +481,7 @@ void Fabric::admit(Packet& p, int node, int in) {
   e.queued += w;
   ++e.queued_packets;
   e.c.max_queue_bytes = std::max(e.c.max_queue_bytes, e.queued);
+  if (tracer_) [[unlikely]] traced_depth(e);
   try_start(e);
 }
 
@@ -494,8 +512,9 @@ void Fabric::send_flow_control(int from_port, int kind, std::uint8_t tc, std::in
   if (kind != kCredit) {
     ++fp.c.pause_tx;
     // A PFC frame goes out after the frame being transmitted on this port.
-    delay += (fp.busy && fp.busy_until > now ? fp.busy_until - now : Time::zero()) +
-             serialization_time(Bytes(kPauseFrameWire), fp.rate);
+    const Time wait = fp.busy && fp.busy_until > now ? fp.busy_until - now : Time::zero();
+    delay += wait + serialization_time(Bytes(kPauseFrameWire), fp.rate);
+    if (tap_) [[unlikely]] tap_->pfc_start(from_port, tc, kind == kPause, now + wait);
   }
   const std::uint64_t arg = (static_cast<std::uint64_t>(from_port ^ 1) << 32) | (static_cast<std::uint64_t>(kind) << 28) |
                             (static_cast<std::uint64_t>(tc) << 24) | static_cast<std::uint64_t>(value);

@@ -55,6 +55,8 @@
 #include "rdmasim/latency.hpp"
 #include "rdmasim/profile.hpp"
 #include "sim/critical_path.hpp"
+#include "sim/tracer.hpp"
+#include "sim/wire_tap.hpp"
 
 namespace rdmasim {
 
@@ -102,6 +104,9 @@ class Fabric {
   FabricFlow& add_flow(int src, int dst, const FlowKey& key, FabricClient& client);
   /// `p` is ready at its source NIC's egress now (its ledger is accounted up to now).
   void inject(Packet& p, FabricFlow& f);
+  /// Optional observers (nullptr = off): the trace of the traced messages' steps and port
+  /// queue depths, and the capture of frames starting on ports. Before the run.
+  void attach(Tracer* tracer, WireTap* tap);
 
   const Topology& topology() const { return *topo_; }
   const std::shared_ptr<const Topology>& topology_ptr() const { return topo_; }
@@ -110,6 +115,8 @@ class Fabric {
   const PortCounters& counters(int port) const;
   /// "edge0.0->h1": the port's node and its peer.
   std::string port_name(int port) const;
+  /// The port of host `host`'s NIC (its peer port, towards the host, is the id ^ 1).
+  int host_port(int host) const { return host_port_.at(static_cast<std::size_t>(host)); }
   /// PFC headroom reserved at `port` (bytes) for the lossless class.
   std::int64_t headroom(int port) const;
 
@@ -155,6 +162,10 @@ class Fabric {
   const NextHops& next_hops(int node, int dst_host) const;
   bool lossless(std::uint8_t tc) const { return opt_.layer == LinkLayer::roce && opt_.sw.lossless && tc == opt_.sw.data_tc; }
   bool is_switch(int node) const;
+  // Trace sites of a port's transmitter (and its queue) and cable, and of a switch's pipeline.
+  TraceSite tx_site(int port) const { return site_base_ + static_cast<TraceSite>(port * 2); }
+  TraceSite cable_site(int port) const { return site_base_ + static_cast<TraceSite>(port * 2 + 1); }
+  void traced_depth(const Port& e);
 
   Scheduler& sched_;
   std::shared_ptr<const Topology> topo_;
@@ -173,6 +184,9 @@ class Fabric {
   Handler arrive_{*this, &Fabric::on_arrive};
   Handler control_{*this, &Fabric::on_control};
   std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;
+  Tracer* tracer_ = nullptr;
+  WireTap* tap_ = nullptr;
+  TraceSite site_base_ = 0, node_site_base_ = 0;
 };
 
 }  // namespace rdmasim

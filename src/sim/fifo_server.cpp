@@ -18,7 +18,7 @@ void FifoServer::enqueue(Packet& p, ServeStage& owner) {
 }
 
 void FifoServer::start(Packet& p) {
-  path_.start(p, sched_.now());
+  path_.start(p, sched_.now(), static_cast<ServeStage*>(p.service_owner)->site());
   current_ = &p;
   busy_ = true;
   released_ = false;
@@ -36,7 +36,7 @@ void FifoServer::on_event(std::uint64_t arg) {
     owner.charge_service(p);
     // Released early (cut-through), p still holds the server until its last byte: the
     // critical path of the next packet includes that remainder.
-    path_.departed(p, p.service_cat, p.service - p.release);
+    path_.departed(p, p.service_cat, p.service - p.release, sched_.now(), owner.site());
     released_ = true;
     current_ = nullptr;  // may be freed downstream from here on
     owner.served(p);
@@ -48,7 +48,7 @@ void FifoServer::on_event(std::uint64_t arg) {
   busy_ = false;
   if (done) {
     static_cast<ServeStage*>(done->service_owner)->charge_service(*done);
-    path_.departed(*done, done->service_cat, Time::zero());
+    path_.departed(*done, done->service_cat, Time::zero(), sched_.now(), 0);
   }
   path_.freed(sched_.now());
   ++served_;

@@ -37,7 +37,7 @@ void InterruptModerator::fire() {
     Packet* next = p->next_in_queue;
     p->batch_head = first;
     first = false;
-    p->charge(Category::interrupt, now);
+    p->charge(Category::interrupt, now, static_cast<ModerateStage*>(p->service_owner)->site());
     static_cast<ModerateStage*>(p->service_owner)->release(*p);
     p = next;
   }

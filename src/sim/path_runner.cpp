@@ -41,6 +41,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
         break;
       }
     }
+    if (ctx_.tracer && s.kind != StageKind::network) stages_.back()->set_site(ctx_.tracer->stage_site(h, s));
     route_.hops.push_back(stages_.back().get());
   }
   route_.sink = &sink;
@@ -54,6 +55,7 @@ void PathInstance::post(Message& m) {
   t.payload = m.size;
   t.stamp = ctx_.sched.now();
   m.posted = t.stamp;
+  if (ctx_.tracer) ctx_.tracer->posted(m, t);
   route_.hops[0]->receive(t);
 }
 

@@ -49,12 +49,12 @@ class PathInstance {
   /// Starts `m` now: its token enters the first stage with an empty ledger.
   void post(Message& m);
   std::size_t stage_count() const { return stages_.size(); }
+  /// The QP pair (connection) this path belongs to: a capture's DestQP (default 0).
+  void set_connection(std::uint32_t c) { route_.connection = c; }
   /// The network stages of this path (one per direction across a fabric).
   const std::vector<const NetworkStage*>& network_stages() const { return network_; }
 
  private:
-
-
   SimContext& ctx_;
   std::vector<std::unique_ptr<Stage>> stages_;
   std::vector<const NetworkStage*> network_;

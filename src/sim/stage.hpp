@@ -15,6 +15,8 @@
 #include "core/random.hpp"
 #include "core/scheduler.hpp"
 #include "net/packet.hpp"
+#include "sim/tracer.hpp"
+#include "sim/wire_tap.hpp"
 
 namespace rdmasim {
 
@@ -33,6 +35,8 @@ struct SimContext {
   Pool<Message>& messages;
   RandomStream& jitter;
   std::uint64_t out_of_order = 0;  // packets that reached a merge after a later packet of their message
+  Tracer* tracer = nullptr;        // optional trace of the first messages (sim/tracer.hpp)
+  WireTap* tap = nullptr;          // optional packet capture (sim/wire_tap.hpp)
 };
 
 class Stage : public EventHandler {
@@ -40,17 +44,22 @@ class Stage : public EventHandler {
   explicit Stage(SimContext& ctx) : ctx_(ctx) {}
   virtual ~Stage() = default;
   virtual void receive(Packet& p) = 0;
+  /// Where this stage's time goes in a trace (set when the simulation is traced).
+  TraceSite site() const { return site_; }
+  void set_site(TraceSite s) { site_ = s; }
 
  protected:
   void forward(Packet& p);
   static Packet& packet_of(std::uint64_t arg) { return *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(arg)); }
   static std::uint64_t arg_of(Packet& p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)); }
   SimContext& ctx_;
+  TraceSite site_ = 0;
 };
 
 struct Route {
   std::vector<Stage*> hops;
   MessageSink* sink = nullptr;
+  std::uint32_t connection = 0;  // the QP pair it belongs to (a capture's DestQP)
 };
 
 inline void Stage::forward(Packet& p) {
@@ -59,6 +68,7 @@ inline void Stage::forward(Packet& p) {
     p.hop = next;
     p.route->hops[next]->receive(p);
   } else {
+    if (p.trail >= 0) [[unlikely]] ctx_.tracer->delivered(p, ctx_.sched.now());
     p.route->sink->delivered(p);
   }
 }

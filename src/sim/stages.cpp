@@ -12,12 +12,14 @@ void DelayStage::receive(Packet& p) {
 
 void DelayStage::on_event(std::uint64_t arg) {
   Packet& p = packet_of(arg);
-  p.charge(cat_, ctx_.sched.now());
+  p.charge(cat_, ctx_.sched.now(), site_);
   forward(p);
 }
 
 void ServeStage::started(Packet& p) {
-  if (wire_) p.notify_pacer();
+  if (!wire_) return;
+  p.notify_pacer();
+  if (ctx_.tap) [[unlikely]] ctx_.tap->wire_start(server_, p, ctx_.sched.now());
 }
 
 void ServeStage::receive(Packet& p) {
@@ -31,10 +33,11 @@ void ServeStage::receive(Packet& p) {
 void ServeStage::charge_service(Packet& p) {
   const Time extra = head_extra(p);
   if (extra > Time::zero()) {
+    if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, site_, cost_.head_cat, p.stamp, extra);
     p.ledger.add(cost_.head_cat, extra);
     p.stamp += extra;
   }
-  p.charge(cat_, ctx_.sched.now());
+  p.charge(cat_, ctx_.sched.now(), site_);
 }
 
 void SplitStage::set_up(Packet& p, const Message& m, std::int32_t i, std::int32_t n) const {
@@ -51,6 +54,7 @@ void SplitStage::receive(Packet& token) {
   const std::int32_t n = split_.header_only ? 1 : packet_count(m.size, split_.segment);
   m.packets = n;
   m.arrived = 0;
+  if (ctx_.tap) [[unlikely]] stamp_wire(m, *token.route, n);
   if (split_.window.count() > 0) {
     token.next_in_queue = nullptr;
     if (waiting_tail_) waiting_tail_->next_in_queue = &token;
@@ -70,6 +74,7 @@ void SplitStage::receive(Packet& token) {
       p->hop = token.hop;
       p->stamp = token.stamp;
       p->ledger = token.ledger;
+      p->trail = token.trail;
     }
     set_up(*p, m, i, n);
     if (prev) prev->next_in_queue = p;
@@ -81,6 +86,18 @@ void SplitStage::receive(Packet& token) {
     forward(*p);
     p = next;
   }
+}
+
+void SplitStage::stamp_wire(Message& m, const Route& r, std::int32_t n) {
+  m.frame = static_cast<std::uint8_t>(split_.frame);
+  // Frames from side 0 go to the responder's QP, from side 1 to the requester's.
+  m.dest_qp = kFirstQpn + 2 * r.connection + (side_ == 0 ? 1 : 0);
+  if (split_.frame == FrameKind::roce_ack) return;  // carries the PSN and MSN of what it acknowledges
+  constexpr std::uint32_t mask = 0xFFFFFF;
+  m.psn = next_psn_;
+  m.acked_psn = (next_psn_ + static_cast<std::uint32_t>(n) - 1) & mask;
+  next_psn_ = (next_psn_ + static_cast<std::uint32_t>(n)) & mask;
+  m.msn = ++msn_ & mask;
 }
 
 void SplitStage::transmitting(const Packet& p) {
@@ -112,9 +129,10 @@ void SplitStage::pump() {
       p->hop = current_->hop;
       p->stamp = current_->stamp;
       p->ledger = current_->ledger;
+      p->trail = current_->trail;
     }
     set_up(*p, m, next_, count_);
-    p->charge(Category::queue, ctx_.sched.now());  // waited for the window (zero if not)
+    p->charge(Category::queue, ctx_.sched.now(), site_);  // waited for the window (zero if not)
     p->pacer = this;
     in_flight_ += wire;
     if (++next_ == count_) current_ = nullptr;

@@ -50,7 +50,7 @@ class ServeStage final : public Stage {
 /// waited for the window charges the wait to `queue`.
 class SplitStage final : public Stage, public TxPacer {
  public:
-  SplitStage(SimContext& ctx, const StageSpec& spec) : Stage(ctx), split_(spec.split) {}
+  SplitStage(SimContext& ctx, const StageSpec& spec) : Stage(ctx), split_(spec.split), side_(spec.side) {}
   void receive(Packet& token) override;
   void transmitting(const Packet& p) override;
   void on_event(std::uint64_t) override {}
@@ -58,8 +58,12 @@ class SplitStage final : public Stage, public TxPacer {
  private:
   void set_up(Packet& p, const Message& m, std::int32_t i, std::int32_t n) const;
   void pump();
+  /// For a capture: the frames' kind, destination QP, PSNs and MSN (sim/wire_tap.hpp).
+  void stamp_wire(Message& m, const Route& r, std::int32_t n);
 
   SplitSpec split_;
+  int side_;
+  std::uint32_t next_psn_ = 0, msn_ = 0;  // this QP direction's counters (captures only)
   // Windowed: messages waiting to be cut (tokens, FIFO) and the one being cut.
   Packet* waiting_head_ = nullptr;
   Packet* waiting_tail_ = nullptr;

@@ -6,6 +6,7 @@
 #include "model/path.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/bandwidth.hpp"
+#include "workload/export_session.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
@@ -13,13 +14,18 @@ namespace {
 
 class BwTest final : public MessageSink {
  public:
-  BwTest(const BwConfig& c, const PathSpec& path) : c_(c), w_(c.base.seed) { path_ = w_.instance(path, *this); }
+  BwTest(const BwConfig& c, const PathSpec& path, Exports* x) : c_(c), w_(c.base.seed), exports_(x, w_, c.base) {
+    exports_.add_pair();
+    path_ = w_.instance(path, *this);
+    exports_.start(c.base.topology == LatTopology::fabric ? c.base.fabric.from : 0);
+  }
 
   void run() {
     posted_.reserve(static_cast<std::size_t>(c_.base.iters));
     completed_.reserve(static_cast<std::size_t>(c_.base.iters));
     while (next_ < c_.base.iters && next_ < c_.tx_depth) post();
     w_.sched.run();
+    exports_.finish();
   }
 
   void delivered(Packet& token) override {
@@ -47,13 +53,14 @@ class BwTest final : public MessageSink {
 
   const BwConfig& c_;
   SimWorld w_;
+  ExportSession exports_;
   std::unique_ptr<PathInstance> path_;
   std::int64_t next_ = 0;
 };
 
 }  // namespace
 
-BwResult run_bandwidth(const BwConfig& c) {
+BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
   validate(c.base);
   if (c.base.transport != Transport::rdma || c.base.test == TestKind::read)
     throw std::invalid_argument("bw runs RDMA write and send");
@@ -77,7 +84,7 @@ BwResult run_bandwidth(const BwConfig& c) {
       static_cast<double>(evaluate_path(path, c.base.size, true).total().count_ps()) * static_cast<double>(c.base.iters) >
           1e18)
     throw std::invalid_argument("this run would simulate more than 11 days: use fewer iterations");
-  BwTest test(c, path);
+  BwTest test(c, path, exports);
   test.run();
   r.events = test.events();
   r.invariant_violations = test.violations_;

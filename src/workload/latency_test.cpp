@@ -10,7 +10,7 @@ double LatResult::mean_ps(Category c) const {
   return static_cast<double>(kept_ledger_sum[c].count_ps()) / static_cast<double>(stats.kept) / rtt_factor;
 }
 
-LatResult run_latency(const LatConfig& c) {
+LatResult run_latency(const LatConfig& c, Exports* exports) {
   const ExchangePaths e = build_exchange(c);
   LatResult r;
   r.config = c;
@@ -24,7 +24,7 @@ LatResult run_latency(const LatConfig& c) {
   if (static_cast<double>(rtt.count_ps()) * static_cast<double>(c.iters) > 1e18)
     throw std::invalid_argument("this run would simulate more than 11 days (" + std::to_string(c.iters) +
                                 " iterations of " + format_time(rtt) + "): use fewer iterations");
-  PingPong pp(c, fwd, e.reverse ? &*e.reverse : nullptr);
+  PingPong pp(c, fwd, e.reverse ? &*e.reverse : nullptr, exports);
   pp.run(c.iters - 1);
   r.kept_ledger_sum = pp.kept_ledger_sum();
   r.invariant_violations = pp.invariant_violations();

@@ -2,9 +2,12 @@
 
 namespace rdmasim {
 
-PingPong::PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* reverse) : w_(c.seed) {
+PingPong::PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* reverse, Exports* exports)
+    : w_(c.seed), exports_(exports, w_, c) {
+  exports_.add_pair();
   forward_ = w_.instance(forward, *this);
   if (reverse) reverse_ = w_.instance(*reverse, *this);
+  exports_.start(c.topology == LatTopology::fabric ? c.fabric.from : 0);
   size_ = c.size;
 }
 
@@ -24,6 +27,7 @@ void PingPong::run(std::int64_t exchanges) {
   iteration_start_ = w_.sched.now();
   post(0);
   w_.sched.run();
+  exports_.finish();
 }
 
 void PingPong::delivered(Packet& token) {

@@ -15,14 +15,16 @@
 #include <vector>
 
 #include "rdmasim/latency.hpp"
+#include "workload/export_session.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
 
 class PingPong final : public MessageSink {
  public:
-  /// `forward` runs from host A; `reverse` (may be null for READ) from host B.
-  PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* reverse);
+  /// `forward` runs from host A; `reverse` (may be null for READ) from host B. `exports`
+  /// (optional) traces / captures the run.
+  PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* reverse, Exports* exports = nullptr);
   PingPong(const PingPong&) = delete;
   PingPong& operator=(const PingPong&) = delete;
 
@@ -47,6 +49,7 @@ class PingPong final : public MessageSink {
   };
 
   SimWorld w_;
+  ExportSession exports_;
   std::unique_ptr<PathInstance> forward_;
   std::unique_ptr<PathInstance> reverse_;
 

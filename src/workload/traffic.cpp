@@ -10,6 +10,7 @@
 #include "net/fabric_route.hpp"
 #include "net/wire_format.hpp"
 #include "sim/stages.hpp"
+#include "workload/export_session.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
@@ -94,6 +95,7 @@ class Traffic final : public MessageSink {
     flows_.push_back(std::make_unique<Flow>());
     flows_.back()->path = std::make_unique<PathInstance>(w_.ctx, std::array<HostResources*, 2>{&src, &dst}, spec,
                                                          *this, &w_);
+    flows_.back()->path->set_connection(static_cast<std::uint32_t>(flows_.size() - 1));
   }
 
   void run() {
@@ -141,7 +143,7 @@ class Traffic final : public MessageSink {
 
 }  // namespace
 
-TrafficResult run_traffic(const TrafficConfig& c) {
+TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   LatConfig base = c.base;
   base.topology = LatTopology::fabric;
   base.transport = Transport::rdma;
@@ -159,6 +161,8 @@ TrafficResult run_traffic(const TrafficConfig& c) {
   std::vector<std::unique_ptr<HostResources>> host_res;
   for (int h = 0; h < hosts; ++h) host_res.push_back(std::make_unique<HostResources>(w.sched));
   Traffic traffic(c, w);
+  ExportSession session(exports, w, base);
+  for (int h = 0; h < hosts; ++h) session.add_host(*host_res[static_cast<std::size_t>(h)], h);
   std::map<int, int> sharing;  // cable direction -> flows
   std::vector<std::vector<int>> flow_links;
   const auto pairs = pattern_flows(c, hosts);
@@ -189,7 +193,9 @@ TrafficResult run_traffic(const TrafficConfig& c) {
     fr.route = net.routes[0];
     r.flows.push_back(fr);
   }
+  session.start(base.fabric.from);
   traffic.run();
+  session.finish();
   r.events = w.sched.executed();
   r.invariant_violations = traffic.violations;
   r.out_of_order = w.ctx.out_of_order;

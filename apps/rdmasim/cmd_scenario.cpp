@@ -1,0 +1,125 @@
+#include "cmd_scenario.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "scenario_runs.hpp"
+
+namespace rdmasim::cli {
+namespace {
+
+struct Options {
+  std::vector<std::string> files, sets, vs, params;
+  std::string output;
+  bool json = false;
+  int threads = 0;
+};
+
+Scenario load_with_sets(const std::string& path, const std::vector<std::string>& sets) {
+  Scenario s = load_scenario(path);
+  for (const std::string& a : sets) apply_scenario_override(s, a);
+  scenario_config(s);  // every check before anything runs
+  return s;
+}
+
+// Writes `text` to `path` atomically (path.tmp, then rename).
+void write_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw std::invalid_argument("-o " + path + ": cannot write there");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write " + path);
+  }
+}
+
+void check_writable(const std::string& path) {
+  if (path.empty()) return;
+  const std::string probe = path + ".tmp";
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (!f) throw std::invalid_argument("-o " + path + ": cannot write there");
+  std::fclose(f);
+  std::remove(probe.c_str());
+}
+
+}  // namespace
+
+std::function<int()> add_scenario_commands(CLI::App& app, std::function<int(const Scenario&)> run_command) {
+  auto o = std::make_shared<Options>();
+  CLI::App* run = app.add_subcommand("run", "run a scenario file (TOML, or .json) as its command would");
+  run->add_option("scenario", o->files, "scenario file")->required()->expected(1);
+  run->add_option("--set", o->sets, "override a scenario key or parameter, key=value (repeatable)");
+  CLI::App* cmp = app.add_subcommand("compare", "run schemes side by side: one column each, deltas vs the first");
+  cmp->add_option("scenarios", o->files, "scenario files (or one, with --vs variants)")->required();
+  cmp->add_option("--vs", o->vs, "a variant of the first scenario, \"key=value[,key=value]\" (repeatable)");
+  cmp->add_option("--set", o->sets, "override in every scheme, key=value (repeatable)");
+  cmp->add_flag("--json", o->json, "print JSON");
+  CLI::App* sw = app.add_subcommand("sweep", "run a scenario over the cartesian product of parameter values");
+  sw->add_option("scenario", o->files, "scenario file")->required()->expected(1);
+  sw->add_option("--param", o->params, "key=v1,v2,... (repeatable; the last one varies fastest)")->required();
+  sw->add_option("--set", o->sets, "override in every run, key=value (repeatable)");
+  sw->add_option("-o,--output", o->output, "write the table here (.json: JSON, else CSV) instead of stdout");
+  sw->add_flag("--json", o->json, "JSON instead of CSV");
+  sw->add_option("-j,--threads", o->threads, "worker threads (default: the machine's cores)")->check(CLI::Range(1, 256));
+
+  return [o, run, cmp, sw, run_command]() -> int {
+    if (run->parsed()) return run_command(load_with_sets(o->files.at(0), o->sets));
+    if (cmp->parsed()) {
+      std::vector<Scenario> schemes;
+      for (const std::string& f : o->files) schemes.push_back(load_with_sets(f, o->sets));
+      for (const std::string& v : o->vs) {
+        schemes.push_back(variant(schemes.front(), v));
+        scenario_config(schemes.back());
+      }
+      if (schemes.size() < 2) throw std::invalid_argument("compare: give two or more scenarios, or one with --vs");
+      for (const Scenario& s : schemes)
+        if (s.command != schemes.front().command)
+          throw std::invalid_argument("compare: " + s.path + " runs a different command than " + schemes.front().path);
+      std::vector<std::string> names;
+      std::vector<std::vector<Metric>> cols;
+      for (const Scenario& s : schemes) {
+        names.push_back(s.name.empty() ? s.path : s.name);
+        cols.push_back(scenario_metrics(s));
+      }
+      if (o->json) {
+        nlohmann::ordered_json j;
+        j["schema_version"] = 1;
+        nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+          nlohmann::ordered_json c;
+          c["name"] = names[i];
+          for (const Metric& m : cols[i]) c[m.name] = m.value;
+          arr.push_back(std::move(c));
+        }
+        j["schemes"] = arr;
+        std::printf("%s\n", j.dump(2).c_str());
+      } else {
+        print_compare(stdout, names, cols);
+      }
+      return 0;
+    }
+    if (sw->parsed()) {
+      check_writable(o->output);
+      const Scenario base = load_with_sets(o->files.at(0), o->sets);
+      std::vector<SweepParam> params;
+      for (const std::string& p : o->params) params.push_back(parse_sweep_param(p));
+      const int threads = o->threads > 0 ? o->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      const SweepTable t = run_sweep(base, params, threads);
+      const bool json = o->json || (o->output.size() > 5 && o->output.compare(o->output.size() - 5, 5, ".json") == 0);
+      const std::string text = json ? sweep_json(t) : sweep_csv(t);
+      if (o->output.empty())
+        std::fwrite(text.data(), 1, text.size(), stdout);
+      else
+        write_file(o->output, text);
+      return 0;
+    }
+    return -1;
+  };
+}
+
+}  // namespace rdmasim::cli

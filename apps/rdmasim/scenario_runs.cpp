@@ -1,0 +1,218 @@
+#include "scenario_runs.hpp"
+
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <exception>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "rdmasim/bandwidth.hpp"
+#include "rdmasim/latency.hpp"
+#include "rdmasim/traffic.hpp"
+
+namespace rdmasim::cli {
+namespace {
+
+void add_ledger(std::vector<Metric>& m, const std::string& prefix, const auto& value_us) {
+  for (Category c : kAllCategories) m.push_back({prefix + std::string(category_name(c)) + "_us", value_us(c)});
+}
+
+void add_fabric(std::vector<Metric>& m, const FabricStats& f) {
+  m.push_back({"fabric.dropped", static_cast<double>(f.dropped)});
+  m.push_back({"fabric.pause_frames", static_cast<double>(f.pause_frames)});
+  m.push_back({"fabric.ecn_marked", static_cast<double>(f.ecn_marked)});
+}
+
+std::string number(double x) {
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace
+
+std::vector<Metric> scenario_metrics(const Scenario& s) {
+  const LatConfig c = scenario_config(s);
+  std::vector<Metric> m;
+  if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: compare and sweep take one size per run");
+  switch (s.command) {
+    case Command::lat: {
+      const LatResult r = run_latency(c);
+      m.push_back({"t_min_us", r.stats.min_us()});
+      m.push_back({"t_typical_us", r.stats.typical_us()});
+      m.push_back({"t_avg_us", r.stats.avg_us()});
+      m.push_back({"t_99_us", r.stats.p99_us()});
+      m.push_back({"t_max_us", r.stats.max_us()});
+      add_ledger(m, "ledger.", [&](Category k) { return r.mean_ps(k) / 1e6; });
+      break;
+    }
+    case Command::budget: {
+      const BudgetResult b = run_budget(c);
+      m.push_back({"budget_us", b.reported_ps / 1e6});
+      add_ledger(m, "ledger.", [&](Category k) {
+        return static_cast<double>(b.rtt[k].count_ps()) / b.rtt_factor / 1e6;
+      });
+      break;
+    }
+    case Command::bw: {
+      if (!s.options.pattern.empty()) {
+        TrafficConfig t;
+        t.base = c;
+        t.pattern = s.options.pattern == "incast"     ? Pattern::incast
+                    : s.options.pattern == "alltoall" ? Pattern::alltoall
+                                                      : Pattern::permutation;
+        t.incast_senders = s.options.incast;
+        t.tx_depth = s.options.tx_depth;
+        const TrafficResult r = run_traffic(t);
+        m.push_back({"aggregate_Gbps", r.aggregate_bps / 1e9});
+        m.push_back({"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9});
+        m.push_back({"share_of_ideal", r.aggregate_bps / r.ideal_aggregate_bps});
+        m.push_back({"min_flow_Gbps", r.min_bps / 1e9});
+        m.push_back({"median_flow_Gbps", r.median_bps / 1e9});
+        m.push_back({"out_of_order", static_cast<double>(r.out_of_order)});
+        add_fabric(m, r.fabric);
+        break;
+      }
+      BwConfig b;
+      b.base = c;
+      b.tx_depth = s.options.tx_depth;
+      const BwResult r = run_bandwidth(b);
+      m.push_back({"bw_avg_Gbps", r.bw_avg_bps / 1e9});
+      m.push_back({"bw_peak_Gbps", r.bw_peak_bps / 1e9});
+      m.push_back({"msg_rate_Mpps", r.msg_rate_mpps});
+      m.push_back({"ideal_Gbps", r.ideal_bps / 1e9});
+      if (r.fabric) add_fabric(m, *r.fabric);
+      break;
+    }
+    case Command::demo: throw std::invalid_argument("the demo is not a scenario command");
+  }
+  return m;
+}
+
+Scenario variant(const Scenario& base, const std::string& assignments) {
+  Scenario s = base;
+  std::string name;
+  std::stringstream ss(assignments);
+  for (std::string a; std::getline(ss, a, ',');) {
+    if (a.empty()) continue;
+    apply_scenario_override(s, a);
+    name += (name.empty() ? "" : ",") + a;
+  }
+  s.name = name.empty() ? base.name : name;
+  return s;
+}
+
+void print_compare(std::FILE* out, const std::vector<std::string>& names, const std::vector<std::vector<Metric>>& cols) {
+  if (cols.empty()) return;
+  std::fprintf(out, " %-26s", "metric");
+  for (std::size_t i = 0; i < names.size(); ++i) std::fprintf(out, " %22.22s", names[i].c_str());
+  std::fprintf(out, "\n");
+  for (std::size_t r = 0; r < cols[0].size(); ++r) {
+    const double first = cols[0][r].value;
+    bool any = false;
+    for (const auto& c : cols) any = any || c[r].value != 0;
+    if (!any) continue;  // a ledger category nobody uses
+    std::fprintf(out, " %-26s", cols[0][r].name.c_str());
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+      const double v = cols[i][r].value;
+      if (i == 0 || first == 0) {
+        std::fprintf(out, " %22.3f", v);
+      } else {
+        char cell[64];
+        std::snprintf(cell, sizeof cell, "%.3f (%+.1f%%)", v, 100.0 * (v - first) / std::fabs(first));
+        std::fprintf(out, " %22s", cell);
+      }
+    }
+    std::fprintf(out, "\n");
+  }
+}
+
+SweepParam parse_sweep_param(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 >= text.size())
+    throw std::invalid_argument("--param: expected key=v1,v2,..., got \"" + text + "\"");
+  SweepParam p{text.substr(0, eq), {}};
+  std::stringstream ss(text.substr(eq + 1));
+  for (std::string v; std::getline(ss, v, ',');)
+    if (!v.empty()) p.values.push_back(v);
+  if (p.values.empty()) throw std::invalid_argument("--param " + p.key + ": no values");
+  return p;
+}
+
+SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params, int threads) {
+  SweepTable t;
+  std::size_t total = 1;
+  for (const SweepParam& p : params) {
+    t.params.push_back(p.key);
+    total *= p.values.size();
+    if (total > 100'000) throw std::invalid_argument("sweep: more than 100000 combinations");
+  }
+  // Build (and so validate) every run first: a bad value fails before anything runs.
+  std::vector<Scenario> runs;
+  for (std::size_t i = 0; i < total; ++i) {
+    std::vector<std::string> vals(params.size());
+    std::size_t rest = i;
+    for (std::size_t k = params.size(); k-- > 0;) {
+      vals[k] = params[k].values[rest % params[k].values.size()];
+      rest /= params[k].values.size();
+    }
+    Scenario s = base;
+    for (std::size_t k = 0; k < params.size(); ++k) apply_scenario_override(s, params[k].key + "=" + vals[k]);
+    scenario_config(s);
+    runs.push_back(std::move(s));
+    t.rows_params.push_back(std::move(vals));
+  }
+  t.rows.resize(total);
+  std::vector<std::exception_ptr> errors(total);
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < total;) {
+      try {
+        t.rows[i] = scenario_metrics(runs[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  const int n = std::max(1, std::min<int>(threads, static_cast<int>(total)));
+  for (int i = 0; i < n; ++i) pool.emplace_back(worker);
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return t;
+}
+
+std::string sweep_csv(const SweepTable& t) {
+  std::string out;
+  for (const std::string& p : t.params) out += p + ",";
+  if (!t.rows.empty())
+    for (std::size_t i = 0; i < t.rows[0].size(); ++i) out += t.rows[0][i].name + (i + 1 < t.rows[0].size() ? "," : "");
+  out += "\n";
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    for (const std::string& v : t.rows_params[r]) out += (v.find(',') != std::string::npos ? "\"" + v + "\"" : v) + ",";
+    for (std::size_t i = 0; i < t.rows[r].size(); ++i) out += number(t.rows[r][i].value) + (i + 1 < t.rows[r].size() ? "," : "");
+    out += "\n";
+  }
+  return out;
+}
+
+std::string sweep_json(const SweepTable& t) {
+  nlohmann::ordered_json j;
+  j["schema_version"] = 1;
+  j["params"] = t.params;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    nlohmann::ordered_json row;
+    for (std::size_t k = 0; k < t.params.size(); ++k) row[t.params[k]] = t.rows_params[r][k];
+    for (const Metric& m : t.rows[r]) row[m.name] = m.value;
+    rows.push_back(std::move(row));
+  }
+  j["rows"] = rows;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace rdmasim::cli

@@ -1,0 +1,44 @@
+// ExportSession: attaches a run's exports (rdmasim/exports.hpp) to its simulation — a Tracer in
+// the context and the fabric, a Capture on the client's wires or the chosen fabric ports — and
+// detaches them when the run is over. With no exports every call is a no-op.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "rdmasim/exports.hpp"
+#include "rdmasim/latency.hpp"
+#include "workload/sim_world.hpp"
+
+namespace rdmasim {
+
+class Capture;
+
+class ExportSession {
+ public:
+  /// Before any path is built. Throws std::invalid_argument for exports the run cannot make.
+  ExportSession(Exports* x, SimWorld& w, const LatConfig& c);
+  ~ExportSession();
+  ExportSession(const ExportSession&) = delete;
+  ExportSession& operator=(const ExportSession&) = delete;
+
+  /// A host's resources: `host` is 0 / 1 (A / B) back to back, the topology's host index in a fabric.
+  void add_host(HostResources& h, int host);
+  /// The world's two hosts: A and B back to back, fabric.from and fabric.to in a fabric.
+  void add_pair();
+  /// After the paths are built: attaches to the fabric and picks what to capture (an unknown
+  /// --pcap-port is std::invalid_argument). `client`: the host whose NIC port is captured.
+  void start(int client);
+  /// After the run: writes what is held back, checks the trace and fills the exports' stats.
+  void finish();
+
+ private:
+  Exports* x_;
+  SimWorld& w_;
+  LatConfig c_;
+  std::vector<std::pair<HostResources*, int>> hosts_;
+  std::unique_ptr<Tracer> tracer_;
+  std::unique_ptr<Capture> capture_;
+};
+
+}  // namespace rdmasim
