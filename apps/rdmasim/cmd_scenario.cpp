@@ -54,6 +54,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, std::function<int(cons
   CLI::App* run = app.add_subcommand("run", "run a scenario file (TOML, or .json) as its command would");
   run->add_option("scenario", o->files, "scenario file")->required()->expected(1);
   run->add_option("--set", o->sets, "override a scenario key or parameter, key=value (repeatable)");
+  run->add_flag("--json", o->json, "print the command's JSON instead of tables");
   CLI::App* cmp = app.add_subcommand("compare", "run schemes side by side: one column each, deltas vs the first");
   cmp->add_option("scenarios", o->files, "scenario files (or one, with --vs variants)")->required();
   cmp->add_option("--vs", o->vs, "a variant of the first scenario, \"key=value[,key=value]\" (repeatable)");
@@ -68,7 +69,11 @@ std::function<int()> add_scenario_commands(CLI::App& app, std::function<int(cons
   sw->add_option("-j,--threads", o->threads, "worker threads (default: the machine's cores)")->check(CLI::Range(1, 256));
 
   return [o, run, cmp, sw, run_command]() -> int {
-    if (run->parsed()) return run_command(load_with_sets(o->files.at(0), o->sets));
+    if (run->parsed()) {
+      Scenario s = load_with_sets(o->files.at(0), o->sets);
+      s.options.json = s.options.json || o->json;
+      return run_command(s);
+    }
     if (cmp->parsed()) {
       std::vector<Scenario> schemes;
       for (const std::string& f : o->files) schemes.push_back(load_with_sets(f, o->sets));
