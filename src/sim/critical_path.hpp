@@ -22,25 +22,35 @@ namespace rdmasim {
 class CriticalPath {
  public:
   /// `p` starts service at `now` after waiting since `p.stamp` (a wait at `site`).
+  /// `Traced` false: the caller knows no packet is traced (the trail is left alone).
+  template <bool Traced = true>
   void start(Packet& p, Time now, TraceSite site) {
     if (p.stamp >= now) return;
     if (p.msg->id == last_msg_ && now == last_done_) {
       p.ledger = last_ledger_;
-      p.trail = last_trail_;
+      if constexpr (Traced) p.trail = last_trail_;
     } else {
-      if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, site, Category::queue, p.stamp, now - p.stamp, true);
+      if (Traced && p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, site, Category::queue, p.stamp, now - p.stamp, true);
       p.ledger.add(Category::queue, now - p.stamp);
     }
     p.stamp = now;
   }
   /// `p` has been charged up to its hand-on at `at`; the resource (`site`) stays busy
   /// `remainder` longer on it.
+  template <bool Traced = true>
   void departed(const Packet& p, Category cat, Time remainder, Time at, TraceSite site) {
     last_msg_ = p.msg->id;
     last_ledger_ = p.ledger;
     last_ledger_.add(cat, remainder);
+    if constexpr (!Traced) return;
     last_trail_ = p.trail;
     if (p.trail >= 0) [[unlikely]] last_trail_ = trace_step(p, p.trail, site, cat, at, remainder);
+  }
+  /// `p` has been charged up to the end of its service (no remainder).
+  void departed(const Packet& p) {
+    last_msg_ = p.msg->id;
+    last_ledger_ = p.ledger;
+    last_trail_ = p.trail;
   }
   /// The resource became free at `t`.
   void freed(Time t) { last_done_ = t; }

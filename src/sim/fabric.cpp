@@ -140,6 +140,7 @@ Fabric::~Fabric() = default;
 void Fabric::attach(Tracer* tracer, WireTap* tap) {
   tracer_ = tracer;
   tap_ = tap;
+  observed_ = tracer_ || tap_;
   if (tracer_) {
     tracer_->attach(*this);
     site_base_ = tracer_->port_site(0, Tracer::port_transmit);
@@ -324,6 +325,14 @@ Packet* Fabric::pick(Port& e) {
 
 void Fabric::try_start(Port& e) {
   if (e.busy) return;
+  if (observed_) [[unlikely]]
+    start_next<true>(e);
+  else
+    start_next<false>(e);
+}
+
+template <bool Observed>
+void Fabric::start_next(Port& e) {
   Packet* next = pick(e);
   const Time now = sched_.now();
   if (!next) {
@@ -343,9 +352,9 @@ void Fabric::try_start(Port& e) {
   e.qbytes[q] -= w;
   e.queued -= w;
   --e.queued_packets;
-  if (tracer_) [[unlikely]] traced_depth(e);
+  if (Observed && tracer_) traced_depth(e);
   if (opt_.layer == LinkLayer::ib && e.peer_switch) e.credits[q] -= w;
-  e.path.start(p, now, tx_site(e.id));
+  e.path.start<Observed>(p, now, tx_site(e.id));
   e.cur_in = is_switch(e.node) ? p.fab_port ^ 1 : -1;
   e.cur_tc = p.tc;
   e.cur_bytes = w;
@@ -365,8 +374,8 @@ void Fabric::try_start(Port& e) {
   // first bytes), propagation and, into a switch, the pipeline — one arrival event. The port
   // stays busy for the whole frame (its own event); the critical path past this port includes
   // the full transmission.
-  e.path.departed(p, Category::transmit, e.service, now, tx_site(e.id));
-  if (tap_) [[unlikely]] tap_->port_start(e.id, p, now);
+  e.path.departed<Observed>(p, Category::transmit, e.service, now, tx_site(e.id));
+  if (Observed && tap_) tap_->port_start(e.id, p, now);
   p.release = e.release;
   ++in_transit_;
   sched_.schedule_in(e.release + (e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop), arrive_, packet_arg(p));

@@ -153,6 +153,8 @@ class Fabric {
   void on_port(Port& port, std::uint64_t arg);
 
   void try_start(Port& e);
+  template <bool Observed>
+  void start_next(Port& e);  // try_start with (Observed) or without a tracer / tap attached
   Packet* pick(Port& e);
   bool sendable(const Port& e, const Packet& p) const;
   void admit(Packet& p, int node, int in_port);
@@ -186,6 +188,7 @@ class Fabric {
   std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;
   Tracer* tracer_ = nullptr;
   WireTap* tap_ = nullptr;
+  bool observed_ = false;  // tracer_ or tap_
   TraceSite site_base_ = 0, node_site_base_ = 0;
 };
 

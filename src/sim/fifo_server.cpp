@@ -48,7 +48,7 @@ void FifoServer::on_event(std::uint64_t arg) {
   busy_ = false;
   if (done) {
     static_cast<ServeStage*>(done->service_owner)->charge_service(*done);
-    path_.departed(*done, done->service_cat, Time::zero(), sched_.now(), 0);
+    path_.departed(*done);
   }
   path_.freed(sched_.now());
   ++served_;

@@ -12,6 +12,12 @@ void DelayStage::receive(Packet& p) {
 
 void DelayStage::on_event(std::uint64_t arg) {
   Packet& p = packet_of(arg);
+  if (p.trail >= 0) [[unlikely]] return traced(p);  // keeps the untraced path free of calls
+  p.charge(cat_, ctx_.sched.now());
+  forward(p);
+}
+
+void DelayStage::traced(Packet& p) {
   p.charge(cat_, ctx_.sched.now(), site_);
   forward(p);
 }
@@ -31,9 +37,19 @@ void ServeStage::receive(Packet& p) {
 }
 
 void ServeStage::charge_service(Packet& p) {
+  if (p.trail >= 0) [[unlikely]] return charge_traced(p);  // keeps the untraced path free of calls
   const Time extra = head_extra(p);
   if (extra > Time::zero()) {
-    if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, site_, cost_.head_cat, p.stamp, extra);
+    p.ledger.add(cost_.head_cat, extra);
+    p.stamp += extra;
+  }
+  p.charge(cat_, ctx_.sched.now());
+}
+
+void ServeStage::charge_traced(Packet& p) {
+  const Time extra = head_extra(p);
+  if (extra > Time::zero()) {
+    p.trail = trace_step(p, p.trail, site_, cost_.head_cat, p.stamp, extra);
     p.ledger.add(cost_.head_cat, extra);
     p.stamp += extra;
   }

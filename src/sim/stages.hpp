@@ -18,6 +18,7 @@ class DelayStage final : public Stage {
   void on_event(std::uint64_t arg) override;
 
  private:
+  [[gnu::noinline]] void traced(Packet& p);
   Category cat_;
   Cost cost_;
 };
@@ -35,6 +36,7 @@ class ServeStage final : public Stage {
   void on_event(std::uint64_t) override {}
 
  private:
+  [[gnu::noinline]] void charge_traced(Packet& p);
   Time head_extra(const Packet& p) const {
     return (!cost_.batch_head_only || p.batch_head) ? cost_.head_extra : Time::zero();
   }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <utility>
-#include <map>
 #include <stdexcept>
 
 #include "io/trace_writer.hpp"

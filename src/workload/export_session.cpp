@@ -40,10 +40,13 @@ ExportSession::~ExportSession() {
 void ExportSession::add_host(HostResources& h, int host) {
   hosts_.emplace_back(&h, host);
   if (!tracer_) return;
-  if (c_.topology == LatTopology::fabric)
-    tracer_->add_host(h, host, "h" + std::to_string(host));
-  else
+  if (c_.topology == LatTopology::fabric) {
+    std::string name = "h";  // (not "h" + to_string: a GCC 12 -Wrestrict false positive)
+    name += std::to_string(host);
+    tracer_->add_host(h, host, std::move(name));
+  } else {
     tracer_->add_host(h, host, host == 0 ? "host A" : "host B");
+  }
 }
 
 void ExportSession::add_pair() {
