@@ -4,8 +4,10 @@
 
 #include "sim_rig.hpp"
 
+#include <set>
 #include <stdexcept>
 
+#include "net/next_hops.hpp"
 #include "net/routing.hpp"
 
 using namespace rdmasim;
@@ -86,4 +88,23 @@ TEST(Routing, HopHistogramOverAllPairs) {
   EXPECT_EQ(h.at(4), 16 * 2);
   EXPECT_EQ(h.at(6), 16 * 12);
   EXPECT_EQ(h.size(), 3u);
+}
+
+TEST(NextHopTable, CandidatesAreTheEqualCostNextHopsInCableOrder) {
+  const Topology t = rdmasim::testing::fat_tree(4);
+  const NextHopTable hops(t);
+  // Every equal-cost path from h0 to h15 starts with one of edge0.0's candidates; k/2 of them.
+  const int edge = hops.attachment(0);
+  EXPECT_EQ(t.nodes()[static_cast<std::size_t>(edge)].name, "edge0.0");
+  const auto up = hops.towards(edge, 15);
+  ASSERT_EQ(up.ports.size(), 2u);
+  std::set<int> second;
+  for (const FabricPath& p : equal_cost_paths(t, 0, 15)) second.insert(NextHopTable::port_of(t, p.cables[1], p.nodes[1]));
+  EXPECT_EQ(second, std::set<int>(up.ports.begin(), up.ports.end()));
+  EXPECT_LT(up.ports[0], up.ports[1]);  // cable order
+  // At the destination's edge switch: the host's own cable.
+  const auto down = hops.towards(hops.attachment(15), 15);
+  ASSERT_EQ(down.ports.size(), 1u);
+  EXPECT_EQ(down.ports[0], hops.host_port(15) ^ 1);
+  EXPECT_EQ(down.max_rate_bps, Rate::gbps(100).bits_per_sec());
 }

@@ -60,7 +60,7 @@ struct Fabric::Port final : EventHandler {
 };
 
 Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOptions& o, std::uint64_t seed)
-    : sched_(s), topo_(std::move(t)), opt_(o), ecn_rng_(seed, "fabric.ecn"), loss_rng_(seed, "fabric.loss") {
+    : sched_(s), topo_(std::move(t)), hops_(*topo_), opt_(o), ecn_rng_(seed, "fabric.ecn"), loss_rng_(seed, "fabric.loss") {
   const Topology& topo = *topo_;
   const auto& cables = topo.cables();
   switches_.resize(topo.nodes().size());
@@ -103,35 +103,6 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
     if (switches_[n].shared_size < 4 * opt_.max_frame.count())
       throw std::invalid_argument("switch.buffer: " + std::to_string(opt_.sw.buffer.count()) + "B leaves no shared buffer at " +
                                   topo.nodes()[n].name + " after " + std::to_string(reserved) + "B of PFC headroom");
-  }
-  // Hosts, their attachment nodes and the next-hop table towards every attachment node.
-  attach_slot_.assign(topo.nodes().size(), -1);
-  for (int h = 0; h < topo.host_count(); ++h) {
-    const int hn = topo.host_node(h);
-    const int c = topo.nodes()[static_cast<std::size_t>(hn)].cables.at(0);
-    host_port_.push_back(c * 2 + (cables[static_cast<std::size_t>(c)].a == hn ? 0 : 1));
-    const int a = cables[static_cast<std::size_t>(c)].other(hn);
-    attach_.push_back(a);
-    if (attach_slot_[static_cast<std::size_t>(a)] < 0) attach_slot_[static_cast<std::size_t>(a)] = slots_++;
-  }
-  next_.resize(topo.nodes().size() * static_cast<std::size_t>(slots_));
-  for (std::size_t e = 0; e < topo.nodes().size(); ++e) {
-    const int slot = attach_slot_[e];
-    if (slot < 0 || !is_switch(static_cast<int>(e))) continue;
-    const std::vector<int> d = distances_to(topo, static_cast<int>(e));
-    for (std::size_t n = 0; n < topo.nodes().size(); ++n) {
-      if (!is_switch(static_cast<int>(n)) || n == e || d[n] < 0) continue;
-      NextHops& nh = next_[n * static_cast<std::size_t>(slots_) + static_cast<std::size_t>(slot)];
-      nh.offset = static_cast<std::uint32_t>(hop_ports_.size());
-      for (int c : topo.nodes()[n].cables) {  // cable order, as ecmp_route
-        const Cable& cab = cables[static_cast<std::size_t>(c)];
-        const int m = cab.other(static_cast<int>(n));
-        if (!is_switch(m) || d[static_cast<std::size_t>(m)] != d[n] - 1) continue;
-        hop_ports_.push_back(c * 2 + (cab.a == static_cast<int>(n) ? 0 : 1));
-        nh.max_rate_bps = std::max(nh.max_rate_bps, cab.rate.bits_per_sec());
-        ++nh.count;
-      }
-    }
   }
 }
 
@@ -219,32 +190,27 @@ FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient&
   return f;
 }
 
-const Fabric::NextHops& Fabric::next_hops(int node, int dst_host) const {
-  const int slot = attach_slot_[static_cast<std::size_t>(attach_[static_cast<std::size_t>(dst_host)])];
-  return next_[static_cast<std::size_t>(node) * static_cast<std::size_t>(slots_) + static_cast<std::size_t>(slot)];
-}
-
 int Fabric::route(Packet& p, int node) const {
   const FabricFlow& f = *p.flow;
-  if (node == attach_[static_cast<std::size_t>(f.dst)]) return host_port_[static_cast<std::size_t>(f.dst)] ^ 1;
-  const NextHops& nh = next_hops(node, f.dst);
-  if (nh.count == 0) throw std::logic_error("fabric: no route from " + topo_->nodes()[static_cast<std::size_t>(node)].name);
-  const std::int32_t* hops = hop_ports_.data() + nh.offset;
-  if (nh.count == 1) return hops[0];
-  const std::uint32_t h = ecmp_hash(f.key, node) % nh.count;
+  const NextHopTable::Hops nh = hops_.towards(node, f.dst);
+  const auto count = static_cast<std::uint32_t>(nh.ports.size());
+  if (count == 0) throw std::logic_error("fabric: no route from " + topo_->nodes()[static_cast<std::size_t>(node)].name);
+  const std::int32_t* hops = nh.ports.data();
+  if (count == 1) return hops[0];
+  const std::uint32_t h = ecmp_hash(f.key, node) % count;
   switch (opt_.routing) {
     case Routing::ecmp: return hops[h];
     case Routing::spray: {
       // Mixed radix over the fan-outs along the path: consecutive packets of a flow cover
       // every equal-cost path once per cycle, and flows do not synchronise.
-      const std::uint32_t choice = (p.entropy / p.spray_div + h) % nh.count;
-      p.spray_div *= nh.count;
+      const std::uint32_t choice = (p.entropy / p.spray_div + h) % count;
+      p.spray_div *= count;
       return hops[choice];
     }
     case Routing::adaptive: {
       std::uint32_t best = h;
-      for (std::uint32_t i = 1; i < nh.count; ++i) {
-        const std::uint32_t j = (h + i) % nh.count;
+      for (std::uint32_t i = 1; i < count; ++i) {
+        const std::uint32_t j = (h + i) % count;
         if (ports_[static_cast<std::size_t>(hops[j])]->queued < ports_[static_cast<std::size_t>(hops[best])]->queued) best = j;
       }
       return hops[best];
@@ -262,7 +228,7 @@ void Fabric::inject(Packet& p, FabricFlow& f) {
   p.spray_div = 1;
   ++injected_;
   ++f.injected;
-  Port& e = *ports_[static_cast<std::size_t>(host_port_[static_cast<std::size_t>(f.src)])];
+  Port& e = *ports_[static_cast<std::size_t>(hops_.host_port(f.src))];
   p.next_in_queue = nullptr;
   if (f.tail) {
     f.tail->next_in_queue = &p;
@@ -363,9 +329,7 @@ void Fabric::start_next(Port& e) {
   e.release = e.service;
   if (e.peer_switch && opt_.sw.cut_through) {
     const int dst = p.flow->dst;
-    const std::int64_t next_rate = e.peer == attach_[static_cast<std::size_t>(dst)]
-                                       ? ports_[static_cast<std::size_t>(host_port_[static_cast<std::size_t>(dst)] ^ 1)]->rate.bits_per_sec()
-                                       : next_hops(e.peer, dst).max_rate_bps;
+    const std::int64_t next_rate = hops_.towards(e.peer, dst).max_rate_bps;
     if (next_rate <= e.rate.bits_per_sec()) e.release = std::min(e.service, serialization_time(opt_.sw.cut_through_bytes, e.rate));
   }
   e.busy = true;

@@ -49,6 +49,7 @@
 #include "core/scheduler.hpp"
 #include "net/ecmp.hpp"
 #include "net/fabric_options.hpp"
+#include "net/next_hops.hpp"
 #include "net/packet.hpp"
 #include "net/topology.hpp"
 #include "rdmasim/fabric_stats.hpp"
@@ -116,7 +117,7 @@ class Fabric {
   /// "edge0.0->h1": the port's node and its peer.
   std::string port_name(int port) const;
   /// The port of host `host`'s NIC (its peer port, towards the host, is the id ^ 1).
-  int host_port(int host) const { return host_port_.at(static_cast<std::size_t>(host)); }
+  int host_port(int host) const { return hops_.host_port(host); }
   /// PFC headroom reserved at `port` (bytes) for the lossless class.
   std::int64_t headroom(int port) const;
 
@@ -142,10 +143,6 @@ class Fabric {
   struct SwitchState {
     std::int64_t shared_size = 0, shared_used = 0;
   };
-  struct NextHops {
-    std::uint32_t offset = 0, count = 0;
-    std::int64_t max_rate_bps = 0;
-  };
 
   // Event entry points (Handler arguments: a packet or an encoded control word).
   void on_arrive(std::uint64_t arg);
@@ -161,7 +158,6 @@ class Fabric {
   void release_buffer(int node, int in_port, std::uint8_t tc, std::int64_t bytes);
   void send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value);
   int route(Packet& p, int node) const;
-  const NextHops& next_hops(int node, int dst_host) const;
   bool lossless(std::uint8_t tc) const { return opt_.layer == LinkLayer::roce && opt_.sw.lossless && tc == opt_.sw.data_tc; }
   bool is_switch(int node) const;
   // Trace sites of a port's transmitter (and its queue) and cable, and of a switch's pipeline.
@@ -171,17 +167,12 @@ class Fabric {
 
   Scheduler& sched_;
   std::shared_ptr<const Topology> topo_;
+  NextHopTable hops_;
   FabricOptions opt_;
   RandomStream ecn_rng_;
   RandomStream loss_rng_;
   std::vector<std::unique_ptr<Port>> ports_;
   std::vector<SwitchState> switches_;       // per node (hosts unused)
-  std::vector<int> host_port_;              // host index -> its NIC's port
-  std::vector<int> attach_;                 // host index -> node of the switch (or host) it hangs off
-  std::vector<int> attach_slot_;            // node -> column in next_ (attachment nodes only), else -1
-  int slots_ = 0;
-  std::vector<NextHops> next_;              // [node * slots_ + slot]
-  std::vector<std::int32_t> hop_ports_;     // egress port ids referenced by next_
   std::deque<FabricFlow> flows_;
   Handler arrive_{*this, &Fabric::on_arrive};
   Handler control_{*this, &Fabric::on_control};

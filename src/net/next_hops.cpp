@@ -1,0 +1,57 @@
+#include "net/next_hops.hpp"
+
+#include <algorithm>
+
+#include "net/routing.hpp"
+
+namespace rdmasim {
+
+NextHopTable::NextHopTable(const Topology& t) {
+  const auto& nodes = t.nodes();
+  const auto& cables = t.cables();
+  auto is_switch = [&](int n) { return nodes[static_cast<std::size_t>(n)].kind == NodeKind::switch_; };
+  attach_slot_.assign(nodes.size(), -1);
+  for (int h = 0; h < t.host_count(); ++h) {
+    const int hn = t.host_node(h);
+    const int c = nodes[static_cast<std::size_t>(hn)].cables.at(0);
+    host_port_.push_back(port_of(t, c, hn));
+    host_rate_.push_back(cables[static_cast<std::size_t>(c)].rate.bits_per_sec());
+    const int a = cables[static_cast<std::size_t>(c)].other(hn);
+    attach_.push_back(a);
+    if (attach_slot_[static_cast<std::size_t>(a)] < 0) attach_slot_[static_cast<std::size_t>(a)] = slots_++;
+  }
+  entries_.resize(nodes.size() * static_cast<std::size_t>(slots_));
+  for (std::size_t e = 0; e < nodes.size(); ++e) {
+    const int slot = attach_slot_[e];
+    if (slot < 0 || !is_switch(static_cast<int>(e))) continue;
+    const std::vector<int> d = distances_to(t, static_cast<int>(e));
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      if (!is_switch(static_cast<int>(n)) || n == e || d[n] < 0) continue;
+      Entry& en = entries_[n * static_cast<std::size_t>(slots_) + static_cast<std::size_t>(slot)];
+      en.offset = static_cast<std::uint32_t>(ports_.size());
+      for (int c : nodes[n].cables) {  // cable order, as ecmp_route
+        const Cable& cab = cables[static_cast<std::size_t>(c)];
+        const int m = cab.other(static_cast<int>(n));
+        if (!is_switch(m) || d[static_cast<std::size_t>(m)] != d[n] - 1) continue;
+        ports_.push_back(port_of(t, c, static_cast<int>(n)));
+        en.max_rate_bps = std::max(en.max_rate_bps, cab.rate.bits_per_sec());
+        ++en.count;
+      }
+    }
+  }
+  // Self-loops for attachment switches: the host's cable, seen from the switch.
+  for (std::int32_t& p : host_port_) ports_.push_back(p ^ 1);
+}
+
+NextHopTable::Hops NextHopTable::towards(int node, int dst_host) const {
+  const auto h = static_cast<std::size_t>(dst_host);
+  if (node == attach_[h]) {
+    const std::size_t at = ports_.size() - host_port_.size() + h;
+    return {std::span<const std::int32_t>(ports_.data() + at, 1), host_rate_[h]};
+  }
+  const auto slot = static_cast<std::size_t>(attach_slot_[static_cast<std::size_t>(attach_[h])]);
+  const Entry& en = entries_[static_cast<std::size_t>(node) * static_cast<std::size_t>(slots_) + slot];
+  return {std::span<const std::int32_t>(ports_.data() + en.offset, en.count), en.max_rate_bps};
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,49 @@
+// NextHopTable: for every switch and destination host, the fabric ports that lie on a shortest
+// path (what a switch's forwarding table holds, equal-cost next hops included), in the cable
+// order ecmp_route uses, so hashing over them picks what ecmp_route predicts.
+//
+// Port ids: cable * 2 + 0 at the cable's node a, + 1 at node b. Hosts hang off exactly one
+// node (their attachment); the table is kept per attachment node, not per host, and a switch
+// reaches a host attached to itself through that host's cable.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "net/topology.hpp"
+
+namespace rdmasim {
+
+class NextHopTable {
+ public:
+  explicit NextHopTable(const Topology& t);
+
+  /// Port id of `c` at node `n`.
+  static int port_of(const Topology& t, int c, int n) { return c * 2 + (t.cables()[static_cast<std::size_t>(c)].a == n ? 0 : 1); }
+  /// The host's NIC port (towards its attachment node).
+  int host_port(int host) const { return host_port_.at(static_cast<std::size_t>(host)); }
+  /// The node the host hangs off.
+  int attachment(int host) const { return attach_[static_cast<std::size_t>(host)]; }
+
+  struct Hops {
+    std::span<const std::int32_t> ports;  // egress ports at `node` towards the host
+    std::int64_t max_rate_bps = 0;        // the fastest of their cables
+  };
+  /// Egress ports at switch `node` towards `dst_host` (its attachment's port if it is the
+  /// attachment itself).
+  Hops towards(int node, int dst_host) const;
+
+ private:
+  struct Entry {
+    std::uint32_t offset = 0, count = 0;
+    std::int64_t max_rate_bps = 0;
+  };
+  std::vector<int> host_port_, attach_, attach_slot_;
+  std::vector<std::int64_t> host_rate_;
+  int slots_ = 0;
+  std::vector<Entry> entries_;       // [node * slots_ + slot]
+  std::vector<std::int32_t> ports_;  // referenced by entries_
+};
+
+}  // namespace rdmasim
