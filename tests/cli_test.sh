@@ -3,36 +3,7 @@
 # commands run; --json is byte-identical for the same seed. Usage: cli_test.sh path/to/rdmasim
 set -u
 bin=$1
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-expect_error() {  # expect_error "<stderr substring>" args...
-  local want=$1
-  shift
-  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  local lines
-  lines=$(wc -l <"$tmp/err")
-  if [[ $rc -eq 2 && $lines -eq 1 && ! -s $tmp/out ]] && grep -qF -- "$want" "$tmp/err"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: rdmasim $* -> rc=$rc, stderr=$(cat "$tmp/err"), stdout bytes=$(wc -c <"$tmp/out") (wanted '$want')"
-  fi
-}
-
-expect_ok() {  # expect_ok "<stdout substring>" args...
-  local want=$1
-  shift
-  if "$bin" "$@" >"$tmp/out" 2>"$tmp/err" && grep -qF -- "$want" "$tmp/out"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: rdmasim $* (wanted '$want' in stdout): $(head -c 300 "$tmp/err")"
-  fi
-}
+source "$(dirname "$0")/cli_lib.sh"
 
 expect_error "size must be at least 1 byte, got -5" lat -s -5
 expect_error "size must be at least 1 byte, got 0" lat -s 0
@@ -141,11 +112,6 @@ expect_error "RDMA switches" lat --transport tcp --zero-copy on
 # Exports: --trace (Perfetto JSON) and --pcap (pcapng). A traced message's critical-path slices
 # add up to the reported one-way latency, in picoseconds; same seed, same bytes; no file when
 # the run fails; bad paths and port names exit 2 before simulating.
-check() {  # check "<what>" condition...
-  local what=$1
-  shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
 "$bin" lat -n 20 --json --trace "$tmp/t.json" >"$tmp/lat.json"
 lt=$(grep -A8 '"exact_ps"' "$tmp/lat.json" | grep '"t_typical"' | tr -dc '0-9.')
 sum=$(awk -F'"dur_ps":' '/"msg":1,"pkt"/ {split($2, a, "}"); s += a[1]} END {print s ".0"}' "$tmp/t.json")

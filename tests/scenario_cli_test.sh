@@ -5,38 +5,16 @@
 set -u
 bin=$1
 src=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() {  # ok "<stdout substring>" args...
-  local want=$1
-  shift
-  if "$bin" "$@" >"$tmp/out" 2>"$tmp/err" && grep -qF -- "$want" "$tmp/out"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: rdmasim $* (wanted '$want'): $(head -c 300 "$tmp/err")"; fi
-}
-err() {  # err "<stderr substring>" args...
-  local want=$1
-  shift
-  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [[ $rc -eq 2 && $(wc -l <"$tmp/err") -eq 1 && ! -s $tmp/out ]] && grep -qF -- "$want" "$tmp/err"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: rdmasim $* -> rc=$rc stderr=$(cat "$tmp/err") (wanted '$want')"; fi
-}
-check() {  # check "<what>" command...
-  local what=$1
-  shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+source "$(dirname "$0")/cli_lib.sh"
 s=$src/scenarios
-ok "scenario: RDMA WRITE 64 B, back-to-back" run "$s/latency-decomposition.toml"
-ok "RDMA_Write Latency Test" run "$s/latency-decomposition.toml"
-ok "closed-form budget" run "$s/fabric-budget.toml"
-ok "PFC pause frames" run "$s/incast-pfc.toml"
-ok '"t_typical"' run "$s/latency-decomposition.toml" --set workload.iters=100 --json
-ok "t_typical_us" compare "$s/tcp-baseline.toml" "$s/latency-decomposition.toml"
-ok "network.mtu=4096" compare "$s/mtu-goodput.toml" --vs network.mtu=4096 --set workload.iters=50
-ok '"schemes"' compare "$s/mtu-goodput.toml" --vs network.mtu=2048 --set workload.iters=50 --json
+expect_ok "scenario: RDMA WRITE 64 B, back-to-back" run "$s/latency-decomposition.toml"
+expect_ok "RDMA_Write Latency Test" run "$s/latency-decomposition.toml"
+expect_ok "closed-form budget" run "$s/fabric-budget.toml"
+expect_ok "PFC pause frames" run "$s/incast-pfc.toml"
+expect_ok '"t_typical"' run "$s/latency-decomposition.toml" --set workload.iters=100 --json
+expect_ok "t_typical_us" compare "$s/tcp-baseline.toml" "$s/latency-decomposition.toml"
+expect_ok "network.mtu=4096" compare "$s/mtu-goodput.toml" --vs network.mtu=4096 --set workload.iters=50
+expect_ok '"schemes"' compare "$s/mtu-goodput.toml" --vs network.mtu=2048 --set workload.iters=50 --json
 "$bin" sweep "$s/fat-tree-multipath.toml" --param network.routing=ecmp,spray --param seed=1,2 --set workload.iters=5 -j 1 >"$tmp/j1.csv"
 "$bin" sweep "$s/fat-tree-multipath.toml" --param network.routing=ecmp,spray --param seed=1,2 --set workload.iters=5 -j 2 >"$tmp/j2.csv"
 check "sweep -j1 and -j2 differ" cmp -s "$tmp/j1.csv" "$tmp/j2.csv"
@@ -45,14 +23,14 @@ check "sweep header" grep -q '^network.routing,seed,aggregate_Gbps' "$tmp/j1.csv
 "$bin" sweep "$s/mtu-goodput.toml" --param network.mtu=1024,4096 --set workload.iters=20 -o "$tmp/m.json"
 check "sweep -o .json: no schema_version" grep -q '"schema_version": 1' "$tmp/m.json"
 printf 'command = "lat"\n[workload]\niters = "many"\n' >"$tmp/bad.toml"
-err "$tmp/bad.toml:3:9: workload.iters: expected an integer" run "$tmp/bad.toml"
-err "bad.toml:3:9: workload.iters" sweep "$tmp/bad.toml" --param network.mtu=1024 -o "$tmp/never.csv"
+expect_error "$tmp/bad.toml:3:9: workload.iters: expected an integer" run "$tmp/bad.toml"
+expect_error "bad.toml:3:9: workload.iters" sweep "$tmp/bad.toml" --param network.mtu=1024 -o "$tmp/never.csv"
 check "a failed sweep wrote its output" test ! -e "$tmp/never.csv" -a ! -e "$tmp/never.csv.tmp"
-err "cannot read the scenario file" run "$tmp/missing.toml"
-err "network.mtu: expected an integer" sweep "$s/mtu-goodput.toml" --param network.mtu=1024,big
-err "unknown parameter \"switch.bufer\"" run "$s/incast-pfc.toml" --set switch.bufer=1MiB
-err "compare: give two or more scenarios" compare "$s/mtu-goodput.toml"
-err "runs a different command" compare "$s/mtu-goodput.toml" "$s/tcp-baseline.toml"
-err "-o /nonexistent/x.csv: cannot write there" sweep "$s/mtu-goodput.toml" --param network.mtu=1024 -o /nonexistent/x.csv
+expect_error "cannot read the scenario file" run "$tmp/missing.toml"
+expect_error "network.mtu: expected an integer" sweep "$s/mtu-goodput.toml" --param network.mtu=1024,big
+expect_error "unknown parameter \"switch.bufer\"" run "$s/incast-pfc.toml" --set switch.bufer=1MiB
+expect_error "compare: give two or more scenarios" compare "$s/mtu-goodput.toml"
+expect_error "runs a different command" compare "$s/mtu-goodput.toml" "$s/tcp-baseline.toml"
+expect_error "-o /nonexistent/x.csv: cannot write there" sweep "$s/mtu-goodput.toml" --param network.mtu=1024 -o /nonexistent/x.csv
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
