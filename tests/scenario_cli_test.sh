@@ -10,6 +10,10 @@ s=$src/scenarios
 expect_ok "scenario: RDMA WRITE 64 B, back-to-back" run "$s/latency-decomposition.toml"
 expect_ok "RDMA_Write Latency Test" run "$s/latency-decomposition.toml"
 expect_ok "closed-form budget" run "$s/fabric-budget.toml"
+expect_ok "RDMA_Write BW Test" run "$s/degraded-link.toml" --set workload.iters=20 -o "$tmp/r.json"
+check "run -o: no results JSON" grep -q '"schema_version": 1' "$tmp/r.json"
+check "run -o: no BW_average_Gbps" grep -q '"BW_average_Gbps"' "$tmp/r.json"
+expect_error "-o /nonexistent/r.json: cannot write there" run "$s/degraded-link.toml" -o /nonexistent/r.json
 expect_ok "PFC pause frames" run "$s/incast-pfc.toml"
 expect_ok '"t_typical"' run "$s/latency-decomposition.toml" --set workload.iters=100 --json
 expect_ok "t_typical_us" compare "$s/tcp-baseline.toml" "$s/latency-decomposition.toml"

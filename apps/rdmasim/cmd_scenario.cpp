@@ -49,12 +49,14 @@ void check_writable(const std::string& path) {
 
 }  // namespace
 
-std::function<int()> add_scenario_commands(CLI::App& app, std::function<int(const Scenario&)> run_command) {
+std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command) {
   auto o = std::make_shared<Options>();
   CLI::App* run = app.add_subcommand("run", "run a scenario file (TOML, or .json) as its command would");
   run->add_option("scenario", o->files, "scenario file")->required()->expected(1);
   run->add_option("--set", o->sets, "override a scenario key or parameter, key=value (repeatable)");
   run->add_flag("--json", o->json, "print the command's JSON instead of tables");
+  CLI::App* run_cmd = run;
+  run_cmd->add_option("-o,--output", o->output, "also write the results as JSON to this file");
   CLI::App* cmp = app.add_subcommand("compare", "run schemes side by side: one column each, deltas vs the first");
   cmp->add_option("scenarios", o->files, "scenario files (or one, with --vs variants)")->required();
   cmp->add_option("--vs", o->vs, "a variant of the first scenario, \"key=value[,key=value]\" (repeatable)");
@@ -70,9 +72,18 @@ std::function<int()> add_scenario_commands(CLI::App& app, std::function<int(cons
 
   return [o, run, cmp, sw, run_command]() -> int {
     if (run->parsed()) {
+      check_writable(o->output);
       Scenario s = load_with_sets(o->files.at(0), o->sets);
       s.options.json = s.options.json || o->json;
-      return run_command(s);
+      if (o->output.empty()) return run_command(s, nullptr);
+      nlohmann::ordered_json results;
+      const int rc = run_command(s, &results);
+      nlohmann::ordered_json doc;
+      doc["schema_version"] = 1;
+      doc["scenario"] = {{"path", s.path}, {"name", s.name}, {"description", s.description}};
+      doc["results"] = std::move(results);
+      write_file(o->output, doc.dump(2) + "\n");
+      return rc;
     }
     if (cmp->parsed()) {
       std::vector<Scenario> schemes;

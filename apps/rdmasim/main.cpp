@@ -26,6 +26,18 @@ using namespace rdmasim;
 
 namespace {
 
+// Where a command's JSON goes: stdout with --json (then no tables), or, for `run -o FILE`, into
+// `g_results` while the tables still print.
+nlohmann::ordered_json* g_results = nullptr;
+bool wants_json(const cli::LatOptions& o) { return o.json || g_results; }
+/// Hands the JSON on; true when the tables must not follow.
+bool emit_json(const cli::LatOptions& o, nlohmann::ordered_json j) {
+  if (g_results) *g_results = std::move(j);
+  if (!o.json) return false;
+  std::cout << (g_results ? *g_results : j).dump(2) << "\n";
+  return true;
+}
+
 int run_lat(const cli::LatOptions& o) {
   LatConfig c = cli::to_config(o);
   std::vector<std::int64_t> sizes = o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size};
@@ -42,10 +54,7 @@ int run_lat(const cli::LatOptions& o) {
   for (const LatResult& r : rows)
     if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   cli::publish_exports(exports.get());
-  if (o.json) {
-    std::cout << lat_json(rows).dump(2) << "\n";
-    return 0;
-  }
+  if (wants_json(o) && emit_json(o, lat_json(rows))) return 0;
   print_lat_header(stdout, rows.front());
   print_lat_table(stdout, rows);
   if (rows.size() == 1)
@@ -60,11 +69,9 @@ int run_budget_cmd(const cli::LatOptions& o) {
   const LatConfig c = cli::to_config(o);
   if (!o.all) {
     const BudgetResult b = run_budget(c);
-    if (o.json)
-      std::cout << budget_json(b).dump(2) << "\n";
-    else
-      print_budget(stdout, b);
-    if (o.stages && !o.json) print_critical_path(stdout, b);
+    if (wants_json(o) && emit_json(o, budget_json(b))) return 0;
+    print_budget(stdout, b);
+    if (o.stages) print_critical_path(stdout, b);
     return 0;
   }
   std::vector<BudgetResult> rows;
@@ -73,20 +80,19 @@ int run_budget_cmd(const cli::LatOptions& o) {
     x.size = Bytes(s);
     rows.push_back(run_budget(x));
   }
-  if (o.json) {
+  if (wants_json(o)) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const BudgetResult& b : rows) j.push_back(budget_json(b));
-    std::cout << j.dump(2) << "\n";
-  } else {
-    std::vector<LedgerRow> table;
-    for (const BudgetResult& b : rows) table.push_back(ledger_row(b));
-    print_ledger_matrix(stdout, " Latency budget per size (closed form), usec, columns add up to the total", table);
+    if (emit_json(o, std::move(j))) return 0;
   }
+  std::vector<LedgerRow> table;
+  for (const BudgetResult& b : rows) table.push_back(ledger_row(b));
+  print_ledger_matrix(stdout, " Latency budget per size (closed form), usec, columns add up to the total", table);
   return 0;
 }
 
 // The pattern over `seeds` seeds (each a new permutation): one line per seed, then the spread.
-int run_pattern_seeds(TrafficConfig t, int seeds, bool json) {
+int run_pattern_seeds(TrafficConfig t, int seeds, const cli::LatOptions& o) {
   std::vector<TrafficResult> runs;
   for (int i = 0; i < seeds; ++i) {
     runs.push_back(run_traffic(t));
@@ -94,10 +100,7 @@ int run_pattern_seeds(TrafficConfig t, int seeds, bool json) {
     ++t.base.seed;
   }
   const SeedSpread s = seed_spread(runs);
-  if (json) {
-    std::cout << seed_spread_json(runs, s).dump(2) << "\n";
-    return 0;
-  }
+  if (wants_json(o) && emit_json(o, seed_spread_json(runs, s))) return 0;
   print_seed_spread(stdout, runs, s);
   return 0;
 }
@@ -111,15 +114,12 @@ int run_pattern(const cli::LatOptions& o) {
   t.incast_senders = o.incast;
   t.tx_depth = o.tx_depth;
   const auto exports = cli::open_exports(o);
-  if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o.json);
+  if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o);
   const TrafficResult r = run_traffic(t, exports.get());
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   if (!r.fabric.conserved) throw std::logic_error("fabric packet conservation violated");
   cli::publish_exports(exports.get());
-  if (o.json) {
-    std::cout << traffic_json(r).dump(2) << "\n";
-    return 0;
-  }
+  if (wants_json(o) && emit_json(o, traffic_json(r))) return 0;
   print_traffic(stdout, r);
   return 0;
 }
@@ -138,7 +138,7 @@ int run_bw(const cli::LatOptions& o) {
     if (rows.back().invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   }
   cli::publish_exports(exports.get());
-  if (o.json) {
+  if (wants_json(o)) {
     nlohmann::ordered_json j;
     j["config"] = config_json(b.base, resolve(b.base));
     j["tx_depth"] = b.tx_depth;
@@ -154,8 +154,7 @@ int run_bw(const cli::LatOptions& o) {
                      {"events", r.events}});
     j["results"] = res;
     if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
-    std::cout << j.dump(2) << "\n";
-    return 0;
+    if (emit_json(o, std::move(j))) return 0;
   }
   print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth);
   print_bw_table(stdout, rows, o.report_gbits);
@@ -288,15 +287,17 @@ int main(int argc, char** argv) {
   CLI::App* list = app.add_subcommand("list", "every profile parameter with its default, meaning and source");
   list->add_flag("--json", list_json, "print JSON");
   list->add_flag("--scenario-format", list_format, "print docs/scenario-format.md (generated from the key tables)");
-  const std::function<int()> run_scenarios = cli::add_scenario_commands(app, [](const cli::Scenario& s) {
-    if (!s.options.json) std::printf("scenario: %s%s%s\n", s.name.empty() ? s.path.c_str() : s.name.c_str(),
-                                     s.description.empty() ? "" : " - ", s.description.c_str());
-    switch (s.command) {
-      case cli::Command::bw: return run_bw(s.options);
-      case cli::Command::budget: return run_budget_cmd(s.options);
-      default: return run_lat(s.options);
-    }
-  });
+  const std::function<int()> run_scenarios =
+      cli::add_scenario_commands(app, [](const cli::Scenario& s, nlohmann::ordered_json* results) {
+        if (!s.options.json) std::printf("scenario: %s%s%s\n", s.name.empty() ? s.path.c_str() : s.name.c_str(),
+                                         s.description.empty() ? "" : " - ", s.description.c_str());
+        g_results = results;
+        switch (s.command) {
+          case cli::Command::bw: return run_bw(s.options);
+          case cli::Command::budget: return run_budget_cmd(s.options);
+          default: return run_lat(s.options);
+        }
+      });
 
   try {
     app.parse(argc, argv);
