@@ -18,6 +18,8 @@ namespace {
 std::int64_t to_int(const std::string& v, std::int64_t lo, std::int64_t hi) {
   std::int64_t x = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec == std::errc::result_out_of_range || (ec == std::errc() && end == v.data() + v.size() && (x < lo || x > hi)))
+    throw std::invalid_argument("must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + v);
   if (v.empty() || ec != std::errc() || end != v.data() + v.size())
     throw std::invalid_argument("expected an integer, got \"" + v + "\"");
   if (x < lo || x > hi)
@@ -211,6 +213,7 @@ void flatten_json(const nlohmann::json& j, const std::string& prefix, const std:
       continue;
     }
     if (v.is_string()) l.kind = "string", l.text = v.get<std::string>();
+    else if (v.is_number_unsigned()) l.kind = "integer", l.text = std::to_string(v.get<std::uint64_t>());
     else if (v.is_number_integer()) l.kind = "integer", l.text = std::to_string(v.get<std::int64_t>());
     else if (v.is_number_float()) l.kind = "float", l.text = number_text(v.get<double>());
     else if (v.is_boolean()) l.kind = "boolean", l.text = v.get<bool>() ? "true" : "false";
@@ -336,6 +339,8 @@ Scenario parse_scenario(std::string_view text, const std::string& name, bool jso
       j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
       throw std::invalid_argument(name + ": byte " + std::to_string(e.byte) + ": invalid JSON");
+    } catch (const nlohmann::json::exception& e) {  // e.g. a number out of range (found by the fuzzer)
+      throw std::invalid_argument(name + ": invalid JSON: " + e.what());
     }
     if (!j.is_object()) throw std::invalid_argument(name + ": expected a JSON object");
     flatten_json(j, "", name, leaves);
