@@ -32,6 +32,8 @@ expect_ok "zero-copy share" demo -n 200
 expect_ok "Usage" lat --help
 expect_ok "kernel.tx_stack" list
 expect_ok "\"key\": \"link.rate\"" list --json
+expect_ok "fat-tree" list
+expect_ok "\"kind\": \"routing\"" list --json
 
 "$bin" lat --profile seed-demo -n 300 --json >"$tmp/a.json"
 "$bin" lat --profile seed-demo -n 300 --json >"$tmp/b.json"

@@ -10,6 +10,7 @@
 #include "calibrate/calibration.hpp"
 #include "cli_common.hpp"
 #include "cmd_scenario.hpp"
+#include "components.hpp"
 #include "cmd_topo.hpp"
 #include "io/host_profile.hpp"
 #include "io/demo_report.hpp"
@@ -177,11 +178,18 @@ int run_list(bool json) {
       params.push_back(std::move(o));
     }
     j["parameters"] = std::move(params);
+    nlohmann::ordered_json comps = nlohmann::ordered_json::array();
+    for (const cli::Component& c : cli::components())
+      comps.push_back({{"kind", c.kind}, {"name", c.name}, {"description", c.description}, {"selected_by", c.selected_by}});
+    j["components"] = std::move(comps);
     std::cout << j.dump(2) << "\n";
     return 0;
   }
   const Profile def = make_profile("default"), seed = make_profile("seed-demo");
-  std::printf("Profiles: default (ConnectX-class 100G NIC, PCIe Gen4 x16, Linux), seed-demo (the lesson's toy)\n\n");
+  std::printf("%-18s %-24s %s  [%s]\n", "component", "name", "what it models", "selected by");
+  for (const cli::Component& c : cli::components())
+    std::printf("%-18s %-24s %s  [%s]\n", c.kind.c_str(), c.name.c_str(), c.description.c_str(), c.selected_by.c_str());
+  std::printf("\nParameters (profiles: default, seed-demo; set with --set key=value or [params] in a scenario):\n\n");
   std::printf("%-24s %-7s %-12s %-12s %s\n", "parameter", "type", "default", "seed-demo", "meaning [source]");
   for (const ParamDef& d : profile_params())
     std::printf("%-24s %-7s %-12s %-12s %s [%s]\n", d.key.c_str(), d.type.c_str(), d.get(def).c_str(),
@@ -284,7 +292,7 @@ int main(int argc, char** argv) {
   CLI::App* topo = nullptr;
   const std::function<int()> run_topo = cli::add_topo_command(app, topo);
   bool list_json = false, list_format = false;
-  CLI::App* list = app.add_subcommand("list", "every profile parameter with its default, meaning and source");
+  CLI::App* list = app.add_subcommand("list", "every component and profile parameter with its default, meaning and source");
   list->add_flag("--json", list_json, "print JSON");
   list->add_flag("--scenario-format", list_format, "print docs/scenario-format.md (generated from the key tables)");
   const std::function<int()> run_scenarios =

@@ -1,0 +1,56 @@
+#include "components.hpp"
+
+#include "net/topology.hpp"
+#include "rdmasim/profile.hpp"
+
+namespace rdmasim::cli {
+namespace {
+
+std::vector<Component> build() {
+  std::vector<Component> c;
+  c.push_back({"topology", "back-to-back", "two hosts, NICs joined by one cable", "--topology / network.topology"});
+  c.push_back({"topology", "loopback", "kernel TCP between two processes on one host over lo (no NIC, PCIe or wire)",
+               "--topology / network.topology"});
+  for (const TopologyBuilder& b : topology_builders())
+    if (b.name != "back-to-back") c.push_back({"topology", b.name, b.description, "--topology / network.topology"});
+  c.push_back({"routing", "ecmp", "per-flow 5-tuple hash at every switch (RoCEv2 UDP source port as entropy)",
+               "--routing / network.routing"});
+  c.push_back({"routing", "spray", "per packet: sender entropy mapped so consecutive packets take every equal-cost path",
+               "--routing / network.routing"});
+  c.push_back({"routing", "adaptive", "per packet: the next hop with the least queued bytes, ties by the ECMP hash",
+               "--routing / network.routing"});
+  c.push_back({"link layer", "roce", "RoCEv2 over Ethernet: PFC per priority (lossless class) or drops (lossy), ECN/RED",
+               "--link-layer / network.link_layer; switch.lossless"});
+  c.push_back({"link layer", "ib", "InfiniBand: credit-based flow control per VL, lossless by construction",
+               "--link-layer / network.link_layer"});
+  c.push_back({"queue discipline", "strict-priority", "switch ports: 8 traffic classes, FIFO within a class",
+               "switch.data_tc"});
+  c.push_back({"queue discipline", "qp-round-robin", "host NIC ports: one packet per QP in turn, within nic.tx_window",
+               "nic.tx_window"});
+  c.push_back({"buffer", "shared+dynamic-threshold", "shared switch buffer, PFC headroom per ingress port, alpha x free for lossy queues",
+               "switch.buffer, switch.dt_alpha, switch.pfc_*"});
+  c.push_back({"congestion control", "(none yet)", "ECN marks are counted; DCQCN and a second algorithm arrive with RC reliability",
+               "-"});
+  c.push_back({"pattern", "permutation", "every host sends to another, a random derangement per seed", "--pattern / workload.pattern"});
+  c.push_back({"pattern", "incast", "hosts 1..N send to h0", "--pattern incast --incast N"});
+  c.push_back({"pattern", "alltoall", "every host to every other host", "--pattern / workload.pattern"});
+  c.push_back({"workload", "lat", "perftest ib_*_lat ping-pong (and kernel TCP), perftest statistics and the ledger", "rdmasim lat"});
+  c.push_back({"workload", "bw", "perftest ib_*_bw window of acknowledged WRITE/SEND; many flows with --pattern", "rdmasim bw"});
+  c.push_back({"workload", "budget", "closed-form max-plus evaluation of the same path, the lessons' formulas", "rdmasim budget"});
+  c.push_back({"workload", "demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step", "rdmasim demo"});
+  c.push_back({"export", "trace", "Perfetto / Chrome trace-event JSON of traced messages' critical paths", "--trace FILE"});
+  c.push_back({"export", "pcap", "pcapng of RoCEv2/IB frames and PFC pause frames (Wireshark, tshark)", "--pcap FILE"});
+  for (const std::string& p : profile_names())
+    c.push_back({"profile", p, p == "default" ? "ConnectX-class 100G NIC, PCIe Gen4 x16, Linux kernel stack"
+                                              : "the first lesson's toy parameters", "--profile / profile"});
+  return c;
+}
+
+}  // namespace
+
+const std::vector<Component>& components() {
+  static const std::vector<Component> c = build();
+  return c;
+}
+
+}  // namespace rdmasim::cli

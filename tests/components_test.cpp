@@ -1,0 +1,35 @@
+// The `rdmasim list` catalogue cannot drift from what the options accept: every choice of the
+// component-selecting scenario keys, and every registered topology, is listed.
+#include "components.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "net/topology.hpp"
+#include "scenario.hpp"
+
+using namespace rdmasim;
+
+TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
+  std::map<std::string, std::set<std::string>> listed;
+  for (const cli::Component& c : cli::components()) {
+    EXPECT_FALSE(c.description.empty()) << c.name;
+    listed[c.kind].insert(c.name);
+  }
+  const std::map<std::string, std::string> kind_of{{"network.topology", "topology"}, {"network.routing", "routing"},
+                                                   {"network.link_layer", "link layer"}, {"workload.pattern", "pattern"},
+                                                   {"profile", "profile"}};
+  for (const cli::ScenarioKey& k : cli::scenario_keys()) {
+    const auto it = kind_of.find(k.path);
+    if (it == kind_of.end()) continue;
+    for (const std::string& choice : k.choices) {
+      if (!choice.empty()) {
+        EXPECT_TRUE(listed[it->second].count(choice)) << k.path << " = " << choice;
+      }
+    }
+  }
+  for (const TopologyBuilder& b : topology_builders()) EXPECT_TRUE(listed["topology"].count(b.name)) << b.name;
+  for (const char* w : {"lat", "bw", "budget", "demo"}) EXPECT_TRUE(listed["workload"].count(w)) << w;
+}
