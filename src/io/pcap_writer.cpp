@@ -1,5 +1,7 @@
 #include "io/pcap_writer.hpp"
 
+#include "io/atomic_file.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -317,16 +319,7 @@ void PcapWriter::close() {
   if (!file_) return;
   std::FILE* f = file_;
   file_ = nullptr;
-  const bool ok = std::fflush(f) == 0 && !std::ferror(f);
-  if (std::fclose(f) != 0 || !ok) {
-    std::remove(tmp_path_.c_str());
-    throw std::runtime_error("pcap: writing " + tmp_path_ + " failed");
-  }
-  if (std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
-    const int e = errno;
-    std::remove(tmp_path_.c_str());
-    throw std::runtime_error("pcap: cannot rename " + tmp_path_ + " to " + path_ + ": " + std::strerror(e));
-  }
+  publish_file(f, tmp_path_, path_, "pcap");
 }
 
 }  // namespace rdmasim

@@ -1,5 +1,7 @@
 #include "io/trace_writer.hpp"
 
+#include "io/atomic_file.hpp"
+
 #include <charconv>
 #include <cerrno>
 #include <cmath>
@@ -191,10 +193,10 @@ void TraceWriter::counter(std::int64_t pid, std::string_view name, Time at, Trac
   end();
 }
 
-void TraceWriter::flow_start(std::uint64_t id, std::int64_t pid, std::int64_t tid, std::string_view name,
-                             std::string_view cat, Time at) {
+void TraceWriter::flow(const char* ph, std::uint64_t id, std::int64_t pid, std::int64_t tid, std::string_view name,
+                       std::string_view cat, Time at) {
   if (at < Time::zero()) throw std::invalid_argument("trace: negative flow time");
-  begin("s", name, cat, pid, tid);
+  begin(ph, name, cat, pid, tid);
   line_.append(",\"ts\":");
   append_trace_us(line_, at);
   line_.append(",\"id\":");
@@ -203,16 +205,14 @@ void TraceWriter::flow_start(std::uint64_t id, std::int64_t pid, std::int64_t ti
   end();
 }
 
+void TraceWriter::flow_start(std::uint64_t id, std::int64_t pid, std::int64_t tid, std::string_view name,
+                             std::string_view cat, Time at) {
+  flow("s", id, pid, tid, name, cat, at);
+}
+
 void TraceWriter::flow_end(std::uint64_t id, std::int64_t pid, std::int64_t tid, std::string_view name,
                            std::string_view cat, Time at) {
-  if (at < Time::zero()) throw std::invalid_argument("trace: negative flow time");
-  begin("f", name, cat, pid, tid);
-  line_.append(",\"ts\":");
-  append_trace_us(line_, at);
-  line_.append(",\"id\":");
-  append_int(line_, id);
-  line_.append(",\"bp\":\"e\"");
-  end();
+  flow("f", id, pid, tid, name, cat, at);
 }
 
 void TraceWriter::instant(std::int64_t pid, std::int64_t tid, std::string_view name, std::string_view cat,
@@ -231,16 +231,7 @@ void TraceWriter::close() {
   put("\n],\"displayTimeUnit\":\"ns\"}\n");
   std::FILE* f = file_;
   file_ = nullptr;
-  const bool ok = std::fflush(f) == 0 && !std::ferror(f);
-  if (std::fclose(f) != 0 || !ok) {
-    std::remove(tmp_path_.c_str());
-    throw std::runtime_error("trace: writing " + tmp_path_ + " failed");
-  }
-  if (std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
-    const int e = errno;
-    std::remove(tmp_path_.c_str());
-    throw std::runtime_error("trace: cannot rename " + tmp_path_ + " to " + path_ + ": " + std::strerror(e));
-  }
+  publish_file(f, tmp_path_, path_, "trace");
 }
 
 }  // namespace rdmasim

@@ -116,6 +116,8 @@ class TraceWriter {
   std::uint64_t events_written() const { return events_; }
 
  private:
+  void flow(const char* ph, std::uint64_t id, std::int64_t pid, std::int64_t tid, std::string_view name,
+            std::string_view cat, Time at);
   void begin(std::string_view ph, std::string_view name, std::string_view cat, std::int64_t pid,
              std::int64_t tid);
   void args_object(std::string_view key, TraceArgs args, bool numbers_only);
