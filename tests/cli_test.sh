@@ -69,7 +69,7 @@ expect_error "tx depth must be 1..8192" bw -t 0
 expect_ok "per-flow goodput: min" bw --topology fat-tree --pattern permutation -n 20 -t 8
 expect_ok '"aggregate_Gbps"' bw --topology fat-tree --pattern incast --incast 4 -n 20 --json
 expect_error "--pattern needs a switched --topology" bw --pattern permutation
-expect_ok "out-of-order arrivals at the receivers" bw --topology fat-tree --pattern permutation -n 20 -t 8 --routing spray
+expect_ok "out-of-order arrivals at the receivers" bw --topology fat-tree --pattern permutation -n 20 -t 8 --routing spray --set rc.ooo_placement=on
 expect_ok "sprayed per packet over 4 equal-cost paths" bw --topology fat-tree --to h15 -n 50 --routing spray
 expect_ok "PFC pause frames" bw --topology fat-tree --pattern incast --incast 8 -n 20 -t 8
 expect_ok "share of sum(B_i): mean" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 3

@@ -107,6 +107,7 @@ TEST(Traffic, EdgePairMultipath) {
   c.base.iters = 300;
   c.tx_depth = 16;
   c.flows = {{0, 14}, {0, 15}, {1, 14}, {1, 15}};
+  c.base.profile.rc.ooo_placement = true;  // multipath NICs place reordered packets
   for (Routing r : {Routing::spray, Routing::adaptive}) {
     c.base.fabric.routing = r;
     const TrafficResult t = run_traffic(c);
@@ -164,6 +165,7 @@ TEST(Traffic, SprayingReachesTheAggregateEcmpDoesNot) {
     c.base.seed = seed;
     c.tx_depth = 16;
     c.pattern = Pattern::permutation;
+    c.base.profile.rc.ooo_placement = true;  // multipath NICs place reordered packets
     const TrafficResult ecmp = run_traffic(c);
     c.base.fabric.routing = Routing::spray;
     const TrafficResult spray = run_traffic(c);
@@ -264,6 +266,7 @@ TEST(Traffic, EcmpFallsBelowSprayingOverManySeedsOnK8) {
     c.base.seed = seed;
     c.tx_depth = 8;
     c.pattern = Pattern::permutation;
+    c.base.profile.rc.ooo_placement = true;  // multipath NICs place reordered packets
     const TrafficResult e = run_traffic(c);
     c.base.fabric.routing = Routing::spray;
     const TrafficResult s = run_traffic(c);

@@ -49,6 +49,9 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
                      "consecutive packets take every equal-cost path) or adaptive (per packet, least-queued next hop)")
           ->check(CLI::IsMember({"ecmp", "spray", "adaptive"}))
           ->capture_default_str();
+      app.add_option("--cc", o.cc, "congestion control of the QPs: none or dcqcn (reacts to ECN marks with CNPs)")
+          ->check(CLI::IsMember({"none", "dcqcn"}))
+          ->capture_default_str();
     }
     app.add_option("--transport", o.transport, "rdma (RC verbs) or tcp (kernel TCP baseline)")
         ->check(CLI::IsMember({"rdma", "tcp"}))
@@ -88,6 +91,8 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--degrade", o.degrade, "fabric: a link trained down, NODE-NODE=RATE (e.g. edge0.0-agg0.0=40Gbps; repeatable)");
     app.add_option("--link-loss", o.link_loss,
                    "fabric: a link corrupting frames, NODE-NODE=PROBABILITY (e.g. agg0.0-core0=1e-4; repeatable)");
+    app.add_option("--drop-frames", o.drop_frames,
+                   "fabric: lose the Nth frames crossing from NODE to NODE, NODE-NODE=N[,N...] (1-based; repeatable)");
   }
   app.add_option("--host-profile", o.host_profile, "host profile TOML written by `rdmasim calibrate` (applied before --set)");
   app.add_option("-m,--mtu", o.mtu, "RDMA path MTU: 256, 512, 1024, 2048 or 4096")->capture_default_str();
@@ -147,6 +152,7 @@ LatConfig to_config(const LatOptions& o) {
   c.fabric = o.fabric;
   c.fabric.topology = o.topology;
   c.fabric.routing = o.routing == "spray" ? Routing::spray : o.routing == "adaptive" ? Routing::adaptive : Routing::ecmp;
+  c.fabric.cc = o.cc == "dcqcn" ? CongestionControl::dcqcn : CongestionControl::none;
   auto host = [](const std::string& v, const char* flag) {
     std::string_view d = v;
     if (!d.empty() && d[0] == 'h') d.remove_prefix(1);
@@ -160,7 +166,7 @@ LatConfig to_config(const LatOptions& o) {
   };
   for (const std::string& d : o.degrade) {
     auto [a, b, value] = link_assignment(d, "--degrade");
-    LinkFault f{a, b, {}, 0};
+    LinkFault f{a, b, {}, 0, {}};
     try {
       f.rate = parse_rate(value);
     } catch (const std::invalid_argument& e) {
@@ -175,10 +181,26 @@ LatConfig to_config(const LatOptions& o) {
     const double p = std::strtod(value.c_str(), &end);
     if (end != value.c_str() + value.size() || !(p > 0 && p <= 1))
       throw std::invalid_argument("--link-loss: expected a probability in (0, 1], got \"" + value + "\"");
-    c.fabric.faults.push_back(LinkFault{a, b, {}, p});
+    c.fabric.faults.push_back(LinkFault{a, b, {}, p, {}});
+  }
+  for (const std::string& d : o.drop_frames) {
+    auto [a, b, value] = link_assignment(d, "--drop-frames");
+    LinkFault f{a, b, {}, 0, {}};
+    std::size_t at = 0;
+    while (at <= value.size()) {
+      const std::size_t comma = std::min(value.find(',', at), value.size());
+      const std::string n = value.substr(at, comma - at);
+      char* end = nullptr;
+      const unsigned long long x = std::strtoull(n.c_str(), &end, 10);
+      if (n.empty() || end != n.c_str() + n.size() || x < 1 || n[0] == '-')
+        throw std::invalid_argument("--drop-frames: expected frame numbers like 50 or 50,51 (1-based), got \"" + value + "\"");
+      f.drop_frames.push_back(x);
+      at = comma + 1;
+    }
+    c.fabric.faults.push_back(f);
   }
   if (!c.fabric.faults.empty() && c.topology != LatTopology::fabric)
-    throw std::invalid_argument("--degrade/--link-loss need a switched --topology");
+    throw std::invalid_argument("--degrade/--link-loss/--drop-frames need a switched --topology");
   c.fabric.from = host(o.from, "--from");
   c.fabric.to = host(o.to, "--to");
   c.profile = make_profile(o.profile);

@@ -30,6 +30,8 @@ struct LatOptions {
   std::string profile = "default";
   std::vector<std::string> sets;
   std::vector<std::string> degrade, link_loss;  // fabric faults "A-B=40Gbps", "A-B=1e-4"
+  std::vector<std::string> drop_frames;         // fabric faults "A-B=50,51" (frames lost by count)
+  std::string cc = "none";                      // RDMA congestion control: none | dcqcn
   std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   std::uint64_t seed = 1;
   bool json = false;

@@ -137,6 +137,20 @@ int run_bw(const cli::LatOptions& o) {
     x.base.size = Bytes(s);
     rows.push_back(run_bandwidth(x, exports.get()));
     if (rows.back().invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+    if (rows.back().rc && rows.back().rc->status != "ok") {
+      // As ib_write_bw does when a completion comes back with an error: say so and fail.
+      const RcStats& rc = *rows.back().rc;
+      if (wants_json(o)) {
+        emit_json(o, {{"error", "Completion with error at client"}, {"status", rc.status}, {"rc", rc_stats_json(rc)}});
+      } else {
+        std::printf(" Completion with error at client\n Failed status 12: wr_id 0 syndrom 0x81\n");
+        std::printf(" scnt=%lld, ccnt=%lld\n", static_cast<long long>(std::min<std::int64_t>(x.base.iters, b.tx_depth)),
+                    static_cast<long long>(rows.back().completed));
+        print_rc_stats(stdout, rc);
+        if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
+      }
+      return 1;
+    }
   }
   cli::publish_exports(exports.get());
   if (wants_json(o)) {
@@ -155,10 +169,12 @@ int run_bw(const cli::LatOptions& o) {
                      {"events", r.events}});
     j["results"] = res;
     if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
+    if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);
     if (emit_json(o, std::move(j))) return 0;
   }
   print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth);
   print_bw_table(stdout, rows, o.report_gbits);
+  if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
   if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
   return 0;
 }

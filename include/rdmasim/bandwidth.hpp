@@ -14,6 +14,7 @@
 
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/rc_stats.hpp"
 
 namespace rdmasim {
 
@@ -31,10 +32,12 @@ struct BwResult {
   double ideal_bps = 0;            // link rate x payload / wire bytes
   Bytes wire_bytes_per_message{};
   std::int32_t packets_per_message = 0;
+  std::int64_t completed = 0;      // messages completed (< iters only when the QP failed)
   std::uint64_t events = 0;
   std::int64_t invariant_violations = 0;
   std::vector<std::string> routes;
   std::optional<FabricStats> fabric;   // over a switched topology: the fabric's counters
+  std::optional<RcStats> rc;           // over a switched topology: the QP's RC transport
 };
 
 /// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, ...).

@@ -30,13 +30,17 @@ enum class LatTopology { back_to_back, loopback, fabric };
 /// keeps one path), spray sends each packet to the next next-hop in turn, adaptive picks the
 /// next hop with the least queued bytes (ties broken by the ECMP hash).
 enum class Routing { ecmp, spray, adaptive };
+/// Congestion control of the RDMA QPs (sim/dcqcn.hpp): none, or DCQCN reacting to ECN marks.
+enum class CongestionControl { none, dcqcn };
 
 /// A troubleshooting fault on the cable between two named nodes: trained down to `rate`
-/// (0: unchanged) and/or corrupting each frame with probability `loss`.
+/// (0: unchanged) and/or corrupting each frame with probability `loss`, and/or losing the
+/// listed frames (1-based counts of the frames crossing from `a` towards `b`).
 struct LinkFault {
   std::string a, b;
   Rate rate{};
   double loss = 0;
+  std::vector<std::uint64_t> drop_frames;
 };
 
 struct FabricConfig {
@@ -47,6 +51,7 @@ struct FabricConfig {
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
   Routing routing = Routing::ecmp;
+  CongestionControl cc = CongestionControl::none;
   std::vector<LinkFault> faults;
 };
 
@@ -55,6 +60,7 @@ std::string_view to_string(Transport t);
 std::string_view to_string(LinkLayer l);
 std::string_view to_string(LatTopology t);
 std::string_view to_string(Routing r);
+std::string_view to_string(CongestionControl c);
 
 struct Toggles {
   bool kernel_bypass = true;          // RDMA: verbs from user space (off: through the kernel)

@@ -35,9 +35,10 @@ enum class Category : std::uint8_t {
   gpu,         // GPU copy engines / staging
   setup,       // connection setup, memory registration
   driver,      // user-space verbs provider: build WQE, ring doorbell, poll CQ
+  recovery,    // loss recovery: waiting for a NAK or retransmission timeout, then resending
 };
 
-inline constexpr std::size_t kCategoryCount = 13;
+inline constexpr std::size_t kCategoryCount = 14;
 
 std::string_view category_name(Category c);
 /// True for the categories that make up L_process (everything but queue/transmit/propagate).
@@ -73,6 +74,6 @@ class Ledger {
 inline constexpr std::array<Category, kCategoryCount> kAllCategories{
     Category::queue,  Category::transmit,  Category::propagate, Category::kernel, Category::syscall,
     Category::copy,   Category::interrupt, Category::pcie_dma,  Category::nic,    Category::switch_,
-    Category::gpu,    Category::setup,     Category::driver};
+    Category::gpu,    Category::setup,     Category::driver,    Category::recovery};
 
 }  // namespace rdmasim

@@ -97,6 +97,28 @@ struct TcpParams {
   Bytes loopback_mss{65'483};                // lo MTU 65536 - 40 - 12 - 1 (Linux rounds down)
 };
 
+// RC transport (InfiniBand spec / libibverbs QP attributes; REFERENCE.md 6).
+struct RcParams {
+  int timeout = 14;                          // local ACK timeout exponent: 4.096 us x 2^timeout
+  int retry_cnt = 7;                         // retransmissions before RETRY_EXC_ERR
+  bool ooo_placement = false;                // NIC places out-of-order packets (no NAK on reorder)
+};
+
+// DCQCN (Zhu et al., SIGCOMM'15): the reaction point's rate control and the notification
+// point's CNP pacing.
+struct DcqcnParams {
+  double g = 1.0 / 256;                      // alpha gain
+  Time cnp_interval = Time::us(50);          // NP: at most one CNP per QP per interval
+  Time alpha_timer = Time::us(55);           // RP: alpha decays every K without a CNP
+  Time rate_timer = Time::us(55);            // RP: rate increase timer T
+  Bytes byte_counter{10 * 1024 * 1024};      // RP: rate increase every B bytes sent
+  int fast_recovery = 5;                     // RP: F, fast-recovery steps before additive increase
+  Rate rate_ai = Rate::bps(40'000'000);             // RP: additive increase step
+  Rate rate_hai = Rate::bps(400'000'000);           // RP: hyper increase step
+  Rate min_rate = Rate::bps(100'000'000);           // RP: floor of the current rate
+  int cnp_tc = 6;                            // priority of CNPs (high, lossy)
+};
+
 struct Profile {
   std::string name = "default";
   LinkParams link;
@@ -108,6 +130,8 @@ struct Profile {
   NicParams nic;
   VerbsParams verbs;
   TcpParams tcp;
+  RcParams rc;
+  DcqcnParams dcqcn;
 };
 
 /// A named profile ("default", "seed-demo"). Throws std::invalid_argument listing the names.

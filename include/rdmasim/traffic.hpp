@@ -6,9 +6,10 @@
 //
 // The fabric is packet-level (sim/fabric.hpp): switch buffers, PFC or InfiniBand credits,
 // ECN marking, drops in a lossy class; routing per flow (ECMP), per packet (spray) or by
-// queue length (adaptive). The receiver counts out-of-order arrivals. Not modelled yet: RC
-// retransmission — a flow that loses a packet loses that message (its window shrinks), and
-// congestion control (ECN marks are counted, nobody reacts to them).
+// queue length (adaptive). Each QP is an RC connection (sim/rc_connection.hpp): PSNs, NAKs
+// and go-back-N, retransmission timeouts, and optionally DCQCN reacting to the ECN marks
+// (`fabric.cc`). The receiver counts out-of-order arrivals (with out-of-order placement; without
+// it a reordered packet is a sequence error and costs a go-back-N).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/rc_stats.hpp"
 
 namespace rdmasim {
 
@@ -38,6 +40,8 @@ struct FlowResult {
   std::int64_t completed = 0;    // messages completed (acknowledged)
   std::uint64_t dropped = 0;     // its packets (data or ACK) the fabric dropped
   std::uint64_t ce_marked = 0;   // its data packets that arrived ECN-marked
+  std::int64_t flushed = 0;      // messages posted that never completed
+  RcStats rc;                    // the QP's RC transport: state, recovery, DCQCN
   double predicted_bps = 0;      // max-min fair share over the ECMP routes' links (host links too)
   int bottleneck_sharing = 0;    // flows on this flow's most shared link direction
   std::string route;
@@ -52,6 +56,8 @@ struct TrafficResult {
   std::uint64_t events = 0;
   std::int64_t invariant_violations = 0;
   std::uint64_t out_of_order = 0;  // packets that reached the receiver after a later one of their message
+  std::uint64_t retransmitted = 0, timeouts = 0, naks = 0, cnps = 0;  // summed over the flows
+  int failed_qps = 0;              // flows whose QP went to error
   FabricStats fabric;
   double seconds = 0;              // makespan: first post to last completion
 };

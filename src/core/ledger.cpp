@@ -17,6 +17,7 @@ std::string_view category_name(Category c) {
     case Category::gpu: return "gpu";
     case Category::setup: return "setup";
     case Category::driver: return "driver";
+    case Category::recovery: return "recovery";
   }
   return "?";
 }

@@ -71,6 +71,10 @@ void Capture::fill(CapturedFrame& f, const Packet& p, Time now, int src, int dst
   f.udp_sport = sport;
   f.dest_qp = m.dest_qp;
   f.psn = f.kind == FrameKind::roce_ack ? m.acked_psn : (m.psn + static_cast<std::uint32_t>(p.index)) & kPsnMask;
+  if (!p.route) {  // an RC control frame (sim/rc_connection.hpp): a NAK or CNP names its own PSN
+    f.psn = p.psn & kPsnMask;
+    if (f.kind == FrameKind::roce_ack) f.syndrome = 0x60;  // NAK: PSN sequence error
+  }
   const bool first = p.pos == FramePos::first || p.pos == FramePos::only;
   const bool last = p.pos == FramePos::last || p.pos == FramePos::only;
   const bool request = f.kind == FrameKind::roce_write || f.kind == FrameKind::roce_send ||

@@ -64,6 +64,7 @@ std::int64_t extension_bytes(FrameKind kind, FramePos pos) {
     case FrameKind::roce_read_request: return H::reth;
     case FrameKind::roce_read_response: return (first || last) ? H::aeth : 0;
     case FrameKind::roce_ack: return H::aeth;
+    case FrameKind::roce_cnp: return H::cnp;
     case FrameKind::roce_send: case FrameKind::tcp_segment: case FrameKind::pfc_pause: return 0;
   }
   return 0;
@@ -155,6 +156,7 @@ std::uint8_t bth_opcode(FrameKind kind, FramePos pos) {
     case FrameKind::roce_read_request: return 0x0C;
     case FrameKind::roce_read_response: return resp_ops[i];
     case FrameKind::roce_ack: return 0x11;
+    case FrameKind::roce_cnp: return 0x81;
     case FrameKind::tcp_segment: case FrameKind::pfc_pause: break;
   }
   throw std::invalid_argument("bth_opcode: a TCP segment or PFC frame has no BTH");
@@ -174,7 +176,8 @@ std::size_t build_frame(const CapturedFrame& f, std::vector<std::uint8_t>& out) 
   const std::int64_t p = f.payload.count();
   if (p < 0) throw std::invalid_argument("build_frame: negative payload");
   if (f.kind == FrameKind::tcp_segment) return build_tcp(f, out);
-  if (p > 0 && (f.kind == FrameKind::roce_read_request || f.kind == FrameKind::roce_ack || f.kind == FrameKind::pfc_pause))
+  if (p > 0 && (f.kind == FrameKind::roce_read_request || f.kind == FrameKind::roce_ack || f.kind == FrameKind::roce_cnp ||
+                f.kind == FrameKind::pfc_pause))
     throw std::invalid_argument("build_frame: READ requests, ACKs and PFC frames carry no payload");
   if (f.kind == FrameKind::pfc_pause) return build_pfc(f, out);
   const std::int64_t pad = (4 - p % 4) % 4;
@@ -202,8 +205,9 @@ std::size_t build_frame(const CapturedFrame& f, std::vector<std::uint8_t>& out) 
   c.u8(bth_opcode(f.kind, f.pos)); c.u8(static_cast<std::uint32_t>(pad) << 4); c.u16(0xFFFF);
   c.u8(ib && f.ecn_ce ? 0x80 : 0x00); c.u24(f.dest_qp & 0xFFFFFF);       // FECN | DestQP
   c.u8(f.ack_req ? 0x80 : 0x00); c.u24(f.psn & 0xFFFFFF);
-  if (ext == H::reth) { c.u64(f.remote_va); c.u32(f.rkey); c.u32(f.dma_len); }
-  if (ext == H::aeth) { c.u8(0x1F); c.u24(f.msn & 0xFFFFFF); }  // ACK, invalid credit count
+  if (f.kind == FrameKind::roce_cnp) c.p += H::cnp;  // reserved, zero
+  else if (ext == H::reth) { c.u64(f.remote_va); c.u32(f.rkey); c.u32(f.dma_len); }
+  if (ext == H::aeth) { c.u8(f.syndrome); c.u24(f.msn & 0xFFFFFF); }  // ACK/NAK syndrome
   write_payload(c, f, p);
   c.p += pad;
 

@@ -65,6 +65,7 @@ struct CapturedFrame {
   std::uint32_t rkey = 0;              // RETH
   std::uint32_t dma_len = 0;           // RETH
   std::uint32_t msn = 0;               // AETH, 24 bits
+  std::uint8_t syndrome = 0x1F;        // AETH: 0x1F ACK (invalid credit count), 0x60 NAK PSN sequence error
   std::uint32_t tcp_mss = 1448;        // TCP only
   std::uint8_t pfc_classes = 0;        // PFC: class-enable vector (bit i = priority i)
   std::uint16_t pfc_quanta = 0;        // PFC: pause time of the enabled classes (512-bit times)

@@ -55,9 +55,48 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
   std::fprintf(out, " aggregate %.3f Gb/s of the ideal sum(B_i) %.3f Gb/s (%.1f%%)\n", r.aggregate_bps / 1e9,
                r.ideal_aggregate_bps / 1e9, 100.0 * r.aggregate_bps / r.ideal_aggregate_bps);
   std::fprintf(out, " out-of-order arrivals at the receivers: %llu packets\n", static_cast<unsigned long long>(r.out_of_order));
+  std::uint64_t oos = 0;
+  for (const FlowResult& f : r.flows) oos += f.rc.out_of_sequence;
+  std::fprintf(out, " RC: %llu packets retransmitted (go-back-N), %llu NAKs, %llu timeouts, %llu CNPs",
+               static_cast<unsigned long long>(r.retransmitted), static_cast<unsigned long long>(r.naks),
+               static_cast<unsigned long long>(r.timeouts), static_cast<unsigned long long>(r.cnps));
+  if (r.failed_qps > 0) std::fprintf(out, "; %d QPs failed", r.failed_qps);
+  std::fprintf(out, "\n");
+  for (const FlowResult& f : r.flows)
+    if (f.rc.status != "ok")
+      std::fprintf(out, " QP h%d->h%d (sport %u): %s at %.3f us after %llu timeouts, %lld messages flushed\n", f.src,
+                   f.dst, f.sport, f.rc.status.c_str(), f.rc.failed_at_us, static_cast<unsigned long long>(f.rc.timeouts),
+                   static_cast<long long>(f.flushed));
+  if (oos > 0 && !r.config.base.profile.rc.ooo_placement)
+    std::fprintf(out, " note: %llu packets arrived out of sequence and were discarded (each costs a go-back-N); "
+                      "a multipath NIC places them: --set rc.ooo_placement=on\n",
+                 static_cast<unsigned long long>(oos));
   print_fabric_stats(out, r.fabric);
-  if (r.fabric.dropped > 0)
-    std::fprintf(out, " note: dropped packets are not retransmitted yet (no RC go-back-N); their messages never complete\n");
+}
+
+nlohmann::ordered_json rc_stats_json(const RcStats& s) {
+  return {{"status", s.status},
+          {"failed_at_us", s.failed_at_us},
+          {"sent", s.sent},
+          {"retransmitted", s.retransmitted},
+          {"retransmitted_bytes", s.retransmitted_bytes},
+          {"timeouts", s.timeouts},
+          {"naks", s.naks},
+          {"out_of_sequence", s.out_of_sequence},
+          {"duplicates", s.duplicates},
+          {"acks_lost", s.acks_lost},
+          {"cnps", s.cnps},
+          {"final_rate_Gbps", s.final_rate_bps / 1e9}};
+}
+
+void print_rc_stats(std::FILE* out, const RcStats& s) {
+  std::fprintf(out, " RC: %llu packets sent, %llu retransmitted (go-back-N), %llu NAKs, %llu timeouts, %llu ACKs lost, %llu CNPs",
+               static_cast<unsigned long long>(s.sent), static_cast<unsigned long long>(s.retransmitted),
+               static_cast<unsigned long long>(s.naks), static_cast<unsigned long long>(s.timeouts),
+               static_cast<unsigned long long>(s.acks_lost), static_cast<unsigned long long>(s.cnps));
+  if (s.final_rate_bps > 0) std::fprintf(out, "; DCQCN rate %.3f Gb/s", s.final_rate_bps / 1e9);
+  std::fprintf(out, "\n");
+  if (s.status != "ok") std::fprintf(out, " QP: %s at %.3f us (outstanding work flushed)\n", s.status.c_str(), s.failed_at_us);
 }
 
 nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
@@ -97,6 +136,8 @@ nlohmann::ordered_json traffic_json(const TrafficResult& r) {
                      {"bottleneck_sharing", f.bottleneck_sharing},
                      {"dropped", f.dropped},
                      {"ce_marked", f.ce_marked},
+                     {"flushed", f.flushed},
+                     {"rc", rc_stats_json(f.rc)},
                      {"route", f.route}});
   j["flows"] = flows;
   j["summary"] = {{"min_Gbps", r.min_bps / 1e9},
@@ -106,7 +147,12 @@ nlohmann::ordered_json traffic_json(const TrafficResult& r) {
                   {"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9},
                   {"seconds", r.seconds},
                   {"events", r.events},
-                  {"out_of_order", r.out_of_order}};
+                  {"out_of_order", r.out_of_order},
+                  {"retransmitted", r.retransmitted},
+                  {"naks", r.naks},
+                  {"timeouts", r.timeouts},
+                  {"cnps", r.cnps},
+                  {"failed_qps", r.failed_qps}};
   j["fabric"] = fabric_stats_json(r.fabric);
   return j;
 }

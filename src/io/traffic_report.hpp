@@ -15,6 +15,9 @@ namespace rdmasim {
 void print_traffic(std::FILE* out, const TrafficResult& r);
 nlohmann::ordered_json traffic_json(const TrafficResult& r);
 nlohmann::ordered_json fabric_stats_json(const FabricStats& s);
+nlohmann::ordered_json rc_stats_json(const RcStats& s);
+/// One QP's RC transport: packets sent and resent, NAKs, timeouts, CNPs, its error state.
+void print_rc_stats(std::FILE* out, const RcStats& s);
 /// The fabric totals and the counters of the ports that dropped, paused or marked, plus the
 /// `busiest` ports by bytes sent.
 void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busiest = 8);

@@ -24,6 +24,14 @@ std::string_view to_string(LatTopology t) {
   return "?";
 }
 
+std::string_view to_string(CongestionControl c) {
+  switch (c) {
+    case CongestionControl::none: return "none";
+    case CongestionControl::dcqcn: return "dcqcn";
+  }
+  return "?";
+}
+
 std::string_view to_string(Routing r) {
   switch (r) {
     case Routing::ecmp: return "ecmp";

@@ -142,15 +142,26 @@ void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const
   if (!t.zero_copy) k.mem.append_copies(path, r, c.profile.host.rx_copies, pre(r) + "copy.from_bounce");
 }
 
+// The last network stage of `path` (if it is one) carries the RC transport's `role`.
+void mark_network(PathSpec& path, NetRole role) {
+  for (auto it = path.stages.rbegin(); it != path.stages.rend(); ++it)
+    if (it->kind == StageKind::network) {
+      it->role = role;
+      return;
+    }
+}
+
 // WRITE/SEND completed at the requester: the responder's NIC acknowledges the last packet
 // (an RC ACK frame back over the network) and the requester's NIC writes the send CQE.
 void rdma_acked(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
                 const NetworkAppender& network) {
   const int r = 1 - s;
   rdma_deliver(path, k, c, t, s, network);
+  mark_network(path, NetRole::rc_data);
   k.nic.append_tx_pipeline(path, r);
   path.split(r, SplitSpec{c.mtu, FrameKind::roce_ack, c.link_layer, true}, pre(r) + "nic.ack");
   network(path, r);
+  mark_network(path, NetRole::rc_ack);
   k.nic.append_rx_pipeline(path, s);
   path.merge(s, pre(s) + "nic.ack_done");
   rdma_completion(path, k, c, t, s, true);
@@ -252,6 +263,10 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
                                   t.name + " (`rdmasim topo` lists the nodes)");
     if (f.rate.bits_per_sec() > 0) t.degrade(cable, f.rate);
     if (f.loss > 0) t.set_loss(cable, f.loss);
+    if (!f.drop_frames.empty()) {
+      const Cable& cb = t.cables()[static_cast<std::size_t>(cable)];
+      t.drop_frames(cable, t.nodes()[static_cast<std::size_t>(cb.a)].name == f.a ? cb.a : cb.b, f.drop_frames);
+    }
   }
   return std::make_shared<Topology>(std::move(t));
 }
@@ -262,6 +277,7 @@ FabricOptions fabric_options(const LatConfig& c) {
   o.velocity_mps = c.profile.link.velocity_mps;
   o.layer = c.link_layer;
   o.routing = c.fabric.routing;
+  o.cc = c.fabric.cc;
   o.max_frame = frame_wire_bytes(FrameKind::roce_write, FramePos::first, c.mtu, c.link_layer);
   return o;
 }
@@ -291,8 +307,8 @@ FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile
   std::reverse(rev.cables.begin(), rev.cables.end());
   forward = std::make_shared<FabricRoute>(t, fwd, p);
   reverse = std::make_shared<FabricRoute>(t, rev, p);
-  forward_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, a, b, roce_flow(a, b, sport), o});
-  reverse_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, b, a, roce_flow(b, a, sport), o});
+  forward_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, a, b, roce_flow(a, b, sport), o, p.rc, p.dcqcn});
+  reverse_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, b, a, roce_flow(b, a, sport), o, p.rc, p.dcqcn});
 }
 
 NetworkAppender FabricNetwork::appender() const {

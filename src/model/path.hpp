@@ -37,6 +37,9 @@ namespace rdmasim {
 struct Packet;
 
 enum class StageKind : std::uint8_t { delay, serve, split, merge, moderate, network };
+/// A network stage's part in an acknowledged RDMA path: the data direction or its ACKs (both
+/// run by one RC transport, sim/rc_connection.hpp), or neither (one-way paths).
+enum class NetRole : std::uint8_t { plain, rc_data, rc_ack };
 enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator };
 /// Which byte count a stage's per-byte cost applies to.
 enum class Basis : std::uint8_t { none, payload, message, wire };
@@ -83,6 +86,10 @@ struct NetworkSpec {
   int src = 0, dst = 0;
   FlowKey key;
   FabricOptions options;
+  // The RC transport of an acknowledged path (sim/rc_connection.hpp): its QP attributes and
+  // DCQCN parameters (used when options.cc is dcqcn), from the profile.
+  RcParams rc;
+  DcqcnParams dcqcn;
 };
 
 struct StageSpec {
@@ -97,6 +104,7 @@ struct StageSpec {
   std::string label;         // "A.pcie.doorbell": for docs, traces and tests
   std::shared_ptr<const struct NetworkSpec> network;  // network: the flow across the fabric
   std::vector<struct PathSpec> expansion;             // network: its unloaded route, stage by stage
+  NetRole role = NetRole::plain;                      // network: RC data / ACK direction
 };
 
 struct PathSpec {

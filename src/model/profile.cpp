@@ -207,6 +207,37 @@ std::vector<ParamDef> build_params() {
                          "UCX ucx_info CX-6 'overhead: 40 nsec' (REFERENCE.md 5)"));
   r.push_back(time_param("verbs.poll_detect", &P::verbs, &VerbsParams::poll_detect,
                          "polling CPU sees DMA-written data or a CQE (cache-line miss)", "estimate"));
+  // rc
+  r.push_back(int_param("rc.timeout", &RcParams::timeout, &P::rc,
+                        "local ACK timeout exponent: a QP retransmits after 4.096 us x 2^timeout without progress",
+                        "perftest default 14 (67 ms); IB spec C9-140"));
+  r.push_back(int_param("rc.retry_cnt", &RcParams::retry_cnt, &P::rc,
+                        "timeouts retried before the QP fails with RETRY_EXC_ERR", "perftest/ibv default 7"));
+  r.push_back(bool_param("rc.ooo_placement", &RcParams::ooo_placement, &P::rc,
+                         "the NIC places out-of-order packets of a message (off: a reordered packet is a sequence "
+                         "error, answered with a NAK and go-back-N)",
+                         "classic RC NICs: off; multipath (SRD-style) NICs: on"));
+  // dcqcn
+  r.push_back(number_param("dcqcn.g", &DcqcnParams::g, &P::dcqcn, "alpha gain g (alpha <- (1-g) alpha + g on a CNP)",
+                           "DCQCN paper: 1/256"));
+  r.push_back(time_param("dcqcn.cnp_interval", &P::dcqcn, &DcqcnParams::cnp_interval,
+                         "notification point: at most one CNP per QP in this interval", "DCQCN paper: N = 50 us"));
+  r.push_back(time_param("dcqcn.alpha_timer", &P::dcqcn, &DcqcnParams::alpha_timer,
+                         "reaction point: alpha decays by (1-g) every K without a CNP", "DCQCN paper: K = 55 us"));
+  r.push_back(time_param("dcqcn.rate_timer", &P::dcqcn, &DcqcnParams::rate_timer,
+                         "reaction point: rate increase timer T", "DCQCN paper: T = 55 us"));
+  r.push_back(bytes_param("dcqcn.byte_counter", &DcqcnParams::byte_counter, &P::dcqcn,
+                          "reaction point: a rate increase every B bytes sent", "DCQCN paper: B = 10 MB"));
+  r.push_back(int_param("dcqcn.fast_recovery", &DcqcnParams::fast_recovery, &P::dcqcn,
+                        "reaction point: F fast-recovery steps before additive increase", "DCQCN paper: F = 5"));
+  r.push_back(rate_param("dcqcn.rate_ai", &DcqcnParams::rate_ai, &P::dcqcn, "additive increase step R_AI",
+                         "DCQCN paper: 40 Mb/s"));
+  r.push_back(rate_param("dcqcn.rate_hai", &DcqcnParams::rate_hai, &P::dcqcn, "hyper increase step R_HAI",
+                         "estimate: 10 x R_AI"));
+  r.push_back(rate_param("dcqcn.min_rate", &DcqcnParams::min_rate, &P::dcqcn, "floor of the current rate",
+                         "ns-3 RdmaHw MinRate 100 Mb/s"));
+  r.push_back(int_param("dcqcn.cnp_tc", &DcqcnParams::cnp_tc, &P::dcqcn,
+                        "priority (0..7) CNPs travel in: a high, lossy class ahead of the data", "mlx5 cnp_802p_prio 6"));
   // tcp
   r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps"));
   r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,
@@ -359,6 +390,17 @@ void validate(const Profile& p) {
   if (p.nic.max_inline.count() < 0 || p.nic.max_inline.count() > 1024) fail("nic.max_inline: must be 0B..1024B");
   if (p.nic.wqe_size.count() <= 0 || p.nic.cqe_size.count() <= 0 || p.nic.doorbell_size.count() <= 0)
     fail("nic.wqe_size/cqe_size/doorbell_size: must be positive");
+  if (p.rc.timeout < 1 || p.rc.timeout > 31) fail("rc.timeout: must be 1..31 (0, infinite, is not modelled)");
+  if (p.rc.retry_cnt < 0 || p.rc.retry_cnt > 7) fail("rc.retry_cnt: must be 0..7");
+  const DcqcnParams& d = p.dcqcn;
+  if (!(d.g > 0 && d.g <= 1)) fail("dcqcn.g: must be in (0, 1]");
+  for (auto [t, n] : {std::pair{d.cnp_interval, "dcqcn.cnp_interval"}, {d.alpha_timer, "dcqcn.alpha_timer"},
+                      {d.rate_timer, "dcqcn.rate_timer"}})
+    if (t <= Time::zero()) fail(std::string(n) + ": must be positive");
+  if (d.byte_counter.count() < 1) fail("dcqcn.byte_counter: must be positive");
+  if (d.fast_recovery < 0 || d.fast_recovery > 64) fail("dcqcn.fast_recovery: must be 0..64");
+  if (d.min_rate.bits_per_sec() < 1'000'000) fail("dcqcn.min_rate: must be at least 1Mbps");
+  if (d.cnp_tc < 0 || d.cnp_tc > 7) fail("dcqcn.cnp_tc: must be 0..7");
   if (p.tcp.mss.count() < 64 || p.tcp.mss.count() > 65'000) fail("tcp.mss: must be 64B..65000B");
   if (p.tcp.loopback_mss.count() < 64 || p.tcp.loopback_mss.count() > 65'483)
     fail("tcp.loopback_mss: must be 64B..65483B");

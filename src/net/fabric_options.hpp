@@ -16,6 +16,7 @@ struct FabricOptions {
   std::int64_t velocity_mps = 200'000'000;
   LinkLayer layer = LinkLayer::roce;
   Routing routing = Routing::ecmp;
+  CongestionControl cc = CongestionControl::none;  // the QPs' (RC transport, not the switches')
   Bytes max_frame{4'200};
 };
 

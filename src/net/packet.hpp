@@ -56,6 +56,12 @@ struct Message {
   // message sequence number, destination QP and FrameKind.
   std::uint32_t psn = 0, acked_psn = 0, msn = 0, dest_qp = 0;
   std::uint8_t frame = 0;
+  // RC transport (sim/rc_connection.hpp): the PSN of the message's last packet, set when it is sent.
+  std::uint32_t rc_last_psn = 0;
+  // RC copies and resends of its packets still held or in flight (sim/rc_connection.hpp): the
+  // message object is recycled only when they are gone (SimContext::release_message).
+  std::int32_t pins = 0;
+  bool orphaned = false;  // released by its owner while pinned
 };
 
 enum class FramePos : std::uint8_t { only, first, middle, last };
@@ -72,11 +78,13 @@ struct Packet {
   bool ce = false;              // ECN Congestion Experienced
   FramePos pos = FramePos::only;
   bool batch_head = true;       // first packet of an interrupt batch (pays the irq)
+  bool pinned = false;          // an RC copy or resend: holds a pin on its message
   std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
   std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
   const Route* route = nullptr;
   std::uint32_t hop = 0;        // index of the stage currently holding the packet
   std::int32_t index = 0;       // position in its message (0-based)
+  std::uint32_t psn = 0;        // RC: packet sequence number (sim/rc_connection.hpp); control: the PSN it names
   Bytes payload{};              // bytes of message data carried
   TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
 

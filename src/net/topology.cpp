@@ -1,5 +1,7 @@
 #include "net/topology.hpp"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 namespace rdmasim {
@@ -12,7 +14,7 @@ int Topology::add_node(NodeKind kind, int tier, int pod, std::string n) {
 }
 
 int Topology::connect(int a, int b, Rate rate, std::int64_t length_mm) {
-  cables_.push_back(Cable{a, b, rate, length_mm});
+  cables_.push_back(Cable{a, b, rate, length_mm, 0, {}, {}});
   const int id = static_cast<int>(cables_.size()) - 1;
   nodes_[static_cast<std::size_t>(a)].cables.push_back(id);
   nodes_[static_cast<std::size_t>(b)].cables.push_back(id);
@@ -151,6 +153,13 @@ Topology build_topology(const TopologyParams& p) {
     names += (names.empty() ? "" : ", ") + b.name;
   }
   throw std::invalid_argument("unknown topology \"" + p.name + "\" (valid: " + names + ")");
+}
+
+void Topology::drop_frames(int cable, int from, std::vector<std::uint64_t> frames) {
+  Cable& c = cables_.at(static_cast<std::size_t>(cable));
+  std::sort(frames.begin(), frames.end());
+  frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
+  (from == c.a ? c.drops_from_a : c.drops_from_b) = std::move(frames);
 }
 
 }  // namespace rdmasim

@@ -32,6 +32,7 @@ struct Cable {
   Rate rate{};
   std::int64_t length_mm = 0;
   double loss = 0;       // probability that a frame arrives corrupted (FCS error), either direction
+  std::vector<std::uint64_t> drops_from_a, drops_from_b;  // frames lost by count (1-based, ascending)
   int other(int n) const { return n == a ? b : a; }
 };
 
@@ -55,6 +56,8 @@ class Topology {
   /// Troubleshooting: a link trained down to a lower rate, or one that corrupts frames.
   void degrade(int cable, Rate rate) { cables_.at(static_cast<std::size_t>(cable)).rate = rate; }
   void set_loss(int cable, double p) { cables_.at(static_cast<std::size_t>(cable)).loss = p; }
+  /// Loses the frames numbered `frames` (1-based) of those crossing `cable` from node `from`.
+  void drop_frames(int cable, int from, std::vector<std::uint64_t> frames);
 
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Cable>& cables() const { return cables_; }

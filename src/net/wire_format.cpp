@@ -20,6 +20,7 @@ Bytes frame_wire_bytes(FrameKind kind, FramePos pos, Bytes payload, LinkLayer la
     case FrameKind::roce_read_request: ext = H::reth; break;
     case FrameKind::roce_read_response: ext = (first || last) ? H::aeth : 0; break;
     case FrameKind::roce_ack: ext = H::aeth; break;
+    case FrameKind::roce_cnp: ext = H::cnp; break;
     case FrameKind::tcp_segment: case FrameKind::pfc_pause: break;
   }
   const std::int64_t padded = (p + 3) / 4 * 4;  // BTH PadCnt

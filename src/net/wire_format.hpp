@@ -22,12 +22,13 @@
 namespace rdmasim {
 
 enum class FrameKind : std::uint8_t {
-  roce_write, roce_send, roce_read_request, roce_read_response, roce_ack, tcp_segment, pfc_pause
+  roce_write, roce_send, roce_read_request, roce_read_response, roce_ack, tcp_segment, pfc_pause,
+  roce_cnp  // RoCEv2 congestion notification packet (BTH opcode 0x81, 16 reserved bytes)
 };
 
 struct HeaderSizes {
   static constexpr std::int64_t preamble_sfd = 8, ifg = 12, eth = 14, fcs = 4, ipv4 = 20, udp = 8;
-  static constexpr std::int64_t bth = 12, reth = 16, aeth = 4, icrc = 4, lrh = 8, vcrc = 2;
+  static constexpr std::int64_t bth = 12, reth = 16, aeth = 4, icrc = 4, lrh = 8, vcrc = 2, cnp = 16;
   static constexpr std::int64_t tcp = 20, tcp_timestamps = 12, min_eth_frame = 64;
 };
 

@@ -47,6 +47,9 @@ struct Fabric::Port final : EventHandler {
   std::int64_t cur_bytes = 0;
   CriticalPath path;
   double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
+  std::vector<std::uint64_t> drops;  // frames it sends that are lost, by count (1-based, ascending)
+  std::size_t next_drop = 0;
+  std::uint64_t sent_count = 0;      // frames it sent that reached the far end (counted when drops)
   std::uint8_t paused = 0;                     // PFC: priorities the peer has paused
   std::array<std::int64_t, kClasses> credits{};  // IB: room in the peer's input buffer per VL
   bool blocked = false;
@@ -79,6 +82,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       port->rate = c.rate;
       port->prop = prop;
       port->loss = c.loss;
+      port->drops = dir == 0 ? c.drops_from_a : c.drops_from_b;
       if (opt_.layer == LinkLayer::ib && port->peer_switch) port->credits.fill(opt_.sw.ib_vl_buffer.count());
       ports_.push_back(std::move(port));
     }
@@ -219,9 +223,9 @@ int Fabric::route(Packet& p, int node) const {
   return hops[h];
 }
 
-void Fabric::inject(Packet& p, FabricFlow& f) {
+void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
   p.flow = &f;
-  p.tc = static_cast<std::uint8_t>(opt_.sw.data_tc);
+  p.tc = static_cast<std::uint8_t>(tc < 0 ? opt_.sw.data_tc : tc);
   p.ce = false;
   p.fab_port = -1;
   p.entropy = static_cast<std::uint32_t>(f.injected);
@@ -361,7 +365,10 @@ void Fabric::on_arrive(std::uint64_t arg) {
   --in_transit_;
   const int in = p.fab_port ^ 1;
   Port& ip = *ports_[static_cast<std::size_t>(in)];
-  if (ip.loss > 0 && loss_rng_.uniform01() < ip.loss) {  // FCS error: the receiver discards it
+  Port& tp = *ports_[static_cast<std::size_t>(p.fab_port)];
+  const bool dropped_by_count = !tp.drops.empty() && tp.next_drop < tp.drops.size() &&
+                                tp.drops[tp.next_drop] == ++tp.sent_count && (++tp.next_drop, true);
+  if (dropped_by_count || (ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) {  // FCS error: discarded
     ++ip.c.rx_errors;
     ++dropped_;
     ++p.flow->dropped;

@@ -103,8 +103,9 @@ class Fabric {
 
   /// The flow's packets enter at `src`'s NIC port and leave to `client` at `dst`'s.
   FabricFlow& add_flow(int src, int dst, const FlowKey& key, FabricClient& client);
-  /// `p` is ready at its source NIC's egress now (its ledger is accounted up to now).
-  void inject(Packet& p, FabricFlow& f);
+  /// `p` is ready at its source NIC's egress now (its ledger is accounted up to now), in traffic
+  /// class `tc` (< 0: the data class, switch.data_tc).
+  void inject(Packet& p, FabricFlow& f, int tc = -1);
   /// Optional observers (nullptr = off): the trace of the traced messages' steps and port
   /// queue depths, and the capture of frames starting on ports. Before the run.
   void attach(Tracer* tracer, WireTap* tap);

@@ -2,7 +2,9 @@
 
 #include <stdexcept>
 
+#include "net/wire_format.hpp"
 #include "sim/stages.hpp"
+#include "sim/wire_tap.hpp"
 
 namespace rdmasim {
 namespace {
@@ -25,6 +27,8 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
                            MessageSink& sink, FabricProvider* fabrics)
     : ctx_(ctx) {
   if (spec.stages.empty()) throw std::logic_error("empty path");
+  std::pair<NetworkStage*, const NetworkSpec*> rc_data{nullptr, nullptr};
+  NetworkStage* rc_ack = nullptr;
   for (const StageSpec& s : spec.stages) {
     HostResources& h = *hosts.at(static_cast<std::size_t>(s.side));
     switch (s.kind) {
@@ -37,6 +41,8 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
         if (!fabrics || !s.network) throw std::logic_error("network stage without a fabric: " + s.label);
         auto n = std::make_unique<NetworkStage>(ctx_, fabrics->fabric_for(*s.network), *s.network);
         network_.push_back(n.get());
+        if (s.role == NetRole::rc_data) rc_data = {n.get(), s.network.get()};
+        if (s.role == NetRole::rc_ack) rc_ack = n.get();
         stages_.push_back(std::move(n));
         break;
       }
@@ -45,6 +51,26 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     route_.hops.push_back(stages_.back().get());
   }
   route_.sink = &sink;
+  if (rc_data.first && rc_ack) {
+    const NetworkSpec& n = *rc_data.second;
+    RcOptions o;
+    o.rc = n.rc;
+    if (n.options.cc == CongestionControl::dcqcn) o.dcqcn = n.dcqcn;
+    const Topology& t = *n.topology;
+    o.line = t.cables()[static_cast<std::size_t>(t.nodes()[static_cast<std::size_t>(t.host_node(n.src))].cables.at(0))].rate;
+    o.ack_wire = frame_wire_bytes(FrameKind::roce_ack, FramePos::only, Bytes(0), n.options.layer);
+    o.cnp_wire = frame_wire_bytes(FrameKind::roce_cnp, FramePos::only, Bytes(0), n.options.layer);
+    o.requester_qp = kFirstQpn;
+    rc_ = std::make_unique<RcConnection>(ctx_, o);
+    rc_->bind(*rc_data.first, *rc_ack);
+    rc_data.first->bind(*rc_, NetRole::rc_data);
+    rc_ack->bind(*rc_, NetRole::rc_ack);
+  }
+}
+
+void PathInstance::set_connection(std::uint32_t c) {
+  route_.connection = c;
+  if (rc_) rc_->set_requester_qp(kFirstQpn + 2 * c);
 }
 
 void PathInstance::post(Message& m) {

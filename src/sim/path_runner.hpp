@@ -15,6 +15,7 @@
 #include "sim/fabric.hpp"
 #include "sim/fifo_server.hpp"
 #include "sim/interrupt_moderator.hpp"
+#include "sim/rc_connection.hpp"
 #include "sim/stage.hpp"
 
 namespace rdmasim {
@@ -50,14 +51,17 @@ class PathInstance {
   void post(Message& m);
   std::size_t stage_count() const { return stages_.size(); }
   /// The QP pair (connection) this path belongs to: a capture's DestQP (default 0).
-  void set_connection(std::uint32_t c) { route_.connection = c; }
+  void set_connection(std::uint32_t c);
   /// The network stages of this path (one per direction across a fabric).
   const std::vector<const NetworkStage*>& network_stages() const { return network_; }
+  /// The RC transport of an acknowledged path across a fabric (nullptr otherwise).
+  const RcConnection* rc() const { return rc_.get(); }
 
  private:
   SimContext& ctx_;
   std::vector<std::unique_ptr<Stage>> stages_;
   std::vector<const NetworkStage*> network_;
+  std::unique_ptr<RcConnection> rc_;  // after the stages it is bound to
   Route route_;
 };
 

@@ -37,6 +37,16 @@ struct SimContext {
   std::uint64_t out_of_order = 0;  // packets that reached a merge after a later packet of their message
   Tracer* tracer = nullptr;        // optional trace of the first messages (sim/tracer.hpp)
   WireTap* tap = nullptr;          // optional packet capture (sim/wire_tap.hpp)
+
+  /// The owner is done with `m`; it returns to the pool once no RC copy or resend refers to it.
+  void release_message(Message& m) {
+    if (m.pins > 0) m.orphaned = true;
+    else messages.release(&m);
+  }
+  /// An RC copy or resend of `m`'s packets is gone.
+  void unpin(Message& m) {
+    if (--m.pins == 0 && m.orphaned) messages.release(&m);
+  }
 };
 
 class Stage : public EventHandler {

@@ -7,6 +7,7 @@
 #include "sim/fabric.hpp"
 #include "sim/fifo_server.hpp"
 #include "sim/interrupt_moderator.hpp"
+#include "sim/rc_connection.hpp"
 #include "sim/stage.hpp"
 
 namespace rdmasim {
@@ -82,22 +83,47 @@ class MergeStage final : public Stage {
 };
 
 /// The switched fabric between the NICs: the packet crosses the packet-level Fabric and
-/// continues on its route when it reaches the destination host's NIC. A packet the fabric
-/// drops is counted and returned to the pool (its message never completes: no retransmission
-/// is modelled here).
+/// continues on its route when it reaches the destination host's NIC. Bound to an
+/// RcConnection (the data direction or the ACK direction of an acknowledged RDMA path), the
+/// stage hands its packets to the RC transport, which resends what the fabric loses. Unbound
+/// (one-way paths), a packet the fabric drops is counted and returned to the pool: its
+/// message never completes.
 class NetworkStage final : public Stage, public FabricClient {
  public:
+  using Role = NetRole;
   NetworkStage(SimContext& ctx, Fabric& fabric, const NetworkSpec& spec)
       : Stage(ctx), flow_(fabric.add_flow(spec.src, spec.dst, spec.key, *this)), fabric_(fabric) {}
-  void receive(Packet& p) override { fabric_.inject(p, flow_); }
-  void arrived(Packet& p) override { forward(p); }
-  void dropped(Packet& p) override { ctx_.packets.release(&p); }
+  void bind(RcConnection& rc, Role role) {
+    rc_ = &rc;
+    role_ = role;
+  }
+  void receive(Packet& p) override {
+    if (!rc_) return inject(p);
+    if (role_ == Role::rc_data) rc_->send(p);
+    else rc_->send_ack(p);
+  }
+  void arrived(Packet& p) override {
+    if (!rc_) return forward(p);
+    if (role_ == Role::rc_data) rc_->data_arrived(p);
+    else rc_->ack_arrived(p);
+  }
+  void dropped(Packet& p) override {
+    if (!rc_) return ctx_.packets.release(&p);
+    if (role_ == Role::rc_data) rc_->data_dropped(p);
+    else rc_->ack_dropped(p);
+  }
   void on_event(std::uint64_t) override {}
+  /// The packet enters the fabric now (tc < 0: the data traffic class).
+  void inject(Packet& p, int tc = -1) { fabric_.inject(p, flow_, tc); }
+  /// The packet continues on its route after this stage.
+  void deliver(Packet& p) { forward(p); }
   const FabricFlow& flow() const { return flow_; }
 
  private:
   FabricFlow& flow_;
   Fabric& fabric_;
+  RcConnection* rc_ = nullptr;
+  Role role_ = Role::plain;
 };
 
 class ModerateStage final : public Stage {

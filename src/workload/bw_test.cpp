@@ -6,6 +6,7 @@
 #include "model/path.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/bandwidth.hpp"
+#include "sim/rc_connection.hpp"
 #include "workload/export_session.hpp"
 #include "workload/sim_world.hpp"
 
@@ -33,7 +34,7 @@ class BwTest final : public MessageSink {
     if (token.ledger.total() != w_.sched.now() - m.posted) ++violations_;
     completed_.push_back(w_.sched.now().count_ps());
     w_.packets.release(&token);
-    w_.messages.release(&m);
+    w_.ctx.release_message(m);
     if (next_ < c_.base.iters) post();
   }
 
@@ -41,6 +42,7 @@ class BwTest final : public MessageSink {
   std::int64_t violations_ = 0;
   std::uint64_t events() const { return w_.sched.executed(); }
   const SimWorld& world() const { return w_; }
+  const PathInstance& path() const { return *path_; }
 
  private:
   void post() {
@@ -89,6 +91,12 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
   r.events = test.events();
   r.invariant_violations = test.violations_;
   const auto n = static_cast<std::int64_t>(test.completed_.size());
+  if (const RcConnection* rc = test.path().rc()) r.rc = rc->stats();
+  r.completed = n;
+  if (n == 0) {  // the QP failed before anything completed
+    if (test.world().fabric) r.fabric = test.world().fabric->stats(test.world().sched.now());
+    return r;
+  }
   const double span_ps = static_cast<double>(test.completed_.back() - test.posted_.front());
   r.seconds = span_ps / 1e12;
   const double bits = static_cast<double>(c.base.size.count()) * 8.0;

@@ -37,7 +37,7 @@ void PingPong::delivered(Packet& token) {
   iteration_ledger_.add(token.ledger);
   const bool first_leg = m.tag == 0 && reverse_ != nullptr;
   w_.packets.release(&token);
-  w_.messages.release(&m);
+  w_.ctx.release_message(m);
   if (first_leg) {
     post(1);
     return;

@@ -9,6 +9,7 @@
 #include "model/path.hpp"
 #include "net/fabric_route.hpp"
 #include "net/wire_format.hpp"
+#include "sim/rc_connection.hpp"
 #include "sim/stages.hpp"
 #include "workload/export_session.hpp"
 #include "workload/sim_world.hpp"
@@ -112,7 +113,7 @@ class Traffic final : public MessageSink {
     ++f.completed;
     const std::size_t id = m.tag;
     w_.packets.release(&token);
-    w_.messages.release(&m);
+    w_.ctx.release_message(m);
     if (f.posted < c_.base.iters) post(id);
   }
 
@@ -217,6 +218,15 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
     completed += f.completed;
     for (const NetworkStage* n : f.path->network_stages()) fr.dropped += n->flow().dropped;
     fr.ce_marked = f.path->network_stages().front()->flow().ce_marked;
+    fr.flushed = f.posted - f.completed;
+    if (const RcConnection* rc = f.path->rc()) {
+      fr.rc = rc->stats();
+      r.retransmitted += fr.rc.retransmitted;
+      r.timeouts += fr.rc.timeouts;
+      r.naks += fr.rc.naks;
+      r.cnps += fr.rc.cnps;
+      if (rc->status() != QpStatus::ok) ++r.failed_qps;
+    }
     fr.goodput_bps = f.completed == 0 ? 0.0
                                       : bits_per_message * static_cast<double>(f.completed) /
                                             ((f.last_completion - f.first_post).to_us() / 1e6);

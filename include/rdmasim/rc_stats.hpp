@@ -1,0 +1,26 @@
+// RcStats: what one RC QP's transport did (sim/rc_connection.hpp) — its final state and the
+// loss-recovery and congestion-control work, as a user reads them off `ibv_query_qp` and the
+// NIC's counters (rnr/sequence errors, out-of-sequence, timeouts, CNPs).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rdmasim {
+
+struct RcStats {
+  std::string status = "ok";            // or "RETRY_EXC_ERR": the QP went to error, its work flushed
+  double failed_at_us = 0;              // when it did (simulated time)
+  std::uint64_t sent = 0;               // data packets sent the first time
+  std::uint64_t retransmitted = 0;      // data packets sent again (go-back-N)
+  std::uint64_t retransmitted_bytes = 0;
+  std::uint64_t timeouts = 0;           // retransmission timer expiries that resent
+  std::uint64_t naks = 0;               // NAKs (PSN sequence error) the requester received
+  std::uint64_t out_of_sequence = 0;    // packets the responder discarded: a later PSN than expected
+  std::uint64_t duplicates = 0;         // packets the responder discarded: already received
+  std::uint64_t acks_lost = 0;          // message ACKs the fabric dropped
+  std::uint64_t cnps = 0;               // CNPs the requester received (DCQCN)
+  double final_rate_bps = 0;            // DCQCN's current rate at the end (0: no DCQCN)
+};
+
+}  // namespace rdmasim

@@ -1,0 +1,326 @@
+#include "sim/rc_connection.hpp"
+
+#include "net/wire_format.hpp"
+#include "sim/stages.hpp"
+
+namespace rdmasim {
+namespace {
+
+void push(Packet*& head, Packet*& tail, Packet& p) {
+  p.next_in_queue = nullptr;
+  if (tail) tail->next_in_queue = &p;
+  else head = &p;
+  tail = &p;
+}
+
+Packet* pop(Packet*& head, Packet*& tail) {
+  Packet* p = head;
+  if (!p) return nullptr;
+  head = p->next_in_queue;
+  if (!head) tail = nullptr;
+  p->next_in_queue = nullptr;
+  return p;
+}
+
+bool last_of_message(const Packet& p) { return p.pos == FramePos::last || p.pos == FramePos::only; }
+
+}  // namespace
+
+std::string_view to_string(QpStatus s) {
+  switch (s) {
+    case QpStatus::ok: return "ok";
+    case QpStatus::retry_exc_err: return "RETRY_EXC_ERR";
+  }
+  return "?";
+}
+
+RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
+    : ctx_(ctx), o_(o), timeout_(Time::ps(4'096'000LL << o.rc.timeout)) {
+  if (o_.dcqcn) dcqcn_.emplace(*o_.dcqcn, o_.line);
+  control_msg_[kNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
+  control_msg_[kCnp].frame = static_cast<std::uint8_t>(FrameKind::roce_cnp);
+  for (Message& m : control_msg_) m.dest_qp = o_.requester_qp;
+}
+
+RcConnection::~RcConnection() = default;
+
+RcStats RcConnection::stats() const {
+  RcStats s;
+  s.status = std::string(to_string(status_));
+  if (status_ != QpStatus::ok) s.failed_at_us = failed_at_.to_us();
+  s.sent = c_.sent;
+  s.retransmitted = c_.retransmitted;
+  s.retransmitted_bytes = c_.retransmitted_bytes;
+  s.timeouts = c_.timeouts;
+  s.naks = c_.naks_received;
+  s.out_of_sequence = c_.out_of_sequence;
+  s.duplicates = c_.duplicates;
+  s.acks_lost = c_.acks_lost;
+  s.cnps = c_.cnps_received;
+  if (dcqcn_) s.final_rate_bps = dcqcn_->current_bps();
+  return s;
+}
+
+void RcConnection::bind(NetworkStage& data, NetworkStage& ack) {
+  data_ = &data;
+  ack_ = &ack;
+}
+
+Packet& RcConnection::clone(const Packet& p) {
+  Packet& c = *ctx_.packets.acquire();
+  c = p;
+  c.next_in_queue = nullptr;
+  c.pacer = nullptr;
+  c.pinned = true;
+  ++c.msg->pins;
+  return c;
+}
+
+void RcConnection::release(Packet& p) {
+  if (p.pinned) ctx_.unpin(*p.msg);
+  ctx_.packets.release(&p);
+}
+
+void RcConnection::discard(Packet& p) {
+  p.notify_pacer();  // the NIC's transmit window moves on (a flushed packet never starts)
+  release(p);
+}
+
+// ---- requester ----
+
+void RcConnection::send(Packet& p) {
+  if (status_ != QpStatus::ok) return discard(p);
+  if (dcqcn_ && (new_head_ || resend_head_ || ctx_.sched.now() < next_tx_)) {
+    push(new_head_, new_tail_, p);
+    return pump();
+  }
+  transmit(p, true);
+}
+
+void RcConnection::transmit(Packet& p, bool fresh) {
+  const Time now = ctx_.sched.now();
+  if (fresh) {
+    p.psn = snd_nxt_++;
+    if (last_of_message(p)) p.msg->rc_last_psn = p.psn;
+    push(copies_head_, copies_tail_, clone(p));
+    ++unacked_;
+    ++c_.sent;
+  } else {
+    ++c_.retransmitted;
+    c_.retransmitted_bytes += static_cast<std::uint64_t>(p.payload.count());
+  }
+  if (dcqcn_) {
+    dcqcn_->on_sent(p.wire.count(), now);
+    const double rate = dcqcn_->rate_bps(now);
+    next_tx_ = rate < static_cast<double>(o_.line.bits_per_sec())
+                   ? now + Time::ps(static_cast<std::int64_t>(static_cast<double>(p.wire.count()) * 8e12 / rate))
+                   : now;
+  }
+  arm_timer();
+  data_->inject(p);
+}
+
+void RcConnection::pump() {
+  while (resend_head_ || new_head_) {
+    const Time now = ctx_.sched.now();
+    if (now < next_tx_) {
+      if (!pacer_armed_) {
+        pacer_armed_ = true;
+        ctx_.sched.schedule_at(next_tx_, *this, kPacer);
+      }
+      return;
+    }
+    const bool fresh = resend_head_ == nullptr;
+    Packet& p = fresh ? *pop(new_head_, new_tail_) : *pop(resend_head_, resend_tail_);
+    p.charge(Category::queue, now);  // waited for the rate limiter
+    transmit(p, fresh);
+  }
+}
+
+void RcConnection::go_back(std::uint32_t from) {
+  // A new go-back supersedes resends still waiting for the rate limiter.
+  while (Packet* stale = pop(resend_head_, resend_tail_)) release(*stale);
+  const Time now = ctx_.sched.now();
+  const bool paced = dcqcn_ && (new_head_ || now < next_tx_);
+  for (Packet* c = copies_head_; c; c = c->next_in_queue) {
+    if (c->psn < from) continue;
+    Packet& r = clone(*c);
+    r.charge(Category::recovery, now);
+    if (paced) push(resend_head_, resend_tail_, r);
+    else transmit(r, false);
+  }
+  deadline_ = now + timeout_;
+  arm_timer();
+  if (paced) pump();
+}
+
+void RcConnection::acknowledge(std::uint32_t last) {
+  bool progress = false;
+  while (copies_head_ && copies_head_->psn <= last) {
+    release(*pop(copies_head_, copies_tail_));
+    --unacked_;
+    progress = true;
+  }
+  if (progress) {
+    retries_ = 0;
+    deadline_ = ctx_.sched.now() + timeout_;
+  }
+}
+
+void RcConnection::arm_timer() {
+  if (timer_armed_ || unacked_ == 0) return;
+  if (deadline_ <= ctx_.sched.now()) deadline_ = ctx_.sched.now() + timeout_;
+  timer_armed_ = true;
+  ctx_.sched.schedule_at(deadline_, *this, kRetransmit);
+}
+
+void RcConnection::on_event(std::uint64_t arg) {
+  if (arg == kPacer) {
+    pacer_armed_ = false;
+    if (status_ == QpStatus::ok) pump();
+    return;
+  }
+  timer_armed_ = false;
+  if (status_ != QpStatus::ok || unacked_ == 0) return;
+  const Time now = ctx_.sched.now();
+  if (now < deadline_) {  // progress since it was armed: wait for the new deadline
+    timer_armed_ = true;
+    ctx_.sched.schedule_at(deadline_, *this, kRetransmit);
+    return;
+  }
+  if (++retries_ > o_.rc.retry_cnt) return fail();
+  ++c_.timeouts;
+  go_back(copies_head_->psn);
+}
+
+void RcConnection::fail() {
+  status_ = QpStatus::retry_exc_err;  // the QP is in the error state: its work requests flush
+  failed_at_ = ctx_.sched.now();
+  while (Packet* p = pop(copies_head_, copies_tail_)) release(*p);
+  unacked_ = 0;
+  while (Packet* p = pop(resend_head_, resend_tail_)) release(*p);
+  while (Packet* p = pop(new_head_, new_tail_)) discard(*p);
+  while (Packet* p = pop(lost_head_, lost_tail_)) ctx_.packets.release(p);
+}
+
+void RcConnection::complete_lost_acks(std::uint32_t before) {
+  while (lost_head_ && lost_head_->msg->rc_last_psn < before) {
+    Packet& t = *pop(lost_head_, lost_tail_);
+    t.charge(Category::recovery, ctx_.sched.now());  // a later cumulative ACK covered it
+    ack_->deliver(t);
+  }
+}
+
+void RcConnection::ack_arrived(Packet& p) {
+  if (status_ != QpStatus::ok) return ctx_.packets.release(&p);
+  if (!p.route) {  // a control frame
+    if (p.index == kNak) {
+      ++c_.naks_received;
+      complete_lost_acks(p.psn);
+      if (p.psn > 0) acknowledge(p.psn - 1);
+      go_back(p.psn);
+    } else if (p.index == kCnp) {
+      ++c_.cnps_received;
+      if (dcqcn_) dcqcn_->on_cnp(ctx_.sched.now());
+    }
+    ctx_.packets.release(&p);
+    return;
+  }
+  const std::uint32_t last = p.msg->rc_last_psn;
+  complete_lost_acks(last);
+  acknowledge(last);
+  ack_->deliver(p);
+}
+
+void RcConnection::ack_dropped(Packet& p) {
+  if (!p.route) return ctx_.packets.release(&p);  // a lost NAK or CNP: the timer recovers
+  ++c_.acks_lost;
+  push(lost_head_, lost_tail_, p);
+}
+
+// ---- responder ----
+
+void RcConnection::send_control(Control kind, std::uint32_t psn) {
+  Packet& c = *ctx_.packets.acquire();
+  c.msg = &control_msg_[kind];
+  c.route = nullptr;
+  c.index = kind;
+  c.psn = psn;
+  c.pos = FramePos::only;
+  c.payload = Bytes(0);
+  c.wire = kind == kCnp ? o_.cnp_wire : o_.ack_wire;
+  c.stamp = ctx_.sched.now();
+  ack_->inject(c, kind == kCnp && dcqcn_ ? o_.dcqcn->cnp_tc : -1);
+}
+
+void RcConnection::send_ack(Packet& token) { ack_->inject(token); }
+
+void RcConnection::data_dropped(Packet& p) { release(p); }  // the requester resends it
+
+bool RcConnection::seen(std::uint32_t psn) const {
+  const std::size_t cap = ooo_seen_.size();
+  return psn - rcv_nxt_ < cap && ooo_seen_[psn & (cap - 1)];
+}
+
+void RcConnection::mark_seen(std::uint32_t psn) {
+  while (psn - rcv_nxt_ >= ooo_seen_.size()) {  // grow the ring (a power of two), keeping the window
+    const std::size_t cap = ooo_seen_.size(), grown = cap ? cap * 2 : 1024;
+    std::vector<std::uint8_t> g(grown, 0);
+    for (std::size_t i = 0; i < cap; ++i) {
+      const std::uint32_t q = rcv_nxt_ + static_cast<std::uint32_t>(i);
+      g[q & (grown - 1)] = ooo_seen_[q & (cap - 1)];
+    }
+    ooo_seen_.swap(g);
+  }
+  ooo_seen_[psn & (ooo_seen_.size() - 1)] = 1;
+}
+
+void RcConnection::data_arrived(Packet& p) {
+  const Time now = ctx_.sched.now();
+  if (p.ce && dcqcn_ && (!cnp_sent_ || now - last_cnp_ >= o_.dcqcn->cnp_interval)) {
+    cnp_sent_ = true;
+    last_cnp_ = now;
+    ++c_.cnps_sent;
+    send_control(kCnp, p.psn);
+  }
+  const bool fresh = o_.rc.ooo_placement ? p.psn >= rcv_nxt_ && !seen(p.psn) : p.psn == rcv_nxt_;
+  if (fresh) {
+    if (o_.rc.ooo_placement) {
+      mark_seen(p.psn);
+      while (seen(rcv_nxt_)) ooo_seen_[rcv_nxt_++ & (ooo_seen_.size() - 1)] = 0;
+    } else {
+      ++rcv_nxt_;
+      nak_pending_ = false;
+    }
+    if (p.pinned) {  // an accepted resend is an ordinary packet of its message from here on
+      p.pinned = false;
+      ctx_.unpin(*p.msg);
+    }
+    data_->deliver(p);
+    return;
+  }
+  if (p.psn > rcv_nxt_ && !o_.rc.ooo_placement) {  // sequence error
+    ++c_.out_of_sequence;
+    if (!nak_pending_) {
+      nak_pending_ = true;
+      ++c_.naks_sent;
+      send_control(kNak, rcv_nxt_);
+    }
+  } else {
+    ++c_.duplicates;
+    // The ACK of this message was lost: acknowledge again.
+    for (Packet **link = &lost_head_, *prev = nullptr; *link; prev = *link, link = &(*link)->next_in_queue) {
+      if ((*link)->msg != p.msg) continue;
+      Packet& t = **link;
+      *link = t.next_in_queue;
+      if (lost_tail_ == &t) lost_tail_ = prev;
+      t.next_in_queue = nullptr;
+      t.charge(Category::recovery, now);
+      ack_->inject(t);
+      break;
+    }
+  }
+  release(p);
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,156 @@
+// RcConnection: the RC (reliable connected) transport of one QP pair across the packet-level
+// fabric — the requester's send side and the responder's receive side of one direction of
+// data, with its acknowledgements (REFERENCE.md 6; IB spec ch. 9).
+//
+// Requester: every data packet gets the next PSN and a retransmission copy (kept until
+// acknowledged). An ACK (the path's per-message ACK token, cumulative) frees the copies up to
+// the message's last PSN; a NAK (sequence error) frees those before its PSN and resends every
+// packet from that PSN to the last sent (go-back-N); no progress for 4.096 us x 2^timeout
+// resends from the oldest unacknowledged PSN, and after `retry_cnt` such timeouts the QP goes
+// to the error state (IBV_WC_RETRY_EXC_ERR): outstanding work is flushed, nothing completes.
+// With DCQCN the requester paces its packets at the reaction point's rate (sim/dcqcn.hpp).
+//
+// Responder: accepts packets in PSN order. A later PSN is a sequence error: discarded, and
+// answered with one NAK carrying the expected PSN until that PSN arrives; an earlier PSN is a
+// duplicate: discarded (and, when the ACK of its message was lost, that ACK is sent again).
+// With out-of-order placement (rc.ooo_placement) it accepts any new PSN and recovers losses by
+// timeout. With DCQCN it sends a CNP for a CE-marked packet at most once per cnp_interval.
+//
+// Ledger: a resent packet continues its copy's ledger (accounted up to its first injection)
+// and charges the time until it is resent to `recovery`; a pacing wait is `queue`; a lost ACK
+// resent or completed by a later ACK charges its wait to `recovery`. So the ledger of every
+// completed message still sums to its end-to-end time.
+// Invariants: copies held == PSNs sent and not yet acknowledged; the responder delivers each
+// PSN exactly once, in order unless out-of-order placement is on.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "rdmasim/profile.hpp"
+#include "rdmasim/rc_stats.hpp"
+#include "sim/dcqcn.hpp"
+#include "sim/stage.hpp"
+
+namespace rdmasim {
+
+class NetworkStage;
+
+struct RcCounters {
+  std::uint64_t sent = 0;              // data packets sent the first time
+  std::uint64_t retransmitted = 0;     // data packets sent again (go-back-N)
+  std::uint64_t retransmitted_bytes = 0;  // their payload bytes
+  std::uint64_t timeouts = 0;          // retransmission timer expiries that resent
+  std::uint64_t naks_sent = 0, naks_received = 0;
+  std::uint64_t out_of_sequence = 0;   // data packets the responder discarded (later PSN)
+  std::uint64_t duplicates = 0;        // data packets the responder discarded (already received)
+  std::uint64_t acks_lost = 0;         // message ACKs the fabric dropped
+  std::uint64_t cnps_sent = 0, cnps_received = 0;
+};
+
+enum class QpStatus : std::uint8_t { ok, retry_exc_err };
+std::string_view to_string(QpStatus s);  // "ok", "RETRY_EXC_ERR"
+
+struct RcOptions {
+  RcParams rc;
+  std::optional<DcqcnParams> dcqcn;  // congestion control (nullopt: none)
+  Rate line{};                       // the requester's link rate (DCQCN's maximum)
+  Bytes ack_wire{};                  // wire bytes of an ACK/NAK frame
+  Bytes cnp_wire{};                  // wire bytes of a CNP
+  std::uint32_t requester_qp = 0;    // DestQP of frames to the requester (captures)
+};
+
+class RcConnection final : public EventHandler {
+ public:
+  RcConnection(SimContext& ctx, const RcOptions& o);
+  ~RcConnection();
+  RcConnection(const RcConnection&) = delete;
+  RcConnection& operator=(const RcConnection&) = delete;
+
+  /// The network stages of the data direction and of its ACKs (they call the methods below).
+  void bind(NetworkStage& data, NetworkStage& ack);
+
+  // Requester.
+  void send(Packet& p);         // a data packet leaves the requester's NIC
+  void ack_arrived(Packet& p);  // an ACK token, NAK or CNP reached the requester
+  void ack_dropped(Packet& p);  // the fabric dropped one of them
+  // Responder.
+  void data_arrived(Packet& p);
+  void data_dropped(Packet& p);
+  void send_ack(Packet& token);  // the responder acknowledges a message (the path's ACK token)
+
+  void on_event(std::uint64_t arg) override;
+
+  const RcCounters& counters() const { return c_; }
+  QpStatus status() const { return status_; }
+  /// When the QP went to the error state (status() != ok).
+  Time failed_at() const { return failed_at_; }
+  /// Copies held for retransmission (PSNs sent, not yet acknowledged).
+  std::size_t unacked() const { return unacked_; }
+  /// The reaction point (nullptr without DCQCN).
+  const Dcqcn* dcqcn() const { return dcqcn_ ? &*dcqcn_ : nullptr; }
+  Time timeout() const { return timeout_; }
+  /// The user-facing summary (rdmasim/rc_stats.hpp).
+  RcStats stats() const;
+  void set_requester_qp(std::uint32_t qp) {
+    for (Message& m : control_msg_) m.dest_qp = qp;
+  }
+
+ private:
+  enum Control : std::int32_t { kNak = 1, kCnp = 2 };
+  enum Timer : std::uint64_t { kRetransmit = 1, kPacer = 2 };
+
+  Packet& clone(const Packet& p);
+  void transmit(Packet& p, bool fresh);
+  void pump();
+  void go_back(std::uint32_t from);
+  void acknowledge(std::uint32_t last);
+  void arm_timer();
+  void fail();
+  void complete_lost_acks(std::uint32_t before);
+  void send_control(Control kind, std::uint32_t psn);
+  void discard(Packet& p);
+  void release(Packet& p);  // back to the pool, unpinning its message if it is a copy or resend
+  bool seen(std::uint32_t psn) const;
+  void mark_seen(std::uint32_t psn);
+
+  SimContext& ctx_;
+  RcOptions o_;
+  NetworkStage* data_ = nullptr;
+  NetworkStage* ack_ = nullptr;
+  Time timeout_;
+  std::optional<Dcqcn> dcqcn_;
+  RcCounters c_;
+  QpStatus status_ = QpStatus::ok;
+  Time failed_at_{};
+
+  // Requester.
+  std::uint32_t snd_nxt_ = 0;
+  Packet* copies_head_ = nullptr;  // retransmission copies in PSN order (next_in_queue)
+  Packet* copies_tail_ = nullptr;
+  std::size_t unacked_ = 0;
+  int retries_ = 0;
+  Time deadline_{};
+  bool timer_armed_ = false;
+  // Paced (DCQCN) packets waiting for the rate limiter: resends first, then new packets.
+  Packet* resend_head_ = nullptr;
+  Packet* resend_tail_ = nullptr;
+  Packet* new_head_ = nullptr;
+  Packet* new_tail_ = nullptr;
+  Time next_tx_{};
+  bool pacer_armed_ = false;
+  // ACK tokens the fabric dropped, in order (resent on a duplicate, or completed by a later ACK).
+  Packet* lost_head_ = nullptr;
+  Packet* lost_tail_ = nullptr;
+
+  // Responder.
+  std::uint32_t rcv_nxt_ = 0;
+  bool nak_pending_ = false;
+  std::vector<std::uint8_t> ooo_seen_;  // out-of-order placement: PSNs >= rcv_nxt received (ring)
+  Time last_cnp_{};
+  bool cnp_sent_ = false;
+  Message control_msg_[3];  // the wire identity of NAKs and CNPs (captures)
+};
+
+}  // namespace rdmasim

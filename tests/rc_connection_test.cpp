@@ -1,0 +1,137 @@
+// RC transport over the fabric: go-back-N after a single loss, a lost ACK recovered by a later
+// cumulative ACK or by timeout and re-ACK, and a silent peer ending in RETRY_EXC_ERR.
+#include "sim/rc_connection.hpp"
+
+#include <gtest/gtest.h>
+
+#include "rdmasim/bandwidth.hpp"
+#include "rdmasim/traffic.hpp"
+
+using namespace rdmasim;
+
+namespace {
+
+// One QP, h0 -> h1 through one switch: 64 KiB WRITEs of 16 packets at the 4096 MTU.
+BwConfig one_qp(std::int64_t iters, int depth) {
+  BwConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.topology = "single-switch";
+  c.base.size = Bytes(65536);
+  c.base.iters = iters;
+  c.tx_depth = depth;
+  return c;
+}
+
+LinkFault drop(std::string a, std::string b, std::vector<std::uint64_t> frames) {
+  return LinkFault{std::move(a), std::move(b), {}, 0, std::move(frames)};
+}
+
+std::uint64_t tx_packets(const FabricStats& s, const std::string& port) {
+  for (const PortStats& p : s.ports)
+    if (p.port == port) return p.tx_packets;
+  return 0;
+}
+
+}  // namespace
+
+TEST(RcConnection, SingleLossIsOneGoBackN) {
+  // Frame 50 from h0 (PSN 49, packet 2 of message 4) is lost at the switch.
+  BwConfig c = one_qp(20, 4);
+  c.base.fabric.faults.push_back(drop("h0", "sw0", {50}));
+  const BwResult r = run_bandwidth(c);
+  ASSERT_TRUE(r.rc && r.fabric);
+  const RcStats& s = *r.rc;
+  EXPECT_EQ(s.status, "ok");
+  EXPECT_EQ(r.completed, 20);
+  EXPECT_EQ(s.sent, 20u * 16u);
+  EXPECT_EQ(s.naks, 1u);
+  EXPECT_EQ(s.timeouts, 0u);
+  EXPECT_EQ(s.duplicates, 0u);
+  // Go-back-N resends PSN 49 .. the last sent; every original after 49 reached the responder
+  // before the resent 49 (one path, FIFO) and was discarded as out of sequence.
+  EXPECT_GE(s.retransmitted, 2u);
+  EXPECT_EQ(s.out_of_sequence, s.retransmitted - 1);
+  EXPECT_EQ(s.retransmitted_bytes, s.retransmitted * 4096u);
+  // Counters agree: the sender's cable carried every first transmission and every resend.
+  EXPECT_EQ(tx_packets(*r.fabric, "h0->sw0"), s.sent + s.retransmitted);
+  EXPECT_EQ(r.fabric->dropped, 1u);
+  EXPECT_TRUE(r.fabric->conserved);
+  EXPECT_EQ(r.invariant_violations, 0);  // every message's ledger still sums to its time
+}
+
+TEST(RcConnection, LostAckCoveredByTheNextCumulativeAck) {
+  BwConfig c = one_qp(6, 4);
+  c.base.fabric.faults.push_back(drop("sw0", "h0", {1}));  // the first message's ACK
+  const BwResult r = run_bandwidth(c);
+  ASSERT_TRUE(r.rc);
+  EXPECT_EQ(r.completed, 6);
+  EXPECT_EQ(r.rc->acks_lost, 1u);
+  EXPECT_EQ(r.rc->timeouts, 0u);
+  EXPECT_EQ(r.rc->retransmitted, 0u);
+  EXPECT_EQ(r.invariant_violations, 0);
+}
+
+TEST(RcConnection, LostLastAckRecoveredByTimeoutAndReAck) {
+  BwConfig c = one_qp(5, 1);
+  c.base.profile.rc.timeout = 8;  // 4.096 us x 2^8 = 1.048576 ms
+  c.base.fabric.faults.push_back(drop("sw0", "h0", {1}));
+  const BwResult r = run_bandwidth(c);
+  ASSERT_TRUE(r.rc);
+  EXPECT_EQ(r.completed, 5);
+  EXPECT_EQ(r.rc->acks_lost, 1u);
+  EXPECT_EQ(r.rc->timeouts, 1u);
+  EXPECT_EQ(r.rc->retransmitted, 16u);  // the whole unacknowledged message
+  EXPECT_EQ(r.rc->duplicates, 16u);     // all already received; the first one re-ACKs
+  EXPECT_GT(r.seconds, 1.048576e-3);    // one message waited a whole timeout
+  EXPECT_EQ(r.invariant_violations, 0);
+}
+
+TEST(RcConnection, SilentPeerEndsInRetryExceeded) {
+  // Acceptance 2: every frame towards h1 is lost; after retry_cnt timeouts of 4.096 us x
+  // 2^timeout the requester's QP goes to error with RETRY_EXC_ERR and nothing completes.
+  for (int retry : {7, 3}) {
+    BwConfig c = one_qp(20, 4);
+    c.base.profile.rc.timeout = 10;
+    c.base.profile.rc.retry_cnt = retry;
+    c.base.fabric.faults.push_back(LinkFault{"h1", "sw0", {}, 1.0, {}});
+    const BwResult r = run_bandwidth(c);
+    ASSERT_TRUE(r.rc);
+    const RcStats& s = *r.rc;
+    EXPECT_EQ(s.status, "RETRY_EXC_ERR");
+    EXPECT_EQ(r.completed, 0);
+    EXPECT_EQ(s.timeouts, static_cast<std::uint64_t>(retry));
+    EXPECT_EQ(s.sent, 4u * 16u);  // the window: tx_depth messages
+    EXPECT_EQ(s.retransmitted, static_cast<std::uint64_t>(retry) * s.sent);
+    const double t_us = 4.096 * 1024;  // the timeout
+    // First packet out after ~1.5 us of host and NIC work; the QP fails at the (retry+1)th expiry.
+    EXPECT_GT(s.failed_at_us, (retry + 1) * t_us);
+    EXPECT_LT(s.failed_at_us, (retry + 1) * t_us + 10.0);
+  }
+}
+
+TEST(RcConnection, ReorderingWithoutOutOfOrderPlacementCostsGoBackN) {
+  // Per-packet spraying of a permutation reorders; a classic RC responder NAKs every
+  // reorder, a multipath NIC (out-of-order placement) places the packets and never resends.
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.size = Bytes(65536);
+  c.base.iters = 20;
+  c.tx_depth = 8;
+  c.pattern = Pattern::permutation;
+  c.base.fabric.routing = Routing::spray;
+  const TrafficResult strict = run_traffic(c);
+  c.base.profile.rc.ooo_placement = true;
+  const TrafficResult placed = run_traffic(c);
+  EXPECT_GT(strict.naks, 0u);
+  EXPECT_GT(strict.retransmitted, 0u);
+  EXPECT_EQ(strict.out_of_order, 0u);  // in-order delivery: nothing reaches a merge out of order
+  EXPECT_EQ(placed.naks, 0u);
+  EXPECT_EQ(placed.retransmitted, 0u);
+  EXPECT_GT(placed.out_of_order, 0u);
+  for (const auto* t : {&strict, &placed}) {
+    EXPECT_EQ(t->failed_qps, 0);
+    for (const FlowResult& f : t->flows) EXPECT_EQ(f.completed, 20);
+    EXPECT_TRUE(t->fabric.conserved);
+  }
+  EXPECT_LT(strict.aggregate_bps, 0.6 * placed.aggregate_bps);
+}
