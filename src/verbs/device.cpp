@@ -81,7 +81,7 @@ void Device::dma_written(const Ledger& l) {
     mem_waiters_.erase(mem_waiters_.begin() + static_cast<std::ptrdiff_t>(i));
     a->result = l;
     a->landed_at_ = now();
-    cpu_.spin(now() - a->waited_from_);
+    cpu_.spin(a->waited_from_, now());
     start_poll(tag(a, kTagPollMemory));
   }
 }
@@ -107,7 +107,7 @@ void Device::wait_cq(PollAwaiter& a) {
 void Device::completion_arrived(CompletionQueue&, void* cookie) {
   auto* a = static_cast<PollAwaiter*>(cookie);
   --cq_waiters_;
-  cpu_.spin(now() - a->waited_from_);
+  cpu_.spin(a->waited_from_, now());
   a->poll_from_ = now();
   start_poll(tag(a, kTagPollCq));
 }
@@ -125,7 +125,7 @@ void Device::delivered(Packet& token) {
   w_.messages().release(&m);
   const std::uint64_t kind = t & 3;
   if (kind == kTagPostRecv) return;
-  cpu_.poll(profile().verbs.poll_detect);
+  cpu_.poll(now(), profile().verbs.poll_detect);
   if (kind == kTagPollCq) {
     auto* a = reinterpret_cast<PollAwaiter*>(t & ~std::uint64_t{3});
     auto& cq = *static_cast<CompletionQueue*>(a->cq);

@@ -149,7 +149,7 @@ int QueuePair::post_one_send(const ibv_send_wr& wr) {
       off += g.length;
     }
   }
-  dev_.cpu().post_send(dev_.profile().verbs.post);
+  dev_.cpu().post_send(dev_.now(), dev_.profile().verbs.post);
   if (state == IBV_QPS_ERR) {
     finish(s, IBV_WC_WR_FLUSH_ERR);
     return 0;
@@ -167,7 +167,7 @@ int QueuePair::post_recv(ibv_recv_wr* wr, ibv_recv_wr** bad) {
     if (w->num_sge < 0 || static_cast<std::uint32_t>(w->num_sge) > init_.cap.max_recv_sge) return EINVAL;
     if (w->num_sge > 0 && !w->sg_list) return EINVAL;
     if (rq_count_ == rq_.size()) return ENOMEM;
-    dev_.cpu().post_recv(dev_.profile().verbs.post);
+    dev_.cpu().post_recv(dev_.now(), dev_.profile().verbs.post);
     dev_.post_recv_work();
     if (state == IBV_QPS_ERR) {
       ibv_wc wc;
