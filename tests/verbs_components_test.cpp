@@ -235,7 +235,9 @@ TEST(VerbsProgram, SleepNestedTasksExceptionsAndStuckPrograms) {
   e.spawn(1, stuck(cq));
   EXPECT_FALSE(e.run());
   EXPECT_EQ(e.waiting(), "host 1: poll_cq \n");
-  EXPECT_THROW(Cluster(ClusterConfig{.hosts = 1}), std::invalid_argument);
+  ClusterConfig one;
+  one.hosts = 1;
+  EXPECT_THROW(Cluster(one), std::invalid_argument);
 }
 
 }  // namespace

@@ -146,7 +146,9 @@ TEST(VerbsIntegrity, RandomWorkloadsEndEqualToTheReferenceModel) {
     for (int k = 0; k < kOps; ++k) {
       const Op& op = ops[static_cast<std::size_t>(q)][static_cast<std::size_t>(k)];
       const std::uint8_t* got = local[q].data() + k * kRegion;
-      if (!op.expect.empty()) EXPECT_TRUE(std::equal(op.expect.begin(), op.expect.end(), got)) << q << " " << k;
+      if (!op.expect.empty()) {
+        EXPECT_TRUE(std::equal(op.expect.begin(), op.expect.end(), got)) << q << " " << k;
+      }
       if (op.counter >= 0) {
         std::uint64_t v;
         std::memcpy(&v, got, 8);
