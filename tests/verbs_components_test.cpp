@@ -237,7 +237,7 @@ TEST(VerbsProgram, SleepNestedTasksExceptionsAndStuckPrograms) {
   EXPECT_EQ(e.waiting(), "host 1: poll_cq \n");
   ClusterConfig one;
   one.hosts = 1;
-  EXPECT_THROW(Cluster(one), std::invalid_argument);
+  EXPECT_THROW(Cluster{one}, std::invalid_argument);
 }
 
 }  // namespace
