@@ -72,6 +72,11 @@ expect_error "--pattern needs a switched --topology" bw --pattern permutation
 expect_ok "out-of-order arrivals at the receivers" bw --topology fat-tree --pattern permutation -n 20 -t 8 --routing spray --set rc.ooo_placement=on
 expect_ok "sprayed per packet over 4 equal-cost paths" bw --topology fat-tree --to h15 -n 50 --routing spray
 expect_ok "PFC pause frames" bw --topology fat-tree --pattern incast --incast 8 -n 20 -t 8
+expect_ok "retransmitted (go-back-N), 1 NAKs, 0 timeouts" bw --topology single-switch --size 65536 -n 20 -t 4 --drop-frames h0-sw0=50
+expect_ok "CNPs; DCQCN rate" bw --topology single-switch --hosts 3 --to h2 --size 65536 -n 20 --cc dcqcn
+expect_ok "Jain's fairness index" bw --topology single-switch --hosts 5 --pattern incast --incast 4 -n 10 -t 4 --cc dcqcn
+expect_error "--drop-frames: expected frame numbers like 50 or 50,51" bw --topology single-switch --drop-frames h0-sw0=0
+expect_error "--cc: dcqcm not in" bw --topology single-switch --cc dcqcm
 expect_ok "share of sum(B_i): mean" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 3
 expect_ok "\"share_of_ideal\"" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 2 --json
 expect_ok "RoCE lossy" bw --topology fat-tree --pattern incast -n 5 -t 4 --set switch.lossless=off

@@ -135,3 +135,40 @@ TEST(RcConnection, ReorderingWithoutOutOfOrderPlacementCostsGoBackN) {
   }
   EXPECT_LT(strict.aggregate_bps, 0.6 * placed.aggregate_bps);
 }
+
+TEST(RcConnection, DcqcnIncastConvergesFairWithAShortQueueAndFewerPauses) {
+  // Acceptance 4: 16 -> 1 incast of 1 MiB WRITEs at 100 Gb/s, RoCE lossless with ECN.
+  // DCQCN (CNPs on the marks) shares the bottleneck fairly in steady state, holds its queue
+  // near the marking range instead of at the PFC threshold, and needs far fewer pauses.
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.topology = "single-switch";
+  c.base.fabric.hosts = 17;
+  c.base.size = Bytes(1 << 20);
+  c.base.iters = 60;
+  c.base.profile.sw.buffer = Bytes(4 << 20);
+  c.tx_depth = 4;
+  c.pattern = Pattern::incast;
+  c.incast_senders = 16;
+  const TrafficResult plain = run_traffic(c);
+  c.base.fabric.cc = CongestionControl::dcqcn;
+  const TrafficResult dcqcn = run_traffic(c);
+  auto bottleneck = [](const TrafficResult& r) {
+    for (const PortStats& p : r.fabric.ports)
+      if (p.port == "sw0->h0") return p;
+    return PortStats{};
+  };
+  EXPECT_EQ(plain.cnps, 0u);
+  EXPECT_GT(dcqcn.cnps, 0u);
+  EXPECT_GE(dcqcn.jain_steady, 0.95);
+  const double kmax = static_cast<double>(c.base.profile.sw.ecn_kmax.count());
+  EXPECT_LT(bottleneck(dcqcn).mean_queue_bytes, kmax);          // near the marking range...
+  EXPECT_GT(bottleneck(plain).mean_queue_bytes, 4 * kmax);      // ...where PFC alone sits far above it
+  EXPECT_LT(dcqcn.fabric.pause_frames * 10, plain.fabric.pause_frames);
+  for (const auto* r : {&plain, &dcqcn}) {
+    EXPECT_EQ(r->fabric.lossless_drops, 0u);
+    EXPECT_TRUE(r->fabric.conserved);
+    EXPECT_EQ(r->retransmitted, 0u);
+    for (const FlowResult& f : r->flows) EXPECT_EQ(f.completed, 60);
+  }
+}

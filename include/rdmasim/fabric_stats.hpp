@@ -21,6 +21,7 @@ struct PortStats {
   std::uint64_t pause_rx = 0;     // PFC frames received from the peer
   double paused_us = 0;           // time the transmitter held frames it was not allowed to send
   std::int64_t max_queue_bytes = 0;
+  double mean_queue_bytes = 0;   // time-weighted mean depth of its egress queue over the run
   double utilisation = 0;         // tx bytes on the wire / (rate x run time)
 };
 

@@ -54,6 +54,7 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
                r.max_bps / 1e9);
   std::fprintf(out, " aggregate %.3f Gb/s of the ideal sum(B_i) %.3f Gb/s (%.1f%%)\n", r.aggregate_bps / 1e9,
                r.ideal_aggregate_bps / 1e9, 100.0 * r.aggregate_bps / r.ideal_aggregate_bps);
+  std::fprintf(out, " steady state (second half of the run): Jain's fairness index %.4f\n", r.jain_steady);
   std::fprintf(out, " out-of-order arrivals at the receivers: %llu packets\n", static_cast<unsigned long long>(r.out_of_order));
   std::uint64_t oos = 0;
   for (const FlowResult& f : r.flows) oos += f.rc.out_of_sequence;
@@ -116,6 +117,7 @@ nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
                      {"rx_errors", p.rx_errors},   {"rate_Gbps", static_cast<double>(p.rate_bps) / 1e9},
                      {"ecn_marked", p.ecn_marked}, {"pause_tx", p.pause_tx},   {"pause_rx", p.pause_rx},
                      {"paused_us", p.paused_us},   {"max_queue_bytes", p.max_queue_bytes},
+                     {"mean_queue_bytes", p.mean_queue_bytes},
                      {"utilisation", p.utilisation}});
   j["ports"] = ports;
   return j;
@@ -132,6 +134,7 @@ nlohmann::ordered_json traffic_json(const TrafficResult& r) {
                      {"sport", f.sport},
                      {"completed", f.completed},
                      {"goodput_Gbps", f.goodput_bps / 1e9},
+                     {"steady_goodput_Gbps", f.steady_goodput_bps / 1e9},
                      {"predicted_Gbps", f.predicted_bps / 1e9},
                      {"bottleneck_sharing", f.bottleneck_sharing},
                      {"dropped", f.dropped},
@@ -152,7 +155,8 @@ nlohmann::ordered_json traffic_json(const TrafficResult& r) {
                   {"naks", r.naks},
                   {"timeouts", r.timeouts},
                   {"cnps", r.cnps},
-                  {"failed_qps", r.failed_qps}};
+                  {"failed_qps", r.failed_qps},
+                  {"jain_steady", r.jain_steady}};
   j["fabric"] = fabric_stats_json(r.fabric);
   return j;
 }

@@ -39,6 +39,7 @@ struct Fabric::Port final : EventHandler {
   std::array<Packet*, kClasses> head{}, tail{};
   std::array<std::int64_t, kClasses> qbytes{};
   std::int64_t queued = 0;
+  Time queue_since{};  // last change of `queued` (for the time-weighted mean)
   std::uint32_t queued_packets = 0;
   bool busy = false;
   Time busy_until{}, service{}, release{};
@@ -123,6 +124,12 @@ void Fabric::attach(Tracer* tracer, WireTap* tap) {
   }
 }
 
+void Fabric::note_queue(Port& e) {
+  const Time now = sched_.now();
+  e.c.queue_byte_ps += static_cast<double>(e.queued) * static_cast<double>((now - e.queue_since).count_ps());
+  e.queue_since = now;
+}
+
 void Fabric::traced_depth(const Port& e) { tracer_->queue_depth(e.id, sched_.now(), e.queued); }
 
 bool Fabric::is_switch(int node) const { return topo_->nodes()[static_cast<std::size_t>(node)].kind == NodeKind::switch_; }
@@ -175,6 +182,7 @@ FabricStats Fabric::stats(Time span) const {
     r.pause_rx = c.pause_rx;
     r.paused_us = (c.paused + (p->blocked ? sched_.now() - p->blocked_since : Time::zero())).to_us();
     r.max_queue_bytes = c.max_queue_bytes;
+    if (span > Time::zero()) r.mean_queue_bytes = c.queue_byte_ps / static_cast<double>(span.count_ps());
     if (span > Time::zero())
       r.utilisation = static_cast<double>(c.tx_bytes) * 8.0 /
                       (static_cast<double>(p->rate.bits_per_sec()) * span.to_us() / 1e6);
@@ -248,6 +256,7 @@ void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
   }
   f.tail = &p;
   e.qbytes[p.tc] += p.wire.count();
+  note_queue(e);
   e.queued += p.wire.count();
   ++e.queued_packets;
   e.c.max_queue_bytes = std::max(e.c.max_queue_bytes, e.queued);
@@ -320,6 +329,7 @@ void Fabric::start_next(Port& e) {
   const auto q = static_cast<std::size_t>(p.tc);
   const std::int64_t w = p.wire.count();
   e.qbytes[q] -= w;
+  note_queue(e);
   e.queued -= w;
   --e.queued_packets;
   if (Observed && tracer_) traced_depth(e);
@@ -458,6 +468,7 @@ void Fabric::admit(Packet& p, int node, int in) {
   else e.head[q] = &p;
   e.tail[q] = &p;
   e.qbytes[q] += w;
+  note_queue(e);
   e.queued += w;
   ++e.queued_packets;
   e.c.max_queue_bytes = std::max(e.c.max_queue_bytes, e.queued);

@@ -70,6 +70,7 @@ struct PortCounters {  // like `ethtool -S` / `perfquery` for one port
   std::uint64_t pause_rx = 0;    // PFC frames this port received (its transmitter obeys)
   Time paused{};                 // time its transmitter had frames it was not allowed to send
   std::int64_t max_queue_bytes = 0;
+  double queue_byte_ps = 0;      // integral of the egress queue's bytes over time
 };
 
 class FabricClient {
@@ -165,6 +166,7 @@ class Fabric {
   TraceSite tx_site(int port) const { return site_base_ + static_cast<TraceSite>(port * 2); }
   TraceSite cable_site(int port) const { return site_base_ + static_cast<TraceSite>(port * 2 + 1); }
   void traced_depth(const Port& e);
+  void note_queue(Port& e);  // before `queued` changes: accumulates the time-weighted depth
 
   Scheduler& sched_;
   std::shared_ptr<const Topology> topo_;

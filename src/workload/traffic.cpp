@@ -100,6 +100,7 @@ class Traffic final : public MessageSink {
   }
 
   void run() {
+    for (auto& f : flows_) f->completions.reserve(static_cast<std::size_t>(c_.base.iters));
     for (std::size_t f = 0; f < flows_.size(); ++f)
       while (flows_[f]->posted < c_.base.iters && flows_[f]->posted < c_.tx_depth) post(f);
     w_.sched.run();
@@ -110,6 +111,7 @@ class Traffic final : public MessageSink {
     if (token.ledger.total() != w_.sched.now() - m.posted) ++violations;
     Flow& f = *flows_[m.tag];
     f.last_completion = w_.sched.now();
+    f.completions.push_back(w_.sched.now());
     ++f.completed;
     const std::size_t id = m.tag;
     w_.packets.release(&token);
@@ -121,6 +123,7 @@ class Traffic final : public MessageSink {
     std::unique_ptr<PathInstance> path;
     std::int64_t posted = 0, completed = 0;
     Time first_post{}, last_completion{};
+    std::vector<Time> completions;  // reserved for every message before the run
   };
   std::vector<std::unique_ptr<Flow>> flows_;
   std::int64_t violations = 0;
@@ -236,6 +239,19 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
     fr.predicted_bps = fair[i];
     g.push_back(fr.goodput_bps);
   }
+  // Steady state: each flow's goodput over the second half of the makespan (after DCQCN or
+  // the queues have settled), and Jain's fairness index of those rates.
+  const Time mid = first + (last - first) / 2;
+  double sum = 0, sum_sq = 0;
+  for (std::size_t i = 0; i < r.flows.size(); ++i) {
+    const auto& comp = traffic.flows_[i]->completions;
+    const auto late = std::count_if(comp.begin(), comp.end(), [&](Time t) { return t > mid; });
+    const double span_s = (last - mid).to_us() / 1e6;
+    r.flows[i].steady_goodput_bps = span_s > 0 ? bits_per_message * static_cast<double>(late) / span_s : 0.0;
+    sum += r.flows[i].steady_goodput_bps;
+    sum_sq += r.flows[i].steady_goodput_bps * r.flows[i].steady_goodput_bps;
+  }
+  r.jain_steady = sum_sq > 0 ? sum * sum / (static_cast<double>(r.flows.size()) * sum_sq) : 0.0;
   std::sort(g.begin(), g.end());
   r.min_bps = g.front();
   r.max_bps = g.back();
