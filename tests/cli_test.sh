@@ -159,6 +159,17 @@ else
 fi
 
 
+# --csv: tables in a directory, nothing written when the run fails.
+csvdir=$(mktemp -d)
+"$bin" lat -n 20 --csv "$csvdir/lat" >/dev/null
+check "lat --csv writes messages.csv with one row per sample" [ "$(wc -l <"$csvdir/lat/messages.csv")" -eq 20 ]
+"$bin" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --csv "$csvdir/bw" >/dev/null
+check "bw --pattern --csv writes flows.csv and ports.csv" [ -s "$csvdir/bw/flows.csv" -a -s "$csvdir/bw/ports.csv" ]
+expect_error "--csv $csvdir/lat/messages.csv: not a directory" lat -n 10 --csv "$csvdir/lat/messages.csv"
+"$bin" lat -n 4 --csv "$csvdir/bad" >/dev/null 2>&1
+check "a failed run writes no CSV" [ ! -e "$csvdir/bad/messages.csv" ]
+rm -rf "$csvdir"
+
 # docs/json.md lists each document's top-level keys: every one must be in the real output,
 # and schema_version must come first.
 json_keys() {  # json_keys "<key, key, ...>" args...

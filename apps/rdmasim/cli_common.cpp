@@ -115,9 +115,19 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--trace-messages", x.trace_messages, "--trace: trace the first N messages posted")->capture_default_str();
     app.add_option("--pcap", x.pcap_path, "write a pcapng capture of the client's wire (fabric: its NIC port, both ways)");
     app.add_option("--pcap-port", x.pcap_ports, "--pcap: capture this fabric port instead, e.g. edge0.0->h1 (repeatable)");
+    app.add_option("--csv", o.csv,
+                   "write the run's tables as CSV into this directory: messages.csv (per iteration/message), "
+                   "flows.csv (--pattern), ports.csv (switched topology)");
     app.add_option("--pcap-frames", x.pcap_frames, "--pcap: write at most N frames")->capture_default_str();
     app.add_option("--pcap-snaplen", x.pcap_snaplen, "--pcap: bytes kept per frame (0: whole frames)")->capture_default_str();
   }
+}
+
+std::unique_ptr<CsvDir> open_csv(const LatOptions& o) {
+  if (o.csv.empty()) return nullptr;
+  if (o.seeds > 1) throw std::invalid_argument("--csv: one run at a time (not with --seeds)");
+  if (!o.loss_sweep.empty()) throw std::invalid_argument("--csv: not with --loss-sweep (use --json)");
+  return std::make_unique<CsvDir>(o.csv);
 }
 
 std::unique_ptr<Exports> open_exports(const LatOptions& o) {
@@ -217,6 +227,7 @@ LatConfig to_config(const LatOptions& o) {
   if (!o.host_profile.empty()) apply_host_profile(c.profile, o.host_profile);
   for (const std::string& s : o.sets) apply_override(c.profile, s);
   c.seed = o.seed;
+  c.record_samples = !o.csv.empty();
   if (auto v = on_off(o.kernel_bypass, "--kernel-bypass")) c.toggles.kernel_bypass = *v;
   if (auto v = on_off(o.zero_copy, "--zero-copy")) c.toggles.zero_copy = *v;
   if (auto v = on_off(o.interrupt_coalescing, "--interrupt-coalescing")) c.toggles.interrupt_coalescing = *v;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "io/csv_export.hpp"
 #include "rdmasim/exports.hpp"
 #include "rdmasim/latency.hpp"
 
@@ -43,6 +44,7 @@ struct LatOptions {
   std::vector<double> loss_sweep;  // bw: goodput vs loss table at these loss rates
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap
+  std::string csv;           // lat, bw: --csv DIR (tables as CSV files)
 };
 
 enum class Command { lat, budget, demo, bw };
@@ -54,6 +56,8 @@ LatConfig to_config(const LatOptions& o);
 /// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.
 /// Throws std::invalid_argument for a path it cannot write or with -a / --seeds.
 std::unique_ptr<Exports> open_exports(const LatOptions& o);
+/// The --csv directory, checked before the run; null when not asked.
+std::unique_ptr<CsvDir> open_csv(const LatOptions& o);
 /// Publishes them after a successful run (a note on stderr if --pcap-frames cut the capture).
 void publish_exports(Exports* x);
 /// perftest -a: 2, 4, ..., 2^23.

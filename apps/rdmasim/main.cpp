@@ -52,10 +52,17 @@ int run_lat(const cli::LatOptions& o) {
   }
   std::vector<LatResult> rows;
   const auto exports = cli::open_exports(o);
+  const auto csv = cli::open_csv(o);
   for (const LatConfig& x : configs) rows.push_back(run_latency(x, exports.get()));
   for (const LatResult& r : rows)
     if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   cli::publish_exports(exports.get());
+  if (csv) {
+    for (const LatResult& r : rows)
+      csv->add(rows.size() == 1 ? "messages.csv" : "messages-" + std::to_string(r.config.size.count()) + ".csv",
+               lat_messages_csv(r));
+    csv->publish();
+  }
   if (wants_json(o) && emit_json(o, lat_json(rows))) return 0;
   print_lat_header(stdout, rows.front());
   print_lat_table(stdout, rows);
@@ -123,11 +130,17 @@ int run_pattern(const cli::LatOptions& o) {
   t.incast_senders = o.incast;
   t.tx_depth = o.tx_depth;
   const auto exports = cli::open_exports(o);
+  const auto csv = cli::open_csv(o);
   if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o);
   const TrafficResult r = run_traffic(t, exports.get());
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   if (!r.fabric.conserved) throw std::logic_error("fabric packet conservation violated");
   cli::publish_exports(exports.get());
+  if (csv) {
+    csv->add("flows.csv", flows_csv(r));
+    csv->add("ports.csv", ports_csv(r.fabric));
+    csv->publish();
+  }
   if (wants_json(o) && emit_json(o, traffic_json(r))) return 0;
   print_traffic(stdout, r);
   return 0;
@@ -135,6 +148,7 @@ int run_pattern(const cli::LatOptions& o) {
 
 // `bw --loss-sweep`: one simulated bw run per loss rate, beside the closed forms.
 int run_loss_sweep(const cli::LatOptions& o) {
+  cli::open_csv(o);  // refuses --csv
   BwConfig c;
   c.base = cli::to_config(o);
   c.tx_depth = o.tx_depth;
@@ -165,6 +179,7 @@ int run_bw(const cli::LatOptions& o) {
   b.tx_depth = o.tx_depth;
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
+  const auto csv = cli::open_csv(o);
   for (std::int64_t s : o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size}) {
     BwConfig x = b;
     x.base.size = Bytes(s);
@@ -186,6 +201,13 @@ int run_bw(const cli::LatOptions& o) {
     }
   }
   cli::publish_exports(exports.get());
+  if (csv) {
+    for (const BwResult& r : rows)
+      csv->add(rows.size() == 1 ? "messages.csv" : "messages-" + std::to_string(r.config.base.size.count()) + ".csv",
+               bw_messages_csv(r));
+    if (rows.back().fabric) csv->add("ports.csv", ports_csv(*rows.back().fabric));
+    csv->publish();
+  }
   if (wants_json(o)) {
     nlohmann::ordered_json j;
     j["config"] = config_json(b.base, resolve(b.base));

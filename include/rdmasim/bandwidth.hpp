@@ -38,6 +38,8 @@ struct BwResult {
   std::vector<std::string> routes;
   std::optional<FabricStats> fabric;   // over a switched topology: the fabric's counters
   std::optional<RcStats> rc;           // over a switched topology: the QP's RC transport
+  /// With config.base.record_samples: each message's post and completion, in post order.
+  std::vector<std::int64_t> posted_ps, completed_ps;
 };
 
 /// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, ...).

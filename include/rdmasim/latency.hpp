@@ -83,6 +83,7 @@ struct LatConfig {
   Profile profile;
   Toggles toggles;
   std::uint64_t seed = 1;
+  bool record_samples = false;        // keep every sample (and, lat, its ledger) in the result (--csv)
 };
 
 /// Throws std::invalid_argument with a one-line message for any bad combination.
@@ -106,6 +107,12 @@ struct LatResult {
   std::uint64_t events = 0;
   std::int64_t invariant_violations = 0;  // messages whose ledger != end-to-end (must be 0)
   std::vector<std::string> routes;    // fabric: "h0 -> edge0.0 -> ... -> h5" per direction
+  /// With config.record_samples: every iteration in order (its start, RTT and ledger).
+  struct Iteration {
+    std::int64_t start_ps = 0, rtt_ps = 0;
+    Ledger ledger;
+  };
+  std::vector<Iteration> iterations;
 
   /// Mean ledger entry per reported sample, in picoseconds (double: RTT/2 and the mean).
   double mean_ps(Category c) const;

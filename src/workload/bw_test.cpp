@@ -113,6 +113,10 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
                               static_cast<double>(window));
   }
   r.bw_peak_bps = bits / (best / 1e12);
+  if (c.base.record_samples) {
+    r.posted_ps = test.posted_;
+    r.completed_ps = test.completed_;
+  }
   const FrameKind fk = c.base.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
   r.wire_bytes_per_message = message_wire_bytes(fk, c.base.size, c.base.mtu, c.base.link_layer);
   r.packets_per_message = packet_count(c.base.size, c.base.mtu);

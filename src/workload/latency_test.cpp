@@ -29,6 +29,7 @@ LatResult run_latency(const LatConfig& c, Exports* exports) {
   r.kept_ledger_sum = pp.kept_ledger_sum();
   r.invariant_violations = pp.invariant_violations();
   r.events = pp.events();
+  r.iterations = std::move(pp.iterations());
   r.stats = compute_latency_stats(pp.samples(), r.rtt_factor);
   for (const StageSpec& s : fwd.stages)
     if (s.kind == StageKind::split && !s.split.header_only) {

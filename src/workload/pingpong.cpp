@@ -9,6 +9,7 @@ PingPong::PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* 
   if (reverse) reverse_ = w_.instance(*reverse, *this);
   exports_.start(c.topology == LatTopology::fabric ? c.fabric.from : 0);
   size_ = c.size;
+  record_ = c.record_samples;
 }
 
 void PingPong::post(int direction) {
@@ -22,6 +23,7 @@ void PingPong::post(int direction) {
 void PingPong::run(std::int64_t exchanges) {
   samples_.clear();
   samples_.reserve(static_cast<std::size_t>(exchanges));
+  if (record_) iterations_.reserve(static_cast<std::size_t>(exchanges));
   remaining_ = exchanges;
   if (remaining_ <= 0) return;
   iteration_start_ = w_.sched.now();
@@ -45,6 +47,7 @@ void PingPong::delivered(Packet& token) {
   // Iteration complete: one RTT sample.
   const std::int64_t v = (now - iteration_start_).count_ps();
   samples_.push_back(v);
+  if (record_) iterations_.push_back({iteration_start_.count_ps(), v, iteration_ledger_});
   all_ledger_.add(iteration_ledger_);
   if (v >= top_[0].value) {
     top_[1] = top_[0];

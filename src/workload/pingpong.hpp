@@ -32,6 +32,8 @@ class PingPong final : public MessageSink {
   void run(std::int64_t exchanges);
 
   std::vector<std::int64_t>& samples() { return samples_; }
+  /// With LatConfig::record_samples: every iteration in order (else empty).
+  std::vector<LatResult::Iteration>& iterations() { return iterations_; }
   /// Sum of the ledgers of all samples except the two largest (perftest's kept set; among
   /// equal values the later iterations count as larger).
   Ledger kept_ledger_sum() const;
@@ -61,6 +63,8 @@ class PingPong final : public MessageSink {
   Ledger all_ledger_;
   std::array<Top, 2> top_{};  // top_[0] largest
   std::vector<std::int64_t> samples_;
+  bool record_ = false;
+  std::vector<LatResult::Iteration> iterations_;
   std::int64_t violations_ = 0;
 };
 
