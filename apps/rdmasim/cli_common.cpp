@@ -38,9 +38,10 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     if (cmd == Command::bw) {
       app.add_option("-t,--tx-depth", o.tx_depth, "messages in flight (send queue depth)")->capture_default_str();
       app.add_flag("--report-gbits,--report_gbits", o.report_gbits, "report Gb/s instead of MiB/s");
-      app.add_option("--pattern", o.pattern, "many flows on a switched topology: permutation | incast | alltoall")
-          ->check(CLI::IsMember({"permutation", "incast", "alltoall"}));
+      app.add_option("--pattern", o.pattern, "many flows on a switched topology: permutation | incast | alltoall | stride")
+          ->check(CLI::IsMember({"permutation", "incast", "alltoall", "stride"}));
       app.add_option("--incast", o.incast, "incast: number of senders (hosts 1..N -> h0)")->capture_default_str();
+      app.add_option("--stride", o.stride, "stride: every host i sends to host (i + K) mod hosts")->capture_default_str();
       app.add_option("--seeds", o.seeds, "--pattern: run seeds seed..seed+N-1 (new permutations) and report the spread")
           ->check(CLI::Range(1, 1000))
           ->capture_default_str();
@@ -74,8 +75,8 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   if (cmd != Command::demo) {
     app.add_option("--topology", o.topology,
                    "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric: "
-                   "single-switch | leaf-spine | fat-tree (RDMA write/send along the flow's ECMP route)")
-        ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree"}))
+                   "single-switch | leaf-spine | fat-tree | ring (RDMA write/send along the flow's ECMP route)")
+        ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree", "ring"}))
         ->capture_default_str();
   }
   if (cmd != Command::demo) {
@@ -84,6 +85,13 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--leaves", o.fabric.leaves, "leaf-spine: leaves")->capture_default_str();
     app.add_option("--spines", o.fabric.spines, "leaf-spine: spines")->capture_default_str();
     app.add_option("--hosts-per-leaf", o.fabric.hosts_per_leaf, "leaf-spine: hosts per leaf")->capture_default_str();
+    app.add_option("--switches", o.fabric.switches, "ring: switches")->capture_default_str();
+    app.add_option("--hosts-per-switch", o.fabric.hosts_per_switch, "ring: hosts per switch")->capture_default_str();
+    app.add_option("--ring-routing", o.fabric.ring_routing,
+                   "ring: clockwise (flows wrap around the ring: a cyclic buffer dependency) or up-down "
+                   "(shortest path, never across the wrap-around cable)")
+        ->check(CLI::IsMember({"clockwise", "up-down"}))
+        ->capture_default_str();
     app.add_option("--from", o.from, "fabric: client host (h0 or 0)")->capture_default_str();
     app.add_option("--to", o.to, "fabric: server host")->capture_default_str();
     app.add_option("--sport", o.fabric.udp_sport, "fabric: RoCEv2 UDP source port (the flow's ECMP entropy)")

@@ -38,8 +38,9 @@ struct LatOptions {
   bool stages = false;       // budget
   int tx_depth = 128;        // bw
   bool report_gbits = false; // bw
-  std::string pattern;       // bw: permutation | incast | alltoall
+  std::string pattern;       // bw: permutation | incast | alltoall | stride
   int incast = 8;            // bw: incast senders
+  int stride = 1;            // bw stride pattern: host i -> host (i + stride) mod hosts
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap
 };

@@ -44,10 +44,12 @@ struct LinkFault {
 };
 
 struct FabricConfig {
-  std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree
+  std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree | ring
   int k = 4;                           // fat-tree
   int hosts = 2;                       // single-switch
   int leaves = 4, spines = 2, hosts_per_leaf = 4;  // leaf-spine
+  int switches = 4, hosts_per_switch = 1;          // ring
+  std::string ring_routing = "clockwise";          // ring: clockwise | up-down
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
   Routing routing = Routing::ecmp;

@@ -252,6 +252,9 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
   tp.leaves = c.fabric.leaves;
   tp.spines = c.fabric.spines;
   tp.hosts_per_leaf = c.fabric.hosts_per_leaf;
+  tp.switches = c.fabric.switches;
+  tp.hosts_per_switch = c.fabric.hosts_per_switch;
+  tp.ring_routing = c.fabric.ring_routing;
   tp.host_rate = tp.fabric_rate = c.profile.link.rate;
   tp.host_length_mm = c.profile.link.length_mm;
   tp.fabric_length_mm = c.profile.sw.fabric_length_mm;

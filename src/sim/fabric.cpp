@@ -5,13 +5,13 @@
 
 #include "net/link.hpp"
 #include "net/routing.hpp"
+#include "sim/fabric_port.hpp"
 
 namespace rdmasim {
-namespace {
 
-constexpr int kClasses = 8;
-constexpr std::int64_t kPauseFrameWire = 84;  // 64 B MAC control frame + preamble/SFD + IFG
-enum Control : std::uint64_t { kPause = 1, kResume = 2, kCredit = 3 };
+using namespace fabric_detail;
+
+namespace {
 
 std::uint64_t packet_arg(Packet& p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)); }
 Packet& arg_packet(std::uint64_t a) { return *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(a)); }
@@ -24,44 +24,6 @@ std::int64_t bytes_in(Time t, Rate r) {
 }
 
 }  // namespace
-
-struct Fabric::Port final : EventHandler {
-  Port(Fabric& f, int i) : fabric(f), id(i) {}
-  void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
-
-  Fabric& fabric;
-  int id;
-  int node = 0, peer = 0;
-  bool peer_switch = false;
-  Rate rate{};
-  Time prop{};
-  // Egress: strict-priority queues toward the peer.
-  std::array<Packet*, kClasses> head{}, tail{};
-  std::array<std::int64_t, kClasses> qbytes{};
-  std::int64_t queued = 0;
-  Time queue_since{};  // last change of `queued` (for the time-weighted mean)
-  std::uint32_t queued_packets = 0;
-  bool busy = false;
-  Time busy_until{}, service{}, release{};
-  int cur_in = -1;  // ingress port the frame in transmission was buffered under (-1: a host)
-  std::uint8_t cur_tc = 0;
-  std::int64_t cur_bytes = 0;
-  CriticalPath path;
-  double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
-  std::vector<std::uint64_t> drops;  // frames it sends that are lost, by count (1-based, ascending)
-  std::size_t next_drop = 0;
-  std::uint64_t sent_count = 0;      // frames it sent that reached the far end (counted when drops)
-  std::uint8_t paused = 0;                     // PFC: priorities the peer has paused
-  std::array<std::int64_t, kClasses> credits{};  // IB: room in the peer's input buffer per VL
-  bool blocked = false;
-  Time blocked_since{};
-  // Ingress: frames received from the peer and buffered at this node.
-  std::array<std::int64_t, kClasses> in_bytes{}, in_headroom{};
-  std::uint8_t xoff_sent = 0;
-  std::int64_t headroom = 0;
-  PortCounters c;
-  FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
-};
 
 Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOptions& o, std::uint64_t seed)
     : sched_(s), topo_(std::move(t)), hops_(*topo_), opt_(o), ecn_rng_(seed, "fabric.ecn"), loss_rng_(seed, "fabric.loss") {
@@ -160,13 +122,18 @@ FabricStats Fabric::stats(Time span) const {
   s.delivered = delivered_;
   s.dropped = dropped_;
   s.lossless_drops = lossless_drops_;
+  s.watchdog_drops = watchdog_drops_;
+  s.watchdog_storms = watchdog_storms_;
+  s.deadlocks = deadlocks();
+  s.deadlock_reports = deadlock_reports_;
   s.in_flight = in_flight();
   s.conserved = s.injected == s.delivered + s.dropped + s.in_flight;
   for (const auto& p : ports_) {
     const PortCounters& c = p->c;
     s.ecn_marked += c.ecn_marked;
     s.pause_frames += c.pause_tx;
-    if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0 && c.rx_errors == 0)
+    if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0 && c.rx_errors == 0 &&
+        c.watchdog_drops == 0)
       continue;
     PortStats r;
     r.port = port_name(p->id);
@@ -180,6 +147,8 @@ FabricStats Fabric::stats(Time span) const {
     r.ecn_marked = c.ecn_marked;
     r.pause_tx = c.pause_tx;
     r.pause_rx = c.pause_rx;
+    r.watchdog_drops = c.watchdog_drops;
+    r.watchdog_storms = c.watchdog_storms;
     r.paused_us = (c.paused + (p->blocked ? sched_.now() - p->blocked_since : Time::zero())).to_us();
     r.max_queue_bytes = c.max_queue_bytes;
     if (span > Time::zero()) r.mean_queue_bytes = c.queue_byte_ps / static_cast<double>(span.count_ps());
@@ -412,6 +381,8 @@ void Fabric::on_arrive(std::uint64_t arg) {
 
 void Fabric::admit(Packet& p, int node, int in) {
   Port& e = *ports_[static_cast<std::size_t>(route(p, node))];
+  if (e.wd_dropping) [[unlikely]]
+    if (watchdog_drop(e, p)) return;
   Port& ip = *ports_[static_cast<std::size_t>(in)];
   SwitchState& s = switches_[static_cast<std::size_t>(node)];
   const std::int64_t w = p.wire.count();
@@ -521,12 +492,17 @@ void Fabric::on_control(std::uint64_t arg) {
     case kPause:
       ++e.c.pause_rx;
       e.paused = static_cast<std::uint8_t>(e.paused | (1u << tc));
+      if (is_switch(e.node)) pause_started(e, tc);
       break;
     case kResume:
       ++e.c.pause_rx;
       e.paused = static_cast<std::uint8_t>(e.paused & ~(1u << tc));
+      ++e.wd_epoch[tc];
       try_start(e);
       break;
+    case kWatchdog: on_watchdog(e, tc, static_cast<std::uint32_t>(value)); break;
+    case kRestore: on_watchdog_restore(e, tc); break;
+    case kDeadlockCheck: check_deadlock(); break;
     case kCredit:
       e.credits[tc] += value;
       try_start(e);
