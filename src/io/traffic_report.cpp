@@ -49,9 +49,12 @@ void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busies
 
 void print_traffic(std::FILE* out, const TrafficResult& r) {
   const TrafficConfig& t = r.config;
+  std::string topo = t.base.fabric.topology;
+  if (topo == "ring")
+    topo += " of " + std::to_string(t.base.fabric.switches) + " switches (" + t.base.fabric.ring_routing + ")";
   std::fprintf(out, "%s traffic, %zu flows of %lld x %lld B RDMA WRITE, tx depth %d, %s, routing %s, %s\n",
                std::string(to_string(t.pattern)).c_str(), r.flows.size(), static_cast<long long>(t.base.iters),
-               static_cast<long long>(t.base.size.count()), t.tx_depth, t.base.fabric.topology.c_str(),
+               static_cast<long long>(t.base.size.count()), t.tx_depth, topo.c_str(),
                std::string(to_string(t.base.fabric.routing)).c_str(),
                t.base.link_layer == LinkLayer::ib ? "InfiniBand credits"
                : t.base.profile.sw.lossless       ? "RoCE lossless (PFC)"
