@@ -22,6 +22,7 @@ struct PortStats {
   std::uint64_t pause_rx = 0;     // PFC frames received from the peer
   std::uint64_t watchdog_drops = 0;   // lossless frames the PFC watchdog dropped at this egress queue
   std::uint64_t watchdog_storms = 0;  // times the watchdog put one of its queues into drop mode
+  std::uint64_t naks = 0, cnps = 0;   // RC NAKs and DCQCN CNPs this port transmitted (each hop counts)
   double paused_us = 0;           // time the transmitter held frames it was not allowed to send
   std::int64_t max_queue_bytes = 0;
   double mean_queue_bytes = 0;   // time-weighted mean depth of its egress queue over the run

@@ -36,15 +36,17 @@ void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busies
   for (std::size_t i = 0; i < by_bytes.size() && i < busiest; ++i)
     if (std::find(shown.begin(), shown.end(), by_bytes[i]) == shown.end()) shown.push_back(by_bytes[i]);
   if (shown.empty()) return;
-  std::fprintf(out, " %-22s %7s %10s %12s %6s %8s %7s %8s %8s %8s %11s %8s\n", "port", "Gb/s", "tx_packets", "tx_bytes",
-               "util%", "drops", "rx_err", "ecn_mark", "pause_tx", "pause_rx", "paused[us]", "maxq[B]");
+  std::fprintf(out, " %-22s %7s %10s %12s %6s %8s %7s %8s %8s %8s %11s %8s %6s %6s\n", "port", "Gb/s", "tx_packets",
+               "tx_bytes", "util%", "drops", "rx_err", "ecn_mark", "pause_tx", "pause_rx", "paused[us]", "maxq[B]", "nak_tx",
+               "cnp_tx");
   for (const PortStats* p : shown)
-    std::fprintf(out, " %-22s %7.1f %10llu %12llu %6.1f %8llu %7llu %8llu %8llu %8llu %11.3f %8lld\n", p->port.c_str(),
-                 static_cast<double>(p->rate_bps) / 1e9, static_cast<unsigned long long>(p->tx_packets),
+    std::fprintf(out, " %-22s %7.1f %10llu %12llu %6.1f %8llu %7llu %8llu %8llu %8llu %11.3f %8lld %6llu %6llu\n",
+                 p->port.c_str(), static_cast<double>(p->rate_bps) / 1e9, static_cast<unsigned long long>(p->tx_packets),
                  static_cast<unsigned long long>(p->tx_bytes), 100.0 * p->utilisation,
                  static_cast<unsigned long long>(p->drops), static_cast<unsigned long long>(p->rx_errors),
                  static_cast<unsigned long long>(p->ecn_marked), static_cast<unsigned long long>(p->pause_tx),
-                 static_cast<unsigned long long>(p->pause_rx), p->paused_us, static_cast<long long>(p->max_queue_bytes));
+                 static_cast<unsigned long long>(p->pause_rx), p->paused_us, static_cast<long long>(p->max_queue_bytes),
+                 static_cast<unsigned long long>(p->naks), static_cast<unsigned long long>(p->cnps));
 }
 
 void print_traffic(std::FILE* out, const TrafficResult& r) {
@@ -150,6 +152,7 @@ nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
                      {"rx_errors", p.rx_errors},   {"rate_Gbps", static_cast<double>(p.rate_bps) / 1e9},
                      {"ecn_marked", p.ecn_marked}, {"pause_tx", p.pause_tx},   {"pause_rx", p.pause_rx},
                      {"watchdog_drops", p.watchdog_drops}, {"watchdog_storms", p.watchdog_storms},
+                     {"naks", p.naks},             {"cnps", p.cnps},
                      {"paused_us", p.paused_us},   {"max_queue_bytes", p.max_queue_bytes},
                      {"mean_queue_bytes", p.mean_queue_bytes},
                      {"utilisation", p.utilisation}});

@@ -5,6 +5,7 @@
 
 #include "net/link.hpp"
 #include "net/routing.hpp"
+#include "net/wire_format.hpp"
 #include "sim/fabric_port.hpp"
 
 namespace rdmasim {
@@ -149,6 +150,8 @@ FabricStats Fabric::stats(Time span) const {
     r.pause_rx = c.pause_rx;
     r.watchdog_drops = c.watchdog_drops;
     r.watchdog_storms = c.watchdog_storms;
+    r.naks = c.nak_tx;
+    r.cnps = c.cnp_tx;
     r.paused_us = (c.paused + (p->blocked ? sched_.now() - p->blocked_since : Time::zero())).to_us();
     r.max_queue_bytes = c.max_queue_bytes;
     if (span > Time::zero()) r.mean_queue_bytes = c.queue_byte_ps / static_cast<double>(span.count_ps());
@@ -295,6 +298,10 @@ void Fabric::start_next(Port& e) {
     e.blocked = false;
   }
   Packet& p = *next;
+  if (!p.route) [[unlikely]] {  // an RC control frame (sim/rc_connection.hpp): a NAK or a CNP
+    if (p.msg && p.msg->frame == static_cast<std::uint8_t>(FrameKind::roce_cnp)) ++e.c.cnp_tx;
+    else if (p.msg && p.msg->frame == static_cast<std::uint8_t>(FrameKind::roce_ack)) ++e.c.nak_tx;
+  }
   const auto q = static_cast<std::size_t>(p.tc);
   const std::int64_t w = p.wire.count();
   e.qbytes[q] -= w;

@@ -85,6 +85,7 @@ struct PortCounters {  // like `ethtool -S` / `perfquery` for one port
   std::uint64_t pause_rx = 0;    // PFC frames this port received (its transmitter obeys)
   std::uint64_t watchdog_drops = 0;   // lossless frames the PFC watchdog dropped at this egress
   std::uint64_t watchdog_storms = 0;  // times the watchdog put one of its queues into drop mode
+  std::uint64_t nak_tx = 0, cnp_tx = 0;  // RC control frames it transmitted: NAKs, DCQCN CNPs
   Time paused{};                 // time its transmitter had frames it was not allowed to send
   std::int64_t max_queue_bytes = 0;
   double queue_byte_ps = 0;      // integral of the egress queue's bytes over time
