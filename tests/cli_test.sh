@@ -102,6 +102,10 @@ expect_error "ring: switches must be 3..10000" bw --topology ring --switches 2 -
 expect_error "--ring-routing: shortest not in" bw --topology ring --pattern stride --ring-routing shortest
 expect_error "switch.pfc_watchdog_restore" bw --topology ring --pattern stride --set switch.pfc_watchdog_restore=0us
 expect_ok "ring" list
+expect_ok "link faults: 2 links down/up, 2 routing recomputations, 2040 frames lost to down links" bw --topology fat-tree --to h15 -n 2000 -s 65536 --link-down agg0.1-core2@2ms-6ms --set switch.route_convergence=1ms
+expect_error "--link-down: expected NODE-NODE@T1 or NODE-NODE@T1-T2" bw --topology fat-tree --to h15 --link-down agg0.1-core2
+expect_error "only links between switches go down" bw --topology fat-tree --to h15 --link-down h0-edge0.0@1ms
+expect_error "must come back up after it goes down" bw --topology fat-tree --to h15 --link-down agg0.1-core2@2ms-1ms
 
 # Regressions from review: crashes, hangs and overflow on accepted-looking input.
 expect_error "traffic patterns need at least 2 hosts" bw --pattern alltoall --topology leaf-spine --leaves 1 --hosts-per-leaf 1

@@ -99,6 +99,9 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--degrade", o.degrade, "fabric: a link trained down, NODE-NODE=RATE (e.g. edge0.0-agg0.0=40Gbps; repeatable)");
     app.add_option("--link-loss", o.link_loss,
                    "fabric: a link corrupting frames, NODE-NODE=PROBABILITY (e.g. agg0.0-core0=1e-4; repeatable)");
+    app.add_option("--link-down", o.link_down,
+                   "fabric: a link between switches goes down at T1 (and back up at T2), NODE-NODE@T1[-T2] "
+                   "(e.g. agg0.0-core0@100us-5ms; routing follows after switch.route_convergence; repeatable)");
     app.add_option("--drop-frames", o.drop_frames,
                    "fabric: lose the Nth frames crossing from NODE to NODE, NODE-NODE=N[,N...] (1-based; repeatable)");
   }
@@ -207,8 +210,24 @@ LatConfig to_config(const LatOptions& o) {
     }
     c.fabric.faults.push_back(f);
   }
-  if (!c.fabric.faults.empty() && c.topology != LatTopology::fabric)
-    throw std::invalid_argument("--degrade/--link-loss/--drop-frames need a switched --topology");
+  for (const std::string& d : o.link_down) {
+    const auto at = d.find('@'), dash = d.find('-');
+    if (at == std::string::npos || dash == std::string::npos || dash == 0 || dash + 1 >= at || at + 1 >= d.size())
+      throw std::invalid_argument("--link-down: expected NODE-NODE@T1 or NODE-NODE@T1-T2, got \"" + d + "\"");
+    LinkOutage out{d.substr(0, dash), d.substr(dash + 1, at - dash - 1), {}, Time::max()};
+    const std::string times = d.substr(at + 1);
+    const auto t2 = times.find('-');
+    try {
+      out.down = parse_time(times.substr(0, t2));
+      if (t2 != std::string::npos) out.up = parse_time(times.substr(t2 + 1));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--link-down: ") + e.what());
+    }
+    if (out.down < Time::zero()) throw std::invalid_argument("--link-down: the time must not be negative");
+    c.fabric.outages.push_back(out);
+  }
+  if ((!c.fabric.faults.empty() || !c.fabric.outages.empty()) && c.topology != LatTopology::fabric)
+    throw std::invalid_argument("--degrade/--link-loss/--drop-frames/--link-down need a switched --topology");
   c.fabric.from = host(o.from, "--from");
   c.fabric.to = host(o.to, "--to");
   c.profile = make_profile(o.profile);

@@ -31,6 +31,7 @@ struct LatOptions {
   std::vector<std::string> sets;
   std::vector<std::string> degrade, link_loss;  // fabric faults "A-B=40Gbps", "A-B=1e-4"
   std::vector<std::string> drop_frames;         // fabric faults "A-B=50,51" (frames lost by count)
+  std::vector<std::string> link_down;           // fabric faults "A-B@100us-5ms" (link down, and up again)
   std::string cc = "none";                      // RDMA congestion control: none | dcqcn
   std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   std::uint64_t seed = 1;

@@ -148,6 +148,8 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(list("network.link_loss", "fabric: links corrupting frames, [\"agg0.0-core0=1e-4\", ...]", &O::link_loss));
   r.push_back(list("network.drop_frames", "fabric: frames lost by count from the first node, [\"h0-sw0=50,51\", ...]",
                    &O::drop_frames));
+  r.push_back(list("network.link_down", "fabric: links going down at T1 (up at T2), [\"agg0.0-core0@100us-5ms\", ...]",
+                   &O::link_down));
   r.push_back(str("network.cc", "RDMA congestion control: none | dcqcn", {"none", "dcqcn"}, &O::cc));
   r.push_back(str("profile", "parameter profile: default | seed-demo", {"default", "seed-demo"}, &O::profile));
   r.push_back(str("host_profile", "host profile TOML from `rdmasim calibrate` (applied before [params])", {},

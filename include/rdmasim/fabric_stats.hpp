@@ -23,6 +23,7 @@ struct PortStats {
   std::uint64_t watchdog_drops = 0;   // lossless frames the PFC watchdog dropped at this egress queue
   std::uint64_t watchdog_storms = 0;  // times the watchdog put one of its queues into drop mode
   std::uint64_t naks = 0, cnps = 0;   // RC NAKs and DCQCN CNPs this port transmitted (each hop counts)
+  std::uint64_t link_drops = 0;       // frames lost because this port's link was down (queued, routed to it, on the wire)
   double paused_us = 0;           // time the transmitter held frames it was not allowed to send
   std::int64_t max_queue_bytes = 0;
   double mean_queue_bytes = 0;   // time-weighted mean depth of its egress queue over the run
@@ -48,6 +49,8 @@ struct FabricStats {
   std::uint64_t watchdog_drops = 0;  // lossless frames dropped by an enabled PFC watchdog (in `dropped`, not lossless_drops)
   std::uint64_t watchdog_storms = 0; // times a queue went into watchdog drop mode
   std::uint64_t deadlocks = 0;       // PFC deadlocks detected (the run stops at the first)
+  std::uint64_t link_drops = 0;      // frames lost to down links or with no route left (in `dropped`)
+  std::uint64_t link_changes = 0, reroutes = 0;  // links gone down or up; routing recomputations
   std::vector<PfcDeadlock> deadlock_reports;
   std::uint64_t ecn_marked = 0, pause_frames = 0;
   bool conserved = true;             // injected == delivered + dropped + in_flight

@@ -43,6 +43,13 @@ struct LinkFault {
   std::vector<std::uint64_t> drop_frames;
 };
 
+/// A link going down at `down` and back up at `up` (Time::max(): never); the switches' routing
+/// follows each change after `switch.route_convergence`.
+struct LinkOutage {
+  std::string a, b;
+  Time down{}, up = Time::max();
+};
+
 struct FabricConfig {
   std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree | ring
   int k = 4;                           // fat-tree
@@ -55,6 +62,7 @@ struct FabricConfig {
   Routing routing = Routing::ecmp;
   CongestionControl cc = CongestionControl::none;
   std::vector<LinkFault> faults;
+  std::vector<LinkOutage> outages;
 };
 
 std::string_view to_string(TestKind t);

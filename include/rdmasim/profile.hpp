@@ -45,6 +45,7 @@ struct SwitchParams {
   Time deadlock_detect = Time::ms(1);        // a waits-for cycle of paused queues this old is a deadlock (0: off)
   Time pfc_watchdog{};                       // a queue paused this long with frames: drop mode (0: off)
   Time pfc_watchdog_restore = Time::ms(200); // drop mode lasts this long, then the queue obeys pause again
+  Time route_convergence = Time::ms(10);     // link down/up: the switches' routing follows after this
 };
 
 struct PcieParams {

@@ -19,6 +19,10 @@ void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busies
     std::fprintf(out, " PFC watchdog: %llu storms (queues put into drop mode), %llu lossless frames dropped by it "
                       "(in the dropped count, not lossless drops)\n",
                  static_cast<unsigned long long>(s.watchdog_storms), static_cast<unsigned long long>(s.watchdog_drops));
+  if (s.link_changes > 0)
+    std::fprintf(out, " link faults: %llu links down/up, %llu routing recomputations, %llu frames lost to down links\n",
+                 static_cast<unsigned long long>(s.link_changes), static_cast<unsigned long long>(s.reroutes),
+                 static_cast<unsigned long long>(s.link_drops));
   for (const PfcDeadlock& d : s.deadlock_reports) {
     std::fprintf(out, " PFC DEADLOCK at %.3f us: %zu paused queues wait for each other in a cycle (the run stopped):\n",
                  d.detected_at_us, d.cycle.size());
@@ -29,7 +33,8 @@ void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busies
   }
   std::vector<const PortStats*> shown;
   for (const PortStats& p : s.ports)
-    if (p.drops || p.rx_errors || p.pause_tx || p.pause_rx || p.ecn_marked || p.watchdog_drops) shown.push_back(&p);
+    if (p.drops || p.rx_errors || p.pause_tx || p.pause_rx || p.ecn_marked || p.watchdog_drops || p.link_drops)
+      shown.push_back(&p);
   std::vector<const PortStats*> by_bytes;
   for (const PortStats& p : s.ports) by_bytes.push_back(&p);
   std::stable_sort(by_bytes.begin(), by_bytes.end(), [](auto* a, auto* b) { return a->tx_bytes > b->tx_bytes; });
@@ -137,6 +142,9 @@ nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
   j["watchdog_drops"] = s.watchdog_drops;
   j["watchdog_storms"] = s.watchdog_storms;
   j["deadlocks"] = s.deadlocks;
+  j["link_drops"] = s.link_drops;
+  j["link_changes"] = s.link_changes;
+  j["reroutes"] = s.reroutes;
   nlohmann::ordered_json dl = nlohmann::ordered_json::array();
   for (const PfcDeadlock& d : s.deadlock_reports) {
     nlohmann::ordered_json cyc = nlohmann::ordered_json::array();
@@ -152,7 +160,7 @@ nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
                      {"rx_errors", p.rx_errors},   {"rate_Gbps", static_cast<double>(p.rate_bps) / 1e9},
                      {"ecn_marked", p.ecn_marked}, {"pause_tx", p.pause_tx},   {"pause_rx", p.pause_rx},
                      {"watchdog_drops", p.watchdog_drops}, {"watchdog_storms", p.watchdog_storms},
-                     {"naks", p.naks},             {"cnps", p.cnps},
+                     {"naks", p.naks},             {"cnps", p.cnps},             {"link_drops", p.link_drops},
                      {"paused_us", p.paused_us},   {"max_queue_bytes", p.max_queue_bytes},
                      {"mean_queue_bytes", p.mean_queue_bytes},
                      {"utilisation", p.utilisation}});

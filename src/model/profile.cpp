@@ -153,6 +153,10 @@ std::vector<ParamDef> build_params() {
   r.push_back(time_param("switch.pfc_watchdog_restore", &P::sw, &SwitchParams::pfc_watchdog_restore,
                          "PFC watchdog: how long a queue stays in drop mode before it obeys pause again",
                          "SONiC default restoration time 200 ms"));
+  r.push_back(time_param("switch.route_convergence", &P::sw, &SwitchParams::route_convergence,
+                         "link down/up (--link-down): time until the switches' routing reflects the change; until "
+                         "then frames routed to a down link are lost",
+                         "estimate: fast BGP/BFD failover in a DC fabric, 10 ms"));
   // pcie
   r.push_back(int_param("pcie.gen", &PcieParams::gen, &P::pcie, "PCIe generation 1..5 (transfer rate and line code)",
                         "Gen4 server"));
@@ -386,6 +390,8 @@ void validate(const Profile& p) {
   if (w.pfc_watchdog < Time::zero() || w.pfc_watchdog > Time::ms(100'000)) fail("switch.pfc_watchdog: must be 0 (off) .. 100s");
   if (w.pfc_watchdog_restore <= Time::zero() || w.pfc_watchdog_restore > Time::ms(100'000))
     fail("switch.pfc_watchdog_restore: must be more than 0 and at most 100s");
+  if (w.route_convergence < Time::zero() || w.route_convergence > Time::ms(100'000))
+    fail("switch.route_convergence: must be 0..100s");
   if (w.ib_vl_buffer.count() < 1024 || w.ib_vl_buffer.count() > w.buffer.count())
     fail("switch.ib_vl_buffer: must be 1KiB..switch.buffer");
   nonneg(p.mem.copy_fixed, "mem.copy_fixed");

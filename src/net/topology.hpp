@@ -41,6 +41,7 @@ struct Cable {
   double loss = 0;       // probability that a frame arrives corrupted (FCS error), either direction
   std::vector<std::uint64_t> drops_from_a, drops_from_b;  // frames lost by count (1-based, ascending)
   CableTransit transit = CableTransit::both;
+  Time down_at = Time::max(), up_at = Time::max();  // link fault: down from down_at until up_at
   int other(int n) const { return n == a ? b : a; }
   /// Routing may send frames from node `from` across this cable.
   bool can_cross(int from) const {
@@ -71,6 +72,12 @@ class Topology {
   void degrade(int cable, Rate rate) { cables_.at(static_cast<std::size_t>(cable)).rate = rate; }
   void set_loss(int cable, double p) { cables_.at(static_cast<std::size_t>(cable)).loss = p; }
   void set_transit(int cable, CableTransit t) { cables_.at(static_cast<std::size_t>(cable)).transit = t; }
+  /// The cable goes down at `down` and back up at `up` (Time::max(): stays down).
+  void set_outage(int cable, Time down, Time up) {
+    Cable& c = cables_.at(static_cast<std::size_t>(cable));
+    c.down_at = down;
+    c.up_at = up;
+  }
   /// Loses the frames numbered `frames` (1-based) of those crossing `cable` from node `from`.
   void drop_frames(int cable, int from, std::vector<std::uint64_t> frames);
 

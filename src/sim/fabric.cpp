@@ -51,6 +51,11 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       ports_.push_back(std::move(port));
     }
   }
+  for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
+    const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;
+    if (cables[ci].down_at != Time::max()) sched_.schedule_at(cables[ci].down_at, control_, arg | kLinkDown << 28);
+    if (cables[ci].up_at != Time::max()) sched_.schedule_at(cables[ci].up_at, control_, arg | kLinkUp << 28);
+  }
   // PFC headroom: what still arrives after XOFF — the frame the upstream is sending, the frame
   // delaying our pause frame, one more in the pipeline, and a round trip of the cable.
   const bool pfc = opt_.layer == LinkLayer::roce && opt_.sw.lossless;
@@ -127,6 +132,9 @@ FabricStats Fabric::stats(Time span) const {
   s.watchdog_storms = watchdog_storms_;
   s.deadlocks = deadlocks();
   s.deadlock_reports = deadlock_reports_;
+  s.link_drops = link_drops_;
+  s.link_changes = link_changes_;
+  s.reroutes = reroutes_;
   s.in_flight = in_flight();
   s.conserved = s.injected == s.delivered + s.dropped + s.in_flight;
   for (const auto& p : ports_) {
@@ -134,7 +142,7 @@ FabricStats Fabric::stats(Time span) const {
     s.ecn_marked += c.ecn_marked;
     s.pause_frames += c.pause_tx;
     if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0 && c.rx_errors == 0 &&
-        c.watchdog_drops == 0)
+        c.watchdog_drops == 0 && c.link_drops == 0)
       continue;
     PortStats r;
     r.port = port_name(p->id);
@@ -151,6 +159,7 @@ FabricStats Fabric::stats(Time span) const {
     r.watchdog_drops = c.watchdog_drops;
     r.watchdog_storms = c.watchdog_storms;
     r.naks = c.nak_tx;
+    r.link_drops = c.link_drops;
     r.cnps = c.cnp_tx;
     r.paused_us = (c.paused + (p->blocked ? sched_.now() - p->blocked_since : Time::zero())).to_us();
     r.max_queue_bytes = c.max_queue_bytes;
@@ -178,6 +187,7 @@ int Fabric::route(Packet& p, int node) const {
   const FabricFlow& f = *p.flow;
   const NextHopTable::Hops nh = hops_.towards(node, f.dst);
   const auto count = static_cast<std::uint32_t>(nh.ports.size());
+  if (count == 0 && reroutes_ > 0) return -1;  // links down: no route left
   if (count == 0) throw std::logic_error("fabric: no route from " + topo_->nodes()[static_cast<std::size_t>(node)].name);
   const std::int32_t* hops = nh.ports.data();
   if (count == 1) return hops[0];
@@ -352,6 +362,8 @@ void Fabric::on_arrive(std::uint64_t arg) {
   const int in = p.fab_port ^ 1;
   Port& ip = *ports_[static_cast<std::size_t>(in)];
   Port& tp = *ports_[static_cast<std::size_t>(p.fab_port)];
+  if (tp.down) [[unlikely]]
+    return link_drop(&tp, p);  // the link went down under it
   const bool dropped_by_count = !tp.drops.empty() && tp.next_drop < tp.drops.size() &&
                                 tp.drops[tp.next_drop] == ++tp.sent_count && (++tp.next_drop, true);
   if (dropped_by_count || (ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) {  // FCS error: discarded
@@ -387,7 +399,12 @@ void Fabric::on_arrive(std::uint64_t arg) {
 }
 
 void Fabric::admit(Packet& p, int node, int in) {
-  Port& e = *ports_[static_cast<std::size_t>(route(p, node))];
+  const int out = route(p, node);
+  if (out < 0) [[unlikely]]
+    return link_drop(nullptr, p);
+  Port& e = *ports_[static_cast<std::size_t>(out)];
+  if (e.down) [[unlikely]]
+    return link_drop(&e, p);
   if (e.wd_dropping) [[unlikely]]
     if (watchdog_drop(e, p)) return;
   Port& ip = *ports_[static_cast<std::size_t>(in)];
@@ -497,11 +514,13 @@ void Fabric::on_control(std::uint64_t arg) {
   const auto value = static_cast<std::int64_t>(arg & 0xffffff);
   switch (kind) {
     case kPause:
+      if (e.down) break;  // lost with the link
       ++e.c.pause_rx;
       e.paused = static_cast<std::uint8_t>(e.paused | (1u << tc));
       if (is_switch(e.node)) pause_started(e, tc);
       break;
     case kResume:
+      if (e.down) break;
       ++e.c.pause_rx;
       e.paused = static_cast<std::uint8_t>(e.paused & ~(1u << tc));
       ++e.wd_epoch[tc];
@@ -510,6 +529,9 @@ void Fabric::on_control(std::uint64_t arg) {
     case kWatchdog: on_watchdog(e, tc, static_cast<std::uint32_t>(value)); break;
     case kRestore: on_watchdog_restore(e, tc); break;
     case kDeadlockCheck: check_deadlock(); break;
+    case kLinkDown: link_change(e.id / 2, false); break;
+    case kLinkUp: link_change(e.id / 2, true); break;
+    case kReroute: reroute(); break;
     case kCredit:
       e.credits[tc] += value;
       try_start(e);

@@ -50,6 +50,12 @@
 // paused that long while holding frames goes into drop mode for `switch.pfc_watchdog_restore`:
 // its frames and every frame routed to it are dropped (freeing the upstream ingress, which
 // sends XON), then it obeys pause again.
+//
+// Link faults (fabric_links.cpp, a cable's down_at/up_at): a switch-to-switch link going down
+// loses the frames queued on its two ports, the frames on its wire and every frame routed to it
+// until the switches' routing converges `switch.route_convergence` later (next-hop tables
+// recomputed without the down links; a destination left unreachable loses its frames); PFC
+// state on the link is cleared. Coming back up, it carries traffic once routing converges again.
 #pragma once
 
 #include <array>
@@ -86,6 +92,7 @@ struct PortCounters {  // like `ethtool -S` / `perfquery` for one port
   std::uint64_t watchdog_drops = 0;   // lossless frames the PFC watchdog dropped at this egress
   std::uint64_t watchdog_storms = 0;  // times the watchdog put one of its queues into drop mode
   std::uint64_t nak_tx = 0, cnp_tx = 0;  // RC control frames it transmitted: NAKs, DCQCN CNPs
+  std::uint64_t link_drops = 0;          // frames lost because its link was down
   Time paused{};                 // time its transmitter had frames it was not allowed to send
   std::int64_t max_queue_bytes = 0;
   double queue_byte_ps = 0;      // integral of the egress queue's bytes over time
@@ -197,6 +204,10 @@ class Fabric {
   void schedule_pfc(Port& e, std::uint64_t kind, unsigned tc, std::uint32_t value, Time delay);
   void flush_queue(Port& e, unsigned tc);  // watchdog: drops every frame of the priority queued at e
   bool watchdog_drop(Port& e, Packet& p);   // in drop mode for p's priority: drops p (true)
+  // Link faults (fabric_links.cpp).
+  void link_change(int cable, bool up);
+  void reroute();
+  void link_drop(Port* at, Packet& p);      // lost to a down link (or no route left)
 
   Scheduler& sched_;
   std::shared_ptr<const Topology> topo_;
@@ -211,6 +222,7 @@ class Fabric {
   Handler control_{*this, &Fabric::on_control};
   std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;
   std::uint64_t watchdog_drops_ = 0, watchdog_storms_ = 0;
+  std::uint64_t link_drops_ = 0, link_changes_ = 0, reroutes_ = 0;
   bool check_pending_ = false;  // a deadlock check is scheduled
   WaitsForGraph waits_for_;     // rebuilt by every check
   std::vector<PfcDeadlock> deadlock_reports_;

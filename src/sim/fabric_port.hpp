@@ -19,7 +19,9 @@ namespace fabric_detail {
 inline constexpr int kClasses = 8;
 inline constexpr std::int64_t kPauseFrameWire = 84;  // 64 B MAC control frame + preamble/SFD + IFG
 // Control events (Fabric::on_control): the kind in bits 28..31 of the argument.
-enum Control : std::uint64_t { kPause = 1, kResume = 2, kCredit = 3, kWatchdog = 4, kRestore = 5, kDeadlockCheck = 6 };
+enum Control : std::uint64_t {
+  kPause = 1, kResume = 2, kCredit = 3, kWatchdog = 4, kRestore = 5, kDeadlockCheck = 6, kLinkDown = 7, kLinkUp = 8, kReroute = 9
+};
 
 }  // namespace fabric_detail
 
@@ -54,6 +56,7 @@ struct Fabric::Port final : EventHandler {
   std::array<std::uint32_t, fabric_detail::kClasses> wd_epoch{};  // PFC watchdog: bumped by every XON
   std::uint8_t wd_dropping = 0;                // PFC watchdog: priorities in drop mode
   std::array<std::int64_t, fabric_detail::kClasses> credits{};  // IB: room in the peer's input buffer per VL
+  bool down = false;  // its link is down (link fault)
   bool blocked = false;
   Time blocked_since{};
   // Ingress: frames received from the peer and buffered at this node.
