@@ -102,6 +102,14 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--link-down", o.link_down,
                    "fabric: a link between switches goes down at T1 (and back up at T2), NODE-NODE@T1[-T2] "
                    "(e.g. agg0.0-core0@100us-5ms; routing follows after switch.route_convergence; repeatable)");
+    app.add_option("--loss", o.fabric.loss,
+                   "fabric: every link corrupts each frame with this probability, both ways (e.g. 1e-4)")
+        ->capture_default_str();
+    if (cmd == Command::bw)
+      app.add_option("--loss-sweep", o.loss_sweep,
+                     "bw: goodput vs --loss at these rates (comma-separated, e.g. 0,1e-6,1e-5,1e-4,1e-3,1e-2): "
+                     "simulated RDMA go-back-N against its closed form and TCP's")
+          ->delimiter(',');
     app.add_option("--drop-frames", o.drop_frames,
                    "fabric: lose the Nth frames crossing from NODE to NODE, NODE-NODE=N[,N...] (1-based; repeatable)");
   }
@@ -226,8 +234,12 @@ LatConfig to_config(const LatOptions& o) {
     if (out.down < Time::zero()) throw std::invalid_argument("--link-down: the time must not be negative");
     c.fabric.outages.push_back(out);
   }
-  if ((!c.fabric.faults.empty() || !c.fabric.outages.empty()) && c.topology != LatTopology::fabric)
-    throw std::invalid_argument("--degrade/--link-loss/--drop-frames/--link-down need a switched --topology");
+  if (!(c.fabric.loss >= 0 && c.fabric.loss < 1))
+    throw std::invalid_argument("--loss: expected a probability in [0, 1), got " + std::to_string(c.fabric.loss));
+  if ((!c.fabric.faults.empty() || c.fabric.loss > 0) && c.topology != LatTopology::fabric)
+    throw std::invalid_argument("--degrade/--link-loss/--loss/--drop-frames need a switched --topology");
+  if (!c.fabric.outages.empty() && c.topology != LatTopology::fabric)
+    throw std::invalid_argument("--link-down needs a switched --topology");
   c.fabric.from = host(o.from, "--from");
   c.fabric.to = host(o.to, "--to");
   c.profile = make_profile(o.profile);

@@ -42,6 +42,7 @@ struct LatOptions {
   std::string pattern;       // bw: permutation | incast | alltoall | stride
   int incast = 8;            // bw: incast senders
   int stride = 1;            // bw stride pattern: host i -> host (i + stride) mod hosts
+  std::vector<double> loss_sweep;  // bw: goodput vs loss table at these loss rates
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap
 };
