@@ -96,6 +96,21 @@ expect_error "switch.pfc_headroom" bw --topology fat-tree --pattern incast -n 5 
 expect_error "switch.data_tc" bw --topology fat-tree --pattern incast -n 5 --set switch.data_tc=9
 expect_ok "adaptive per packet; unloaded: h0 -> edge0.0" bw --topology fat-tree --to h15 --routing adaptive -n 10
 expect_error "The following arguments were not expected" lat --topology fat-tree --routing spray
+# PFC pathologies: the ring deadlock is reported with its cycle, the watchdog and up-down routing complete.
+expect_ok "PFC DEADLOCK at 1021.259 us: 4 paused queues" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
+expect_ok "sw3->sw0               priority 3    129636 B queued, paused 1000.000 us  -> waits for sw0->sw1" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
+expect_ok '"deadlock_reports": [' bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --json
+expect_ok "lossless frames dropped by it" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 20 -t 16 --set switch.pfc_watchdog=200us --set switch.pfc_watchdog_restore=20us
+expect_ok "h2    h0     49154       200" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --ring-routing up-down
+expect_error "stride: must be 1..3" bw --topology ring --switches 4 --pattern stride --stride 4
+expect_error "ring: switches must be 3..10000" bw --topology ring --switches 2 --pattern stride
+expect_error "--ring-routing: shortest not in" bw --topology ring --pattern stride --ring-routing shortest
+expect_error "switch.pfc_watchdog_restore" bw --topology ring --pattern stride --set switch.pfc_watchdog_restore=0us
+expect_ok "ring" list
+expect_ok "link faults: 2 links down/up, 2 routing recomputations, 2040 frames lost to down links" bw --topology fat-tree --to h15 -n 2000 -s 65536 --link-down agg0.1-core2@2ms-6ms --set switch.route_convergence=1ms
+expect_error "--link-down: expected NODE-NODE@T1 or NODE-NODE@T1-T2" bw --topology fat-tree --to h15 --link-down agg0.1-core2
+expect_error "only links between switches go down" bw --topology fat-tree --to h15 --link-down h0-edge0.0@1ms
+expect_error "must come back up after it goes down" bw --topology fat-tree --to h15 --link-down agg0.1-core2@2ms-1ms
 
 # Regressions from review: crashes, hangs and overflow on accepted-looking input.
 expect_error "traffic patterns need at least 2 hosts" bw --pattern alltoall --topology leaf-spine --leaves 1 --hosts-per-leaf 1

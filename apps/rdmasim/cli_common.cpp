@@ -38,9 +38,10 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     if (cmd == Command::bw) {
       app.add_option("-t,--tx-depth", o.tx_depth, "messages in flight (send queue depth)")->capture_default_str();
       app.add_flag("--report-gbits,--report_gbits", o.report_gbits, "report Gb/s instead of MiB/s");
-      app.add_option("--pattern", o.pattern, "many flows on a switched topology: permutation | incast | alltoall")
-          ->check(CLI::IsMember({"permutation", "incast", "alltoall"}));
+      app.add_option("--pattern", o.pattern, "many flows on a switched topology: permutation | incast | alltoall | stride")
+          ->check(CLI::IsMember({"permutation", "incast", "alltoall", "stride"}));
       app.add_option("--incast", o.incast, "incast: number of senders (hosts 1..N -> h0)")->capture_default_str();
+      app.add_option("--stride", o.stride, "stride: every host i sends to host (i + K) mod hosts")->capture_default_str();
       app.add_option("--seeds", o.seeds, "--pattern: run seeds seed..seed+N-1 (new permutations) and report the spread")
           ->check(CLI::Range(1, 1000))
           ->capture_default_str();
@@ -74,8 +75,8 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   if (cmd != Command::demo) {
     app.add_option("--topology", o.topology,
                    "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric: "
-                   "single-switch | leaf-spine | fat-tree (RDMA write/send along the flow's ECMP route)")
-        ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree"}))
+                   "single-switch | leaf-spine | fat-tree | ring (RDMA write/send along the flow's ECMP route)")
+        ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree", "ring"}))
         ->capture_default_str();
   }
   if (cmd != Command::demo) {
@@ -84,6 +85,13 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--leaves", o.fabric.leaves, "leaf-spine: leaves")->capture_default_str();
     app.add_option("--spines", o.fabric.spines, "leaf-spine: spines")->capture_default_str();
     app.add_option("--hosts-per-leaf", o.fabric.hosts_per_leaf, "leaf-spine: hosts per leaf")->capture_default_str();
+    app.add_option("--switches", o.fabric.switches, "ring: switches")->capture_default_str();
+    app.add_option("--hosts-per-switch", o.fabric.hosts_per_switch, "ring: hosts per switch")->capture_default_str();
+    app.add_option("--ring-routing", o.fabric.ring_routing,
+                   "ring: clockwise (flows wrap around the ring: a cyclic buffer dependency) or up-down "
+                   "(shortest path, never across the wrap-around cable)")
+        ->check(CLI::IsMember({"clockwise", "up-down"}))
+        ->capture_default_str();
     app.add_option("--from", o.from, "fabric: client host (h0 or 0)")->capture_default_str();
     app.add_option("--to", o.to, "fabric: server host")->capture_default_str();
     app.add_option("--sport", o.fabric.udp_sport, "fabric: RoCEv2 UDP source port (the flow's ECMP entropy)")
@@ -91,6 +99,9 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--degrade", o.degrade, "fabric: a link trained down, NODE-NODE=RATE (e.g. edge0.0-agg0.0=40Gbps; repeatable)");
     app.add_option("--link-loss", o.link_loss,
                    "fabric: a link corrupting frames, NODE-NODE=PROBABILITY (e.g. agg0.0-core0=1e-4; repeatable)");
+    app.add_option("--link-down", o.link_down,
+                   "fabric: a link between switches goes down at T1 (and back up at T2), NODE-NODE@T1[-T2] "
+                   "(e.g. agg0.0-core0@100us-5ms; routing follows after switch.route_convergence; repeatable)");
     app.add_option("--loss", o.fabric.loss,
                    "fabric: every link corrupts each frame with this probability, both ways (e.g. 1e-4)")
         ->capture_default_str();
@@ -217,10 +228,28 @@ LatConfig to_config(const LatOptions& o) {
     }
     c.fabric.faults.push_back(f);
   }
+  for (const std::string& d : o.link_down) {
+    const auto at = d.find('@'), dash = d.find('-');
+    if (at == std::string::npos || dash == std::string::npos || dash == 0 || dash + 1 >= at || at + 1 >= d.size())
+      throw std::invalid_argument("--link-down: expected NODE-NODE@T1 or NODE-NODE@T1-T2, got \"" + d + "\"");
+    LinkOutage out{d.substr(0, dash), d.substr(dash + 1, at - dash - 1), {}, Time::max()};
+    const std::string times = d.substr(at + 1);
+    const auto t2 = times.find('-');
+    try {
+      out.down = parse_time(times.substr(0, t2));
+      if (t2 != std::string::npos) out.up = parse_time(times.substr(t2 + 1));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--link-down: ") + e.what());
+    }
+    if (out.down < Time::zero()) throw std::invalid_argument("--link-down: the time must not be negative");
+    c.fabric.outages.push_back(out);
+  }
   if (!(c.fabric.loss >= 0 && c.fabric.loss < 1))
     throw std::invalid_argument("--loss: expected a probability in [0, 1), got " + std::to_string(c.fabric.loss));
   if ((!c.fabric.faults.empty() || c.fabric.loss > 0) && c.topology != LatTopology::fabric)
     throw std::invalid_argument("--degrade/--link-loss/--loss/--drop-frames need a switched --topology");
+  if (!c.fabric.outages.empty() && c.topology != LatTopology::fabric)
+    throw std::invalid_argument("--link-down needs a switched --topology");
   c.fabric.from = host(o.from, "--from");
   c.fabric.to = host(o.to, "--to");
   c.profile = make_profile(o.profile);

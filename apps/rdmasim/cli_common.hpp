@@ -32,6 +32,7 @@ struct LatOptions {
   std::vector<std::string> sets;
   std::vector<std::string> degrade, link_loss;  // fabric faults "A-B=40Gbps", "A-B=1e-4"
   std::vector<std::string> drop_frames;         // fabric faults "A-B=50,51" (frames lost by count)
+  std::vector<std::string> link_down;           // fabric faults "A-B@100us-5ms" (link down, and up again)
   std::string cc = "none";                      // RDMA congestion control: none | dcqcn
   std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   std::uint64_t seed = 1;
@@ -39,8 +40,9 @@ struct LatOptions {
   bool stages = false;       // budget
   int tx_depth = 128;        // bw
   bool report_gbits = false; // bw
-  std::string pattern;       // bw: permutation | incast | alltoall
+  std::string pattern;       // bw: permutation | incast | alltoall | stride
   int incast = 8;            // bw: incast senders
+  int stride = 1;            // bw stride pattern: host i -> host (i + stride) mod hosts
   std::vector<double> loss_sweep;  // bw: goodput vs loss table at these loss rates
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap

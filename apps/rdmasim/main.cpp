@@ -125,9 +125,13 @@ int run_pattern(const cli::LatOptions& o) {
   TrafficConfig t;
   t.base = cli::to_config(o);
   if (t.base.topology != LatTopology::fabric)
-    throw std::invalid_argument("--pattern needs a switched --topology (single-switch, leaf-spine, fat-tree)");
-  t.pattern = o.pattern == "incast" ? Pattern::incast : o.pattern == "alltoall" ? Pattern::alltoall : Pattern::permutation;
+    throw std::invalid_argument("--pattern needs a switched --topology (single-switch, leaf-spine, fat-tree, ring)");
+  t.pattern = o.pattern == "incast"     ? Pattern::incast
+              : o.pattern == "alltoall" ? Pattern::alltoall
+              : o.pattern == "stride"   ? Pattern::stride
+                                        : Pattern::permutation;
   t.incast_senders = o.incast;
+  t.stride = o.stride;
   t.tx_depth = o.tx_depth;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);

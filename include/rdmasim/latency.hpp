@@ -43,17 +43,27 @@ struct LinkFault {
   std::vector<std::uint64_t> drop_frames;
 };
 
+/// A link going down at `down` and back up at `up` (Time::max(): never); the switches' routing
+/// follows each change after `switch.route_convergence`.
+struct LinkOutage {
+  std::string a, b;
+  Time down{}, up = Time::max();
+};
+
 struct FabricConfig {
-  std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree
+  std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree | ring
   int k = 4;                           // fat-tree
   int hosts = 2;                       // single-switch
   int leaves = 4, spines = 2, hosts_per_leaf = 4;  // leaf-spine
+  int switches = 4, hosts_per_switch = 1;          // ring
+  std::string ring_routing = "clockwise";          // ring: clockwise | up-down
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
   Routing routing = Routing::ecmp;
   CongestionControl cc = CongestionControl::none;
   double loss = 0;                     // every cable corrupts each frame with this probability (both ways)
   std::vector<LinkFault> faults;       // per-cable faults (a fault's loss replaces `loss` there)
+  std::vector<LinkOutage> outages;
 };
 
 std::string_view to_string(TestKind t);

@@ -41,6 +41,11 @@ struct SwitchParams {
   Bytes ecn_kmax{200'000};                   // Kmax 200 KB,
   double ecn_pmax = 0.01;                    // Pmax 1 %
   Bytes ib_vl_buffer{64 * 1024};             // InfiniBand: input buffer per port and VL (credits)
+  // PFC pathologies (sim/fabric.hpp): deadlock detection and the PFC watchdog.
+  Time deadlock_detect = Time::ms(1);        // a waits-for cycle of paused queues this old is a deadlock (0: off)
+  Time pfc_watchdog{};                       // a queue paused this long with frames: drop mode (0: off)
+  Time pfc_watchdog_restore = Time::ms(200); // drop mode lasts this long, then the queue obeys pause again
+  Time route_convergence = Time::ms(10);     // link down/up: the switches' routing follows after this
 };
 
 struct PcieParams {

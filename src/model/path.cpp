@@ -252,6 +252,9 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
   tp.leaves = c.fabric.leaves;
   tp.spines = c.fabric.spines;
   tp.hosts_per_leaf = c.fabric.hosts_per_leaf;
+  tp.switches = c.fabric.switches;
+  tp.hosts_per_switch = c.fabric.hosts_per_switch;
+  tp.ring_routing = c.fabric.ring_routing;
   tp.host_rate = tp.fabric_rate = c.profile.link.rate;
   tp.host_length_mm = c.profile.link.length_mm;
   tp.fabric_length_mm = c.profile.sw.fabric_length_mm;
@@ -269,6 +272,19 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
       const Cable& cb = t.cables()[static_cast<std::size_t>(cable)];
       t.drop_frames(cable, t.nodes()[static_cast<std::size_t>(cb.a)].name == f.a ? cb.a : cb.b, f.drop_frames);
     }
+  }
+  for (const LinkOutage& o : c.fabric.outages) {
+    const int cable = t.find_cable(o.a, o.b);
+    if (cable < 0)
+      throw std::invalid_argument("--link-down: no cable between \"" + o.a + "\" and \"" + o.b + "\" in this " + t.name +
+                                  " (`rdmasim topo` lists the nodes)");
+    const Cable& cb = t.cables()[static_cast<std::size_t>(cable)];
+    if (t.nodes()[static_cast<std::size_t>(cb.a)].kind != NodeKind::switch_ ||
+        t.nodes()[static_cast<std::size_t>(cb.b)].kind != NodeKind::switch_)
+      throw std::invalid_argument("--link-down: " + o.a + "-" + o.b + " is a host's link; only links between switches go down");
+    if (o.up <= o.down) throw std::invalid_argument("--link-down: " + o.a + "-" + o.b + " must come back up after it goes down");
+    if (cb.down_at != Time::max()) throw std::invalid_argument("--link-down: " + o.a + "-" + o.b + " given twice");
+    t.set_outage(cable, o.down, o.up);
   }
   return std::make_shared<Topology>(std::move(t));
 }

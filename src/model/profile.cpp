@@ -142,6 +142,21 @@ std::vector<ParamDef> build_params() {
                            "ECN: marking probability at kmax (linear from kmin)", "DCQCN paper: 1 %"));
   r.push_back(bytes_param("switch.ib_vl_buffer", &SwitchParams::ib_vl_buffer, &P::sw,
                           "InfiniBand: input buffer per port and VL, advertised as credits", "estimate"));
+  r.push_back(time_param("switch.deadlock_detect", &P::sw, &SwitchParams::deadlock_detect,
+                         "PFC deadlock: a cycle in the waits-for graph of paused queues that persists this long "
+                         "is reported and stops the run (0: off)",
+                         "estimate: far above transient incast pauses (tens of us)"));
+  r.push_back(time_param("switch.pfc_watchdog", &P::sw, &SwitchParams::pfc_watchdog,
+                         "PFC watchdog: a queue paused this long while holding frames drops them and every frame "
+                         "for it until restore (0: off)",
+                         "SONiC/Mellanox PFC watchdog (operators: 100-200 ms)"));
+  r.push_back(time_param("switch.pfc_watchdog_restore", &P::sw, &SwitchParams::pfc_watchdog_restore,
+                         "PFC watchdog: how long a queue stays in drop mode before it obeys pause again",
+                         "SONiC default restoration time 200 ms"));
+  r.push_back(time_param("switch.route_convergence", &P::sw, &SwitchParams::route_convergence,
+                         "link down/up (--link-down): time until the switches' routing reflects the change; until "
+                         "then frames routed to a down link are lost",
+                         "estimate: fast BGP/BFD failover in a DC fabric, 10 ms"));
   // pcie
   r.push_back(int_param("pcie.gen", &PcieParams::gen, &P::pcie, "PCIe generation 1..5 (transfer rate and line code)",
                         "Gen4 server"));
@@ -370,6 +385,13 @@ void validate(const Profile& p) {
   if (w.ecn_kmin.count() < 0 || w.ecn_kmax.count() < w.ecn_kmin.count() || w.ecn_kmax.count() > w.buffer.count())
     fail("switch.ecn_kmin/ecn_kmax: need 0 <= kmin <= kmax <= switch.buffer");
   if (!(w.ecn_pmax >= 0 && w.ecn_pmax <= 1)) fail("switch.ecn_pmax: must be in [0, 1]");
+  if (w.deadlock_detect < Time::zero() || w.deadlock_detect > Time::ms(100'000))
+    fail("switch.deadlock_detect: must be 0 (off) .. 100s");
+  if (w.pfc_watchdog < Time::zero() || w.pfc_watchdog > Time::ms(100'000)) fail("switch.pfc_watchdog: must be 0 (off) .. 100s");
+  if (w.pfc_watchdog_restore <= Time::zero() || w.pfc_watchdog_restore > Time::ms(100'000))
+    fail("switch.pfc_watchdog_restore: must be more than 0 and at most 100s");
+  if (w.route_convergence < Time::zero() || w.route_convergence > Time::ms(100'000))
+    fail("switch.route_convergence: must be 0..100s");
   if (w.ib_vl_buffer.count() < 1024 || w.ib_vl_buffer.count() > w.buffer.count())
     fail("switch.ib_vl_buffer: must be 1KiB..switch.buffer");
   nonneg(p.mem.copy_fixed, "mem.copy_fixed");
