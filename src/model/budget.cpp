@@ -22,6 +22,7 @@ struct PacketState {
   std::vector<CriticalStep> trail;  // only when steps are requested
   Bytes payload{};
   Bytes wire{};
+  std::int32_t index = 0;
   bool head = true;
 };
 
@@ -101,7 +102,7 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
             p.t = free;
           }
           const Time extra = (!s.cost.batch_head_only || p.head) ? s.cost.head_extra : Time::zero();
-          const Time service = s.cost.eval(p.payload, size, p.wire);
+          const Time service = s.cost.eval_at(p.index, p.payload, size, p.wire);
           const Time release = release_time(s.cost, service);
           note(p, track, idx, s.cost.head_cat, extra);
           note(p, track, idx, s.cat, release);
@@ -122,6 +123,7 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
           PacketState& p = pk[static_cast<std::size_t>(i)];
           p.payload = s.split.header_only ? Bytes{} : packet_payload(size, s.split.segment, i);
           p.wire = frame_wire_bytes(s.split.frame, frame_pos(i, n), p.payload, s.split.layer);
+          p.index = i;
           p.head = true;
         }
         break;
@@ -132,6 +134,7 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
           if (pk[i].t >= pk[last].t) last = i;
         PacketState token = pk[last];
         token.payload = size;
+        token.index = 0;
         pk.assign(1, token);
         break;
       }

@@ -37,6 +37,9 @@ void InterruptModerator::fire() {
     Packet* next = p->next_in_queue;
     p->batch_head = first;
     first = false;
+    const Time wait = now - p->stamp;
+    total_wait_ += wait;
+    if (wait > max_wait_) max_wait_ = wait;
     p->charge(Category::interrupt, now, static_cast<ModerateStage*>(p->service_owner)->site());
     static_cast<ModerateStage*>(p->service_owner)->release(*p);
     p = next;

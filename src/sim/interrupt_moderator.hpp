@@ -27,6 +27,9 @@ class InterruptModerator : public EventHandler {
   void arrive(Packet& p, Stage& owner, Time usecs, int frames);
   std::uint64_t interrupts() const { return interrupts_; }
   std::uint64_t packets() const { return packets_; }
+  /// Sum and maximum of the packets' waits here (the lesson's L_batch), measured.
+  Time total_wait() const { return total_wait_; }
+  Time max_wait() const { return max_wait_; }
 
   void on_event(std::uint64_t generation) override;
 
@@ -41,6 +44,8 @@ class InterruptModerator : public EventHandler {
   std::uint64_t generation_ = 0;  // invalidates timers of batches already fired
   std::uint64_t interrupts_ = 0;
   std::uint64_t packets_ = 0;
+  Time total_wait_{};
+  Time max_wait_{};
 };
 
 }  // namespace rdmasim

@@ -26,8 +26,10 @@ class DelayStage final : public Stage {
 
 class ServeStage final : public Stage {
  public:
-  ServeStage(SimContext& ctx, const StageSpec& spec, FifoServer& server)
-      : Stage(ctx), cat_(spec.cat), cost_(spec.cost), server_(server), wire_(spec.res == ResourceKind::wire) {}
+  /// `irqs` (optional): counts the interrupts this stage takes (host CPU accounting).
+  ServeStage(SimContext& ctx, const StageSpec& spec, FifoServer& server, std::uint64_t* irqs = nullptr)
+      : Stage(ctx), cat_(spec.cat), cost_(spec.cost), server_(server), wire_(spec.res == ResourceKind::wire),
+        irqs_(irqs) {}
   void receive(Packet& p) override;
   /// Called by the server when p's service starts (a wire: p starts its transmission).
   void started(Packet& p);
@@ -45,6 +47,7 @@ class ServeStage final : public Stage {
   Cost cost_;
   FifoServer& server_;
   bool wire_;
+  std::uint64_t* irqs_;
 };
 
 /// The message token becomes its packets. Without a window all of them at once; with one,
