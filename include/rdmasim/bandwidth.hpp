@@ -38,6 +38,8 @@ struct BwResult {
   std::vector<std::string> routes;
   std::optional<FabricStats> fabric;   // over a switched topology: the fabric's counters
   std::optional<RcStats> rc;           // over a switched topology: the QP's RC transport
+  HostCounters hosts[2];               // CPU accounting and interrupts per host (A, B)
+  Time simulated{};
 };
 
 /// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, ...).

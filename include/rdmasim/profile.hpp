@@ -111,6 +111,7 @@ struct NicParams {
   Bytes max_inline{0};                       // 0 = perftest's default per test (220/236)
   Time rx_usecs = Time::us(3);               // interrupt moderation timer (when enabled)
   int rx_frames = 32;                        // interrupt moderation packet count
+  bool adaptive_rx = false;                  // adaptive: no batching after rx_usecs without interrupts
   Bytes tx_window{64 * 1024};                // a QP's frames fetched ahead of the wire (0 = all)
   Bytes read_buffer{0};                      // outstanding DMA-read bytes (0 = only tx_window)
 };

@@ -12,6 +12,7 @@ void append_moderation(PathSpec& path, int side, const NicParams& nic, const std
   ModerationSpec m;
   m.usecs = nic.rx_usecs;
   m.frames = nic.rx_frames;
+  m.adaptive = nic.adaptive_rx;
   path.moderate(side, m, label);
 }
 }  // namespace

@@ -142,7 +142,11 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
         throw std::logic_error("budget: network stage not flattened");
       case StageKind::moderate: {
         std::vector<std::size_t> pending;
+        bool fired = false;
+        Time last_fire{};
         auto fire = [&](Time at) {
+          fired = true;
+          last_fire = at;
           for (std::size_t i = 0; i < pending.size(); ++i) {
             PacketState& p = pk[pending[i]];
             note(p, track, idx, Category::interrupt, at - p.t);
@@ -156,8 +160,9 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
             const Time timer = pk[pending.front()].t + s.moderation.usecs;
             if (timer <= pk[k].t) fire(timer);  // timer first on a tie, as the simulator
           }
+          const bool at_once = s.moderation.adaptive && pending.empty() && (!fired || pk[k].t - last_fire >= s.moderation.usecs);
           pending.push_back(k);
-          if (static_cast<int>(pending.size()) >= s.moderation.frames) fire(pk[k].t);
+          if (at_once || static_cast<int>(pending.size()) >= s.moderation.frames) fire(pk[k].t);
         }
         if (!pending.empty()) fire(pk[pending.front()].t + s.moderation.usecs);
         break;

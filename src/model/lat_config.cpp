@@ -71,7 +71,7 @@ void validate(const LatConfig& c) {
            "memory through host buffers (use --gpudirect off)");
     if (c.test == TestKind::read && !resolve(c).gpudirect)
       fail("--gpudirect off with --test read: staged READ is not modelled (GPU buffers with read need GPUDirect)");
-    if (c.toggles.inline_data.value_or(false) && c.gpu.mem[0] == MemKind::gpu)
+    if (c.toggles.inline_data.value_or(false) && c.gpu.mem[0] == MemKind::gpu && resolve(c).gpudirect)
       fail("--inline on with a GPU buffer on the client: the CPU cannot put GPU memory into a WQE");
   } else if (c.gpu.gpudirect.has_value() || c.gpu.staging_chunk.has_value()) {
     fail("--gpudirect and --staging-chunk apply to GPU buffers: add --mem gpu (or --use-cuda)");
@@ -119,8 +119,9 @@ ResolvedToggles resolve(const LatConfig& c) {
   t.max_inline = max_inline;
   const bool fits = c.size <= max_inline;
   t.inline_data = c.toggles.inline_data.value_or(fits) && c.transport == Transport::rdma && c.test != TestKind::read;
-  if (c.gpu.mem[0] == MemKind::gpu) t.inline_data = false;  // the CPU cannot inline GPU memory
   t.gpudirect = c.gpu.any_gpu() && c.gpu.gpudirect.value_or(c.transport == Transport::rdma);
+  // The CPU cannot put GPU memory into a WQE (a staged buffer is host memory: it can).
+  if (c.gpu.mem[0] == MemKind::gpu && t.gpudirect) t.inline_data = false;
   return t;
 }
 

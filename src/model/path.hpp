@@ -84,6 +84,7 @@ struct SplitSpec {
 struct ModerationSpec {
   Time usecs{};
   int frames = 1;
+  bool adaptive = false;     // a packet arriving rx_usecs or more after the last interrupt fires at once
 };
 
 /// A flow across a switched fabric: from host `src` to host `dst` of `topology`.

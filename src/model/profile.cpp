@@ -241,6 +241,10 @@ std::vector<ParamDef> build_params() {
                          "mlx5 CQE-mode default 3 us (REFERENCE.md 5)"));
   r.push_back(int_param("nic.rx_frames", &NicParams::rx_frames, &P::nic, "interrupt moderation packet count",
                         "mlx5 default 32"));
+  r.push_back(bool_param("nic.adaptive_rx", &NicParams::adaptive_rx, &P::nic,
+                         "adaptive moderation (DIM-like): interrupt at once when the previous interrupt is at least "
+                         "rx_usecs old, batch only under load",
+                         "mlx5 rx_dim_enabled (REFERENCE.md 5); off here so rx-usecs/rx-frames act alone"));
   // verbs
   r.push_back(bytes_param("nic.tx_window", &NicParams::tx_window, &P::nic,
                           "transmit window per QP: frame bytes the NIC fetches (DMA) ahead of the wire; 0 = the "

@@ -24,7 +24,9 @@ class InterruptModerator : public EventHandler {
   InterruptModerator& operator=(const InterruptModerator&) = delete;
 
   /// `release(p)` is called on `owner` for each packet when its batch fires.
-  void arrive(Packet& p, Stage& owner, Time usecs, int frames);
+  /// `adaptive`: with nothing pending and no interrupt in the last `usecs`, the packet's
+  /// interrupt fires at once (light load keeps the latency; under load batches form).
+  void arrive(Packet& p, Stage& owner, Time usecs, int frames, bool adaptive = false);
   std::uint64_t interrupts() const { return interrupts_; }
   std::uint64_t packets() const { return packets_; }
   /// Sum and maximum of the packets' waits here (the lesson's L_batch), measured.
@@ -46,6 +48,8 @@ class InterruptModerator : public EventHandler {
   std::uint64_t packets_ = 0;
   Time total_wait_{};
   Time max_wait_{};
+  Time last_fire_{};
+  bool fired_ = false;
 };
 
 }  // namespace rdmasim

@@ -133,7 +133,7 @@ class ModerateStage final : public Stage {
  public:
   ModerateStage(SimContext& ctx, const StageSpec& spec, InterruptModerator& m)
       : Stage(ctx), spec_(spec.moderation), moderator_(m) {}
-  void receive(Packet& p) override { moderator_.arrive(p, *this, spec_.usecs, spec_.frames); }
+  void receive(Packet& p) override { moderator_.arrive(p, *this, spec_.usecs, spec_.frames, spec_.adaptive); }
   void release(Packet& p) { forward(p); }
   void on_event(std::uint64_t) override {}
 
