@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -171,8 +172,10 @@ void apply_gpu_options(const LatOptions& o, LatConfig& c) {
   c.gpu.gpudirect = on_off(o.gpudirect, "--gpudirect");
   if (!o.staging_chunk.empty()) {
     Bytes b{};
+    const std::string& v = o.staging_chunk;
     try {
-      b = parse_bytes(o.staging_chunk);
+      const bool digits = std::all_of(v.begin(), v.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+      b = digits && v.size() < 16 ? Bytes(std::stoll(v)) : parse_bytes(v);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("--staging-chunk: ") + e.what());
     }
@@ -186,7 +189,7 @@ void apply_gpu_options(const LatOptions& o, LatConfig& c) {
     }
     c.toggles.interrupt_coalescing = true;
   }
-  if (o.rx_frames != 0) {
+  if (o.rx_frames != -1) {
     if (o.rx_frames < 1 || o.rx_frames > 65535)
       throw std::invalid_argument("--rx-frames: must be 1..65535, got " + std::to_string(o.rx_frames));
     c.profile.nic.rx_frames = static_cast<int>(o.rx_frames);

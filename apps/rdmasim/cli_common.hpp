@@ -49,7 +49,7 @@ struct LatOptions {
   std::string staging_chunk; // bytes ("" = non-pipelined staging)
   // Interrupt coalescing (nic.rx_usecs / nic.rx_frames; setting either turns coalescing on)
   std::string rx_usecs;
-  std::int64_t rx_frames = 0;
+  std::int64_t rx_frames = -1;  // -1: not given
   std::string adaptive_rx;   // on | off
   // Connections (model/connection.hpp)
   bool connect_per_msg = false;
@@ -57,7 +57,7 @@ struct LatOptions {
   bool qp_pool = false;
 };
 
-enum class Command { lat, budget, demo, bw, coalescing };
+enum class Command { lat, budget, demo, bw };
 /// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;
 /// the budget has no iterations or seed).
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);

@@ -326,7 +326,7 @@ int main(int argc, char** argv) {
   CLI::App* coal = app.add_subcommand(
       "coalescing", "interrupt coalescing trade-off: p50/p99 latency, interrupts/s and CPU per rx-frames value");
   cli::add_lat_options(*coal, coal_o, cli::Command::lat);
-  coal->add_option("--frames", coal_frames, "rx-frames values to sweep")->capture_default_str();
+  coal->add_option("--frames", coal_frames, "rx-frames values to sweep (e.g. 1,2,4,8)")->delimiter(',')->capture_default_str();
 
   CalibrateOptions cal_o;
   CLI::App* cal = app.add_subcommand("calibrate", "measure this host's software costs and fit a host profile");
