@@ -77,7 +77,7 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--rx-frames", o.rx_frames, "interrupt coalescing frame count (sets nic.rx_frames, turns coalescing on)");
     app.add_option("--adaptive-rx", o.adaptive_rx,
                    "on|off: adaptive moderation: interrupt at once unless the previous interrupt was within rx-usecs");
-    if (cmd == Command::lat || cmd == Command::budget) {
+    if (cmd == Command::lat) {
       app.add_flag("--connect-per-msg", o.connect_per_msg, "set up a new RC connection for every exchange (timed)");
       app.add_option("--conn-reuse", o.conn_reuse, "a new RC connection every N exchanges (timed); 0 = pre-connected");
       app.add_flag("--qp-pool", o.qp_pool, "connections pre-built outside the timed loop (print their setup cost)");
