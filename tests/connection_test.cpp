@@ -55,6 +55,9 @@ TEST(Connection, MeanPerMessageIsSendPlusSetupOverN) {
     SCOPED_TRACE(n);
     EXPECT_EQ(r.invariant_violations, 0);
     EXPECT_EQ(r.connections, 40 / n);
+    // Each setup's four kernel MADs end in an interrupt on the receiving host: 2 on each side.
+    EXPECT_EQ(r.hosts[0].interrupts, static_cast<std::uint64_t>(2 * r.connections));
+    EXPECT_EQ(r.hosts[1].interrupts, static_cast<std::uint64_t>(2 * r.connections));
     const double expect = rtt + static_cast<double>(r.setup.count_ps()) / static_cast<double>(n);
     EXPECT_NEAR(r.mean_all_rtt_ps, expect, 1.0);
     // The setup time is in the ledger, under `setup`, once per connection (kept samples drop

@@ -24,10 +24,12 @@ FifoServer& server_for(HostResources& h, const StageSpec& s) {
   }
 }
 
+// A core stage that takes an interrupt: an irq stage (also inside connection setup, where it is
+// charged to `setup`), or a stage whose (batch) head pays an irq.
 bool takes_interrupt(const StageSpec& s) {
-  return s.res == ResourceKind::core &&
-         ((s.cat == Category::interrupt && s.cost.fixed > Time::zero()) ||
-          (s.cost.head_cat == Category::interrupt && s.cost.head_extra > Time::zero()));
+  if (s.res != ResourceKind::core) return false;
+  if (s.cost.head_extra > Time::zero()) return s.cost.head_cat == Category::interrupt || s.label.ends_with("kernel.irq");
+  return (s.cat == Category::interrupt && s.cost.fixed > Time::zero()) || s.label.ends_with("kernel.irq");
 }
 
 }  // namespace

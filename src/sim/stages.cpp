@@ -37,7 +37,7 @@ void ServeStage::receive(Packet& p) {
 }
 
 void ServeStage::charge_service(Packet& p) {
-  if (irqs_ && (head_extra(p) > Time::zero() || (cat_ == Category::interrupt && cost_.fixed > Time::zero()))) ++*irqs_;
+  if (irqs_ && (cost_.head_extra == Time::zero() || head_extra(p) > Time::zero())) ++*irqs_;
   if (p.trail >= 0) [[unlikely]] return charge_traced(p);  // keeps the untraced path free of calls
   const Time extra = head_extra(p);
   if (extra > Time::zero()) {
