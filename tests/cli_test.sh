@@ -173,6 +173,23 @@ else
   echo "SKIP: tshark not installed (scripts/install-deps.sh installs it)"
 fi
 
+# Host and GPU data path (issue 4): bad combinations are one clear error, exit 2.
+expect_error "--gpudirect on with --transport tcp" lat --transport tcp --mem gpu --gpudirect on
+expect_error "--staging-chunk: chunk size 0 is not a pipeline" lat --mem gpu --gpudirect off --staging-chunk 0
+expect_error "not a multiple of the packet size 4096" lat --use-cuda --gpudirect off --staging-chunk 1000
+expect_error "--staging-chunk applies to the staged path" lat --use-cuda --staging-chunk 8192
+expect_error "apply to GPU buffers: add --mem gpu" lat --gpudirect on
+expect_error "--mem: expected host, gpu" lat --mem tpu
+expect_error "--rx-frames: must be 1..65535" lat --rx-frames 0
+expect_error "--qp-pool pre-builds the connections" lat --conn-reuse 5 --qp-pool
+expect_error "back-to-back" lat --connect-per-msg --topology single-switch
+expect_ok "GPUDirect RDMA (NIC <-> GPU peer-to-peer, pcie.topology cross-socket)" \
+  bw --profile cx6-200g --use-cuda --set pcie.topology=cross-socket -n 200
+expect_ok "CPU-staged, pipelined in 65536 B chunks" lat --mem gpu,host --gpudirect off --staging-chunk 64KiB -s 1048576 -n 10
+expect_ok "Connections: 5 set up in the timed loop" lat --connect-per-msg -n 6
+expect_ok "QP pool, pre-built outside the timed loop" lat --qp-pool -n 6
+expect_ok "rx-frames" coalescing --frames 1,8 -n 20
+expect_ok "32 interrupts, 256 moderated packets" lat --transport tcp -s 92672 --rx-frames 8 --rx-usecs 1ms -n 5
 
 # --csv: tables in a directory, nothing written when the run fails.
 csvdir=$(mktemp -d)

@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -65,6 +66,23 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
                    "on|off: interrupt moderation with nic.rx_usecs / nic.rx_frames");
     app.add_option("--busy-poll", o.busy_poll, "on|off: poll for completion (default on for rdma, off for tcp)");
     app.add_option("--inline", o.inline_data, "on|off: payload inside the WQE (default: size <= max inline)");
+    app.add_option("--mem", o.mem,
+                   "where the buffers live: host | gpu, or CLIENT,SERVER (e.g. gpu,host); GPU HBM is DMAed "
+                   "directly (GPUDirect) or staged through host buffers");
+    app.add_flag("--use-cuda", o.use_cuda, "perftest's alias for --mem gpu");
+    app.add_option("--gpudirect", o.gpudirect, "on|off: the NIC DMAs GPU memory over PCIe peer-to-peer (default on for rdma)");
+    app.add_option("--staging-chunk", o.staging_chunk,
+                   "staged path (--gpudirect off): copy in chunks of this many bytes, pipelined with the transfer "
+                   "(a multiple of the MTU; omit for non-pipelined staging)");
+    app.add_option("--rx-usecs", o.rx_usecs, "interrupt coalescing timer, e.g. 8us (sets nic.rx_usecs, turns coalescing on)");
+    app.add_option("--rx-frames", o.rx_frames, "interrupt coalescing frame count (sets nic.rx_frames, turns coalescing on)");
+    app.add_option("--adaptive-rx", o.adaptive_rx,
+                   "on|off: adaptive moderation: interrupt at once unless the previous interrupt was within rx-usecs");
+    if (cmd == Command::lat) {
+      app.add_flag("--connect-per-msg", o.connect_per_msg, "set up a new RC connection for every exchange (timed)");
+      app.add_option("--conn-reuse", o.conn_reuse, "a new RC connection every N exchanges (timed); 0 = pre-connected");
+      app.add_flag("--qp-pool", o.qp_pool, "connections pre-built outside the timed loop (print their setup cost)");
+    }
   } else {
     app.add_option("-s,--size", o.size, "message size in bytes")->capture_default_str();
   }
@@ -159,6 +177,64 @@ void publish_exports(Exports* x) {
     std::fprintf(stderr, "rdmasim: note: --pcap kept the first %llu frames (--pcap-frames), %llu more not written\n",
                  static_cast<unsigned long long>(x->stats.frames_captured),
                  static_cast<unsigned long long>(x->stats.frames_dropped));
+}
+
+void apply_gpu_options(const LatOptions& o, LatConfig& c) {
+  auto mem = [](const std::string& v) {
+    if (v == "host") return MemKind::host;
+    if (v == "gpu" || v == "cuda") return MemKind::gpu;
+    throw std::invalid_argument("--mem: expected host, gpu or CLIENT,SERVER (e.g. gpu,host), got \"" + v + "\"");
+  };
+  if (!o.mem.empty()) {
+    const auto comma = o.mem.find(',');
+    if (comma == std::string::npos) {
+      c.gpu.mem[0] = c.gpu.mem[1] = mem(o.mem);
+    } else {
+      c.gpu.mem[0] = mem(o.mem.substr(0, comma));
+      c.gpu.mem[1] = mem(o.mem.substr(comma + 1));
+    }
+  }
+  if (o.use_cuda) {
+    if (!o.mem.empty() && o.mem != "gpu") throw std::invalid_argument("--use-cuda means --mem gpu; drop one of them");
+    c.gpu.mem[0] = c.gpu.mem[1] = MemKind::gpu;
+  }
+  c.gpu.gpudirect = on_off(o.gpudirect, "--gpudirect");
+  if (!o.staging_chunk.empty()) {
+    Bytes b{};
+    const std::string& v = o.staging_chunk;
+    try {
+      const bool digits = std::all_of(v.begin(), v.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+      b = digits && v.size() < 16 ? Bytes(std::stoll(v)) : parse_bytes(v);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--staging-chunk: ") + e.what());
+    }
+    c.gpu.staging_chunk = b;
+  }
+  if (!o.rx_usecs.empty()) {
+    try {
+      c.profile.nic.rx_usecs = parse_time(o.rx_usecs);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--rx-usecs: ") + e.what());
+    }
+    c.toggles.interrupt_coalescing = true;
+  }
+  if (o.rx_frames != -1) {
+    if (o.rx_frames < 1 || o.rx_frames > 65535)
+      throw std::invalid_argument("--rx-frames: must be 1..65535, got " + std::to_string(o.rx_frames));
+    c.profile.nic.rx_frames = static_cast<int>(o.rx_frames);
+    c.toggles.interrupt_coalescing = true;
+  }
+  if (auto v = on_off(o.adaptive_rx, "--adaptive-rx")) {
+    c.profile.nic.adaptive_rx = *v;
+    if (*v) c.toggles.interrupt_coalescing = true;
+  }
+  if (o.connect_per_msg && o.conn_reuse > 1)
+    throw std::invalid_argument("--connect-per-msg is --conn-reuse 1; drop one of them");
+  if (o.conn_reuse < 0) throw std::invalid_argument("--conn-reuse: must be at least 1, got " + std::to_string(o.conn_reuse));
+  c.conn.reuse = o.connect_per_msg ? 1 : o.conn_reuse;
+  c.conn.pool = o.qp_pool;
+  if (c.conn.pool && c.conn.reuse > 0)
+    throw std::invalid_argument("--qp-pool pre-builds the connections; it contradicts --connect-per-msg / --conn-reuse");
 }
 
 LatConfig to_config(const LatOptions& o) {
@@ -262,6 +338,7 @@ LatConfig to_config(const LatOptions& o) {
   if (auto v = on_off(o.interrupt_coalescing, "--interrupt-coalescing")) c.toggles.interrupt_coalescing = *v;
   c.toggles.busy_poll = on_off(o.busy_poll, "--busy-poll");
   c.toggles.inline_data = on_off(o.inline_data, "--inline");
+  apply_gpu_options(o, c);
   validate(c);
   return c;
 }

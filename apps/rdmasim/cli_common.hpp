@@ -47,6 +47,19 @@ struct LatOptions {
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap
   std::string csv;           // lat, bw: --csv DIR (tables as CSV files)
+  // GPU data path (host/gpu.hpp)
+  std::string mem;           // "host" | "gpu" | "A,B" per side ("" = host)
+  bool use_cuda = false;     // perftest --use-cuda: GPU buffers on both sides
+  std::string gpudirect;     // on | off ("" = default)
+  std::string staging_chunk; // bytes ("" = non-pipelined staging)
+  // Interrupt coalescing (nic.rx_usecs / nic.rx_frames; setting either turns coalescing on)
+  std::string rx_usecs;
+  std::int64_t rx_frames = -1;  // -1: not given
+  std::string adaptive_rx;   // on | off
+  // Connections (model/connection.hpp)
+  bool connect_per_msg = false;
+  std::int64_t conn_reuse = 0;
+  bool qp_pool = false;
 };
 
 enum class Command { lat, budget, demo, bw };
@@ -55,6 +68,9 @@ enum class Command { lat, budget, demo, bw };
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);
 /// Throws std::invalid_argument naming the problem.
 LatConfig to_config(const LatOptions& o);
+/// --mem/--use-cuda/--gpudirect/--staging-chunk, --rx-usecs/--rx-frames/--adaptive-rx and the
+/// connection options into `c` (called by to_config).
+void apply_gpu_options(const LatOptions& o, LatConfig& c);
 /// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.
 /// Throws std::invalid_argument for a path it cannot write or with -a / --seeds.
 std::unique_ptr<Exports> open_exports(const LatOptions& o);

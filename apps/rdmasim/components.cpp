@@ -49,6 +49,18 @@ std::vector<Component> build() {
   c.push_back({"workload", "lat", "perftest ib_*_lat ping-pong (and kernel TCP), perftest statistics and the ledger", "rdmasim lat"});
   c.push_back({"workload", "bw", "perftest ib_*_bw window of acknowledged WRITE/SEND; many flows with --pattern", "rdmasim bw"});
   c.push_back({"workload", "budget", "closed-form max-plus evaluation of the same path, the lessons' formulas", "rdmasim budget"});
+  c.push_back({"pcie topology", "switch", "GPU and NIC under one PCIe switch: peer-to-peer DMA skips the root complex",
+               "--set pcie.topology=switch"});
+  c.push_back({"pcie topology", "root", "GPU and NIC under the root complex: two link traversals per DMA",
+               "--set pcie.topology=root"});
+  c.push_back({"pcie topology", "cross-socket",
+               "GPU and NIC on different sockets: the inter-socket link on every DMA (halves GPUDirect reads)",
+               "--set pcie.topology=cross-socket"});
+  c.push_back({"memory", "host", "buffers in host DRAM", "--mem host / memory.mem"});
+  c.push_back({"memory", "gpu", "buffers in GPU HBM: GPUDirect RDMA, or staged through host buffers by the copy engine",
+               "--mem gpu / --use-cuda / memory.mem"});
+  c.push_back({"workload", "coalescing", "interrupt coalescing sweep: interrupts/s, p50/p99, batch wait, CPU per rx-frames",
+               "rdmasim coalescing"});
   c.push_back({"workload", "demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step", "rdmasim demo"});
   c.push_back({"export", "trace", "Perfetto / Chrome trace-event JSON of traced messages' critical paths", "--trace FILE"});
   c.push_back({"export", "pcap", "pcapng of RoCEv2/IB frames and PFC pause frames (Wireshark, tshark)", "--pcap FILE"});

@@ -13,6 +13,7 @@
 #include "components.hpp"
 #include "cmd_topo.hpp"
 #include "io/host_profile.hpp"
+#include "io/host_report.hpp"
 #include "io/demo_report.hpp"
 #include "io/json_report.hpp"
 #include "io/loss_report.hpp"
@@ -65,12 +66,33 @@ int run_lat(const cli::LatOptions& o) {
   }
   if (wants_json(o) && emit_json(o, lat_json(rows))) return 0;
   print_lat_header(stdout, rows.front());
+  print_data_path(stdout, rows.front().config, rows.front().toggles);
   print_lat_table(stdout, rows);
   if (rows.size() == 1)
     print_ledger(stdout, rows.front());
   else
     print_ledger_matrix(stdout, " Latency ledger per size: mean usec of the kept samples, columns add up to t_avg",
                         ledger_rows(rows));
+  print_connections(stdout, rows.back());
+  print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
+  return 0;
+}
+
+// The coalescing trade-off: the same run for each rx-frames value (and the given rx-usecs).
+int run_coalescing(const cli::LatOptions& o, const std::vector<int>& frames) {
+  LatConfig c = cli::to_config(o);
+  c.toggles.interrupt_coalescing = true;
+  std::vector<CoalescingRow> rows;
+  for (int f : frames) {
+    if (f < 1 || f > 65535) throw std::invalid_argument("--frames: each value must be 1..65535, got " + std::to_string(f));
+    LatConfig x = c;
+    x.profile.nic.rx_frames = f;
+    validate(x);
+    rows.push_back({f, x.profile.nic.rx_usecs, run_latency(x)});
+    if (rows.back().result.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+  }
+  if (wants_json(o) && emit_json(o, coalescing_json(rows))) return 0;
+  print_coalescing(stdout, rows);
   return 0;
 }
 
@@ -229,10 +251,13 @@ int run_bw(const cli::LatOptions& o) {
     j["results"] = res;
     if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
     if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);
+    j["hosts"] = host_counters_json(rows.back().hosts, rows.back().simulated);
     if (emit_json(o, std::move(j))) return 0;
   }
   print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth);
+  print_data_path(stdout, b.base, resolve(b.base));
   print_bw_table(stdout, rows, o.report_gbits);
+  print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
   if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
   if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
   return 0;
@@ -352,6 +377,16 @@ int main(int argc, char** argv) {
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
   cli::add_lat_options(*demo, demo_o, cli::Command::demo);
 
+  cli::LatOptions coal_o;
+  coal_o.transport = "tcp";
+  coal_o.size = 65536;
+  coal_o.iters = 200;
+  std::vector<int> coal_frames{1, 2, 4, 8, 16, 32};
+  CLI::App* coal = app.add_subcommand(
+      "coalescing", "interrupt coalescing trade-off: p50/p99 latency, interrupts/s and CPU per rx-frames value");
+  cli::add_lat_options(*coal, coal_o, cli::Command::lat);
+  coal->add_option("--frames", coal_frames, "rx-frames values to sweep (e.g. 1,2,4,8)")->delimiter(',')->capture_default_str();
+
   CalibrateOptions cal_o;
   CLI::App* cal = app.add_subcommand("calibrate", "measure this host's software costs and fit a host profile");
   cal->add_flag("--quick", cal_o.quick, "short probes (seconds; for CI)");
@@ -397,6 +432,7 @@ int main(int argc, char** argv) {
     if (budget->parsed()) return run_budget_cmd(budget_o);
     if (bw->parsed()) return run_bw(bw_o);
     if (demo->parsed()) return run_demo_cmd(demo_o);
+    if (coal->parsed()) return run_coalescing(coal_o, coal_frames);
     if (list->parsed() && list_format) {
       std::printf("%s", cli::scenario_format_markdown().c_str());
       return 0;

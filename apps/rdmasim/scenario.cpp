@@ -164,7 +164,25 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(list("network.link_down", "fabric: links going down at T1 (up at T2), [\"agg0.0-core0@100us-5ms\", ...]",
                    &O::link_down));
   r.push_back(str("network.cc", "RDMA congestion control: none | dcqcn", {"none", "dcqcn"}, &O::cc));
-  r.push_back(str("profile", "parameter profile: default | seed-demo", {"default", "seed-demo"}, &O::profile));
+  r.push_back(str("memory.mem", "where the buffers live: host | gpu | CLIENT,SERVER (e.g. \"gpu,host\")",
+                  {"host", "gpu", "host,gpu", "gpu,host", "host,host", "gpu,gpu"}, &O::mem));
+  r.push_back(toggle("memory.gpudirect", "the NIC DMAs GPU memory peer-to-peer (false: staged through host buffers)",
+                     &O::gpudirect));
+  K chunk{"memory.staging_chunk", "bytes", "staged path: pipeline chunk size (a multiple of the MTU; absent: whole message)",
+          {}, nullptr, nullptr};
+  chunk.set = [](Scenario& s, const std::string& v) { s.options.staging_chunk = v; };
+  chunk.get = [](const O& o) { return o.staging_chunk.empty() ? std::string("(none: non-pipelined)") : o.staging_chunk; };
+  r.push_back(chunk);
+  r.push_back(str("coalescing.rx_usecs", "interrupt coalescing timer, e.g. \"8us\" (turns coalescing on)", {}, &O::rx_usecs));
+  r.push_back(integer("coalescing.rx_frames", "interrupt coalescing frame count (turns coalescing on)", 1, 65535,
+                      &O::rx_frames));
+  r.push_back(toggle("coalescing.adaptive_rx", "adaptive moderation: interrupt at once when the last one is old",
+                     &O::adaptive_rx));
+  r.push_back(integer("connection.reuse", "lat: a new RC connection every N exchanges, timed (1 = per message)", 1,
+                      1'000'000'000, &O::conn_reuse));
+  r.push_back(flag("connection.qp_pool", "lat: connections pre-built outside the timed loop", &O::qp_pool));
+  r.push_back(str("profile", "parameter profile: default | seed-demo | cx6-200g", {"default", "seed-demo", "cx6-200g"},
+                  &O::profile));
   r.push_back(str("host_profile", "host profile TOML from `rdmasim calibrate` (applied before [params])", {},
                   &O::host_profile));
   K seed{"seed", "int", "seed of every random stream", {}, nullptr, nullptr};
@@ -182,13 +200,15 @@ bool allowed(const std::string& key, Command c) {
       key == "workload.stride")
     return c == Command::bw;
   if (key == "workload.stages") return c == Command::budget;
+  if (key.rfind("connection.", 0) == 0) return c == Command::lat;
   if (key == "workload.iters" || key == "seed") return c != Command::budget;
   return true;
 }
 
 const std::vector<std::string>& top_level() {
   static const std::vector<std::string> t{"name", "description", "command", "seed", "profile", "host_profile",
-                                          "workload", "toggles", "network", "params"};
+                                          "workload", "toggles", "network", "params", "memory", "coalescing",
+                                          "connection"};
   return t;
 }
 
@@ -303,7 +323,8 @@ void apply_leaf(Scenario& s, const Leaf& l) {
   if (!k) {
     const auto dot = key.find('.');
     const std::string table = dot == std::string::npos ? "" : key.substr(0, dot);
-    if (table == "workload" || table == "toggles" || table == "network")
+    if (table == "workload" || table == "toggles" || table == "network" || table == "memory" || table == "coalescing" ||
+        table == "connection")
       fail("unknown key (valid in [" + table + "]: " + keys_in(table) + ")");
     std::string valid;
     for (const std::string& t : top_level()) valid += (valid.empty() ? "" : ", ") + t;

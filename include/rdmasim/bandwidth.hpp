@@ -40,6 +40,8 @@ struct BwResult {
   std::optional<RcStats> rc;           // over a switched topology: the QP's RC transport
   /// With config.base.record_samples: each message's post and completion, in post order.
   std::vector<std::int64_t> posted_ps, completed_ps;
+  HostCounters hosts[2];               // CPU accounting and interrupts per host (A, B)
+  Time simulated{};
 };
 
 /// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, ...).

@@ -93,6 +93,9 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
   const auto n = static_cast<std::int64_t>(test.completed_.size());
   if (const RcConnection* rc = test.path().rc()) r.rc = rc->stats();
   r.completed = n;
+  r.hosts[0] = test.world().a.counters();
+  r.hosts[1] = test.world().b.counters();
+  r.simulated = test.world().sched.now();
   if (n == 0) {  // the QP failed before anything completed
     if (test.world().fabric) r.fabric = test.world().fabric->stats(test.world().sched.now());
     return r;

@@ -12,11 +12,21 @@ PingPong::PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* 
   record_ = c.record_samples;
 }
 
+void PingPong::set_connection_setup(const PathSpec& setup_forward, std::int64_t reuse) {
+  setup_forward_ = w_.instance(setup_forward, *this);
+  reuse_ = reuse;
+}
+
 void PingPong::post(int direction) {
   Message& m = *w_.messages.acquire();
   m.id = next_msg_id_++;
   m.size = size_;
   m.tag = static_cast<std::uint64_t>(direction);
+  if (direction == 0 && setup_forward_ && exchange_++ % reuse_ == 0) {
+    ++connections_;
+    setup_forward_->post(m);
+    return;
+  }
   (direction == 0 ? *forward_ : *reverse_).post(m);
 }
 
