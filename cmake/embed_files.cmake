@@ -1,6 +1,6 @@
 # Generates a C++ source with the bytes of files as arrays, for `rdmasim serve` (single binary).
 # Run at build time:
-#   cmake -DOUT=file.cpp -DENTRIES="url=path;url=path;..." -P embed_files.cmake
+#   cmake -DOUT=file.cpp -DENTRIES="url=path|url=path|..." -P embed_files.cmake
 # Each entry maps a served name ("/index.html", "preset:incast-pfc.toml") to a file on disk. The
 # generated file defines rdmasim::web::embedded_files() (src/web/embedded_files.hpp). A missing
 # file is an error. Rewrites OUT only when its content changes (no needless recompiles).
@@ -8,6 +8,7 @@ cmake_minimum_required(VERSION 3.25)
 set(body "")
 set(table "")
 set(i 0)
+string(REPLACE "|" ";" ENTRIES "${ENTRIES}")
 foreach(entry IN LISTS ENTRIES)
   string(FIND "${entry}" "=" eq)
   string(SUBSTRING "${entry}" 0 ${eq} name)
