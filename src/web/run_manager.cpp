@@ -176,13 +176,15 @@ void RunManager::execute(Run& r) {
     const double wire_us = static_cast<double>(r.config.size.count()) * 8 /
                            static_cast<double>(r.config.profile.link.rate.bits_per_sec()) * 1e6;
     const double per_message_us = r.req.scenario.command == cli::Command::lat ? 2.0 + 2 * wire_us : wire_us;
-    slice_us = std::max(0.1, per_message_us * static_cast<double>(r.config.iters) / limits_.target_samples);
+    const double flows = r.req.scenario.options.pattern == "incast" ? r.req.scenario.options.incast : 1;
+    slice_us = std::max(0.1, per_message_us * flows * static_cast<double>(r.config.iters) / limits_.target_samples);
   }
   po.interval = Time::ps(static_cast<std::int64_t>(slice_us * 1e6));
   EventStream& stream = *r.stream;
   const std::vector<std::string> watch = r.req.watch;
   po.sink = [&stream, &watch](Sample&& s) { stream.publish("sample", sample_json(s, watch).dump()); };
   SampleProbe probe(po);
+  const auto wall0 = std::chrono::steady_clock::now();
   try {
     Exports x{ExportOptions{}};
     x.set_probe(&probe);
@@ -200,6 +202,8 @@ void RunManager::execute(Run& r) {
     extra["samples"] = probe.samples();
     extra["messages"] = probe.messages();
     extra["sim_time_us"] = probe.sim_time().to_us();
+    extra["last_message_us"] = probe.last_message().to_us();
+    extra["wall_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
     finish(r, "done", std::move(extra));
   } catch (const RunStopped& e) {
     finish(r, e.key == "cancelled" ? "cancelled" : "failed",

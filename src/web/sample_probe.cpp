@@ -1,6 +1,7 @@
 #include "web/sample_probe.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "sim/fabric.hpp"
 
@@ -25,7 +26,7 @@ SampleProbe::SampleProbe(ProbeOptions o) : o_(std::move(o)), interval_(o_.interv
 
 void SampleProbe::attach(SimWorld& w) {
   w_ = &w;
-  start_ = last_end_ = w.sched.now();
+  start_ = last_end_ = last_message_ = w.sched.now();
   w.sched.set_slice_hook(this, interval_);
   w.ctx.observer = this;
   if (!w.fabric) return;
@@ -52,7 +53,7 @@ void SampleProbe::detach(SimWorld& w) {
   w.sched.set_slice_hook(nullptr, Time::zero());
   if (w.ctx.observer == this) w.ctx.observer = nullptr;
   if (w.fabric) {
-    const double span_s = (last_end_ - start_).to_us() / 1e6;
+    const double span_s = (last_message_ - start_).to_us() / 1e6;
     run_util_.assign(prev_.size(), 0.0f);
     for (std::size_t p = 0; p < prev_.size(); ++p) {
       const double bits = static_cast<double>(w.fabric->counters(static_cast<int>(p)).tx_bytes - first_[p].tx_bytes) * 8;
@@ -64,6 +65,7 @@ void SampleProbe::detach(SimWorld& w) {
 
 void SampleProbe::message_done(const Message& m, Time now) {
   ++slice_messages_;
+  last_message_ = now;
   slice_bytes_ += m.size.count();
   if (lat_ps_.size() < kLatencyCap) lat_ps_.push_back((now - m.posted).count_ps());
 }
@@ -73,9 +75,11 @@ void SampleProbe::on_slice(Time end) {
   const std::uint64_t events = w_->sched.executed();
   if (o_.max_events && events > o_.max_events)
     throw RunStopped("limits.events", "the run passed the limit of " + std::to_string(o_.max_events) + " events");
-  if (o_.max_sim_time > Time::zero() && end - start_ > o_.max_sim_time)
-    throw RunStopped("limits.sim_time_us", "the run passed the limit of " + std::to_string(o_.max_sim_time.to_us()) +
-                                               " us of simulated time");
+  if (o_.max_sim_time > Time::zero() && end - start_ > o_.max_sim_time) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", o_.max_sim_time.to_us());
+    throw RunStopped("limits.sim_time_us", std::string("the run passed the limit of ") + limit + " us of simulated time");
+  }
   Sample s;
   s.t_us = (end - start_).to_us();
   s.dt_us = (end - last_end_).to_us();

@@ -68,12 +68,14 @@ class SampleProbe final : public RunProbe, SliceHook, MessageObserver {
   void on_slice(Time end) override;
   void message_done(const Message& m, Time now) override;
 
-  /// After the run: per fabric port, its name, and utilisation over the whole run.
+  /// After the run: per fabric port, its name, and utilisation from the first event to the
+  /// last message completion (timers that outlive the traffic do not dilute it).
   const std::vector<std::string>& port_names() const { return port_names_; }
   const std::vector<float>& run_utilisation() const { return run_util_; }
   std::int64_t samples() const { return samples_; }
   std::int64_t messages() const { return total_messages_; }
-  Time sim_time() const { return last_end_; }
+  Time sim_time() const { return last_end_ - start_; }
+  Time last_message() const { return last_message_ - start_; }
 
  private:
   struct PortPrev {
@@ -83,7 +85,7 @@ class SampleProbe final : public RunProbe, SliceHook, MessageObserver {
   };
   ProbeOptions o_;
   SimWorld* w_ = nullptr;
-  Time interval_, start_, last_end_;
+  Time interval_, start_, last_end_, last_message_;
   std::int64_t slice_messages_ = 0, total_messages_ = 0, samples_ = 0;
   std::int64_t slice_bytes_ = 0;
   std::vector<std::int64_t> lat_ps_;  // this slice's latencies (reserved to kLatencyCap)

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "web/embedded_files.hpp"
 
@@ -41,6 +42,7 @@ WebServer::WebServer(ServerOptions o)
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
   s.set_payload_max_length(o_.max_body);
   s.set_read_timeout(10);
+  s.set_keep_alive_max_count(1000);  // clients keep their connection (httplib's listen backlog is short)
   s.set_write_timeout(10);
   api_->install(s);
   s.Get(R"(/api(/.*)?)", [](const httplib::Request& req, httplib::Response& res) {
@@ -111,6 +113,8 @@ void WebServer::listen() { http_->listen_after_bind(); }
 int WebServer::start() {
   const int port = bind();
   thread_ = std::thread([this] { http_->listen_after_bind(); });
+  // httplib's stop() does nothing before the loop runs: return only once it does.
+  while (!http_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return port;
 }
 
