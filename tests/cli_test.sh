@@ -77,6 +77,11 @@ expect_ok "CNPs; DCQCN rate" bw --topology single-switch --hosts 3 --to h2 --siz
 expect_ok "Jain's fairness index" bw --topology single-switch --hosts 5 --pattern incast --incast 4 -n 10 -t 4 --cc dcqcn
 expect_error "--drop-frames: expected frame numbers like 50 or 50,51" bw --topology single-switch --drop-frames h0-sw0=0
 expect_error "--cc: dcqcm not in" bw --topology single-switch --cc dcqcm
+expect_ok "C = (1-f_r) C_gbn + f_r C_r" budget --topology single-switch -s 65536 --loss 1e-3
+expect_ok "TCP is Mathis' Reno/SACK formula" bw --topology single-switch -n 50 --loss-sweep 0,1e-3
+expect_error "--loss/--drop-frames need a switched --topology" bw --loss 1e-3
+expect_error "--loss: expected a probability in [0, 1)" bw --topology single-switch --loss 1.5
+expect_error "use -s of at least the MTU" budget --topology single-switch --loss 1e-3
 expect_ok "share of sum(B_i): mean" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 3
 expect_ok "\"share_of_ideal\"" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 2 --json
 expect_ok "RoCE lossy" bw --topology fat-tree --pattern incast -n 5 -t 4 --set switch.lossless=off
