@@ -37,7 +37,7 @@ bool wants_json(const cli::LatOptions& o) { return o.json || g_results; }
 bool emit_json(const cli::LatOptions& o, nlohmann::ordered_json j) {
   if (g_results) *g_results = std::move(j);
   if (!o.json) return false;
-  std::cout << (g_results ? *g_results : j).dump(2) << "\n";
+  std::cout << versioned(g_results ? *g_results : j).dump(2) << "\n";
   return true;
 }
 
@@ -232,7 +232,7 @@ int run_list(bool json) {
     for (const cli::Component& c : cli::components())
       comps.push_back({{"kind", c.kind}, {"name", c.name}, {"description", c.description}, {"selected_by", c.selected_by}});
     j["components"] = std::move(comps);
-    std::cout << j.dump(2) << "\n";
+    std::cout << versioned(std::move(j)).dump(2) << "\n";
     return 0;
   }
   const Profile def = make_profile("default"), seed = make_profile("seed-demo");

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <exception>
 #include <nlohmann/json.hpp>
+
+#include "io/json_report.hpp"
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -73,6 +75,8 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
         m.push_back({"min_flow_Gbps", r.min_bps / 1e9});
         m.push_back({"median_flow_Gbps", r.median_bps / 1e9});
         m.push_back({"out_of_order", static_cast<double>(r.out_of_order)});
+        m.push_back({"rc.retransmitted", static_cast<double>(r.retransmitted)});
+        m.push_back({"rc.timeouts", static_cast<double>(r.timeouts)});
         add_fabric(m, r.fabric);
         break;
       }
@@ -84,6 +88,10 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
       m.push_back({"bw_peak_Gbps", r.bw_peak_bps / 1e9});
       m.push_back({"msg_rate_Mpps", r.msg_rate_mpps});
       m.push_back({"ideal_Gbps", r.ideal_bps / 1e9});
+      if (r.rc) {
+        m.push_back({"rc.retransmitted", static_cast<double>(r.rc->retransmitted)});
+        m.push_back({"rc.timeouts", static_cast<double>(r.rc->timeouts)});
+      }
       if (r.fabric) add_fabric(m, *r.fabric);
       break;
     }
@@ -202,7 +210,7 @@ std::string sweep_csv(const SweepTable& t) {
 
 std::string sweep_json(const SweepTable& t) {
   nlohmann::ordered_json j;
-  j["schema_version"] = 1;
+  j["schema_version"] = kJsonSchemaVersion;
   j["params"] = t.params;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
