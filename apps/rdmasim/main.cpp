@@ -10,6 +10,7 @@
 #include "calibrate/calibration.hpp"
 #include "cli_common.hpp"
 #include "cmd_scenario.hpp"
+#include "cmd_serve.hpp"
 #include "components.hpp"
 #include "cmd_topo.hpp"
 #include "io/host_profile.hpp"
@@ -401,6 +402,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI::App* topo = nullptr;
   const std::function<int()> run_topo = cli::add_topo_command(app, topo);
+  CLI::App* serve = nullptr;
+  const std::function<int()> run_serve = cli::add_serve_command(app, serve);
   bool list_json = false, list_format = false;
   CLI::App* list = app.add_subcommand("list", "every component and profile parameter with its default, meaning and source");
   list->add_flag("--json", list_json, "print JSON");
@@ -441,6 +444,7 @@ int main(int argc, char** argv) {
     if (const int rc = run_scenarios(); rc >= 0) return rc;
     if (cal->parsed()) return run_calibrate(cal_o);
     if (topo->parsed()) return run_topo();
+    if (serve->parsed()) return run_serve();
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
     return 2;

@@ -36,13 +36,13 @@ std::string number(double x) {
 
 }  // namespace
 
-std::vector<Metric> scenario_metrics(const Scenario& s) {
+std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
   const LatConfig c = scenario_config(s);
   std::vector<Metric> m;
   if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: compare and sweep take one size per run");
   switch (s.command) {
     case Command::lat: {
-      const LatResult r = run_latency(c);
+      const LatResult r = run_latency(c, exports);
       m.push_back({"t_min_us", r.stats.min_us()});
       m.push_back({"t_typical_us", r.stats.typical_us()});
       m.push_back({"t_avg_us", r.stats.avg_us()});
@@ -70,7 +70,7 @@ std::vector<Metric> scenario_metrics(const Scenario& s) {
         t.incast_senders = s.options.incast;
         t.stride = s.options.stride;
         t.tx_depth = s.options.tx_depth;
-        const TrafficResult r = run_traffic(t);
+        const TrafficResult r = run_traffic(t, exports);
         m.push_back({"aggregate_Gbps", r.aggregate_bps / 1e9});
         m.push_back({"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9});
         m.push_back({"share_of_ideal", r.aggregate_bps / r.ideal_aggregate_bps});
@@ -95,7 +95,7 @@ std::vector<Metric> scenario_metrics(const Scenario& s) {
       BwConfig b;
       b.base = c;
       b.tx_depth = s.options.tx_depth;
-      const BwResult r = run_bandwidth(b);
+      const BwResult r = run_bandwidth(b, exports);
       m.push_back({"bw_avg_Gbps", r.bw_avg_bps / 1e9});
       m.push_back({"bw_peak_Gbps", r.bw_peak_bps / 1e9});
       m.push_back({"msg_rate_Mpps", r.msg_rate_mpps});

@@ -21,7 +21,8 @@ struct Metric {
 };
 
 /// Runs the scenario once (as its command would) and returns its metrics, in a fixed order.
-std::vector<Metric> scenario_metrics(const Scenario& s);
+/// `exports` (optional) observes the simulation (the budget runs none).
+std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports = nullptr);
 
 /// `--vs "a=1,b=2"`: the base scenario with these overrides.
 Scenario variant(const Scenario& base, const std::string& assignments);

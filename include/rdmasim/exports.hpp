@@ -16,6 +16,7 @@ namespace rdmasim {
 
 class TraceWriter;
 class PcapWriter;
+class RunProbe;
 
 struct ExportOptions {
   std::string trace_path;               // "" = no trace
@@ -46,12 +47,16 @@ class Exports {
   const ExportOptions& options() const { return opt_; }
   TraceWriter* trace() { return trace_.get(); }
   PcapWriter* pcap() { return pcap_.get(); }
+  /// An optional live observer of the run (workload/run_probe.hpp; the dashboard's samples).
+  void set_probe(RunProbe* p) { probe_ = p; }
+  RunProbe* probe() const { return probe_; }
   ExportStats stats;
 
  private:
   ExportOptions opt_;
   std::unique_ptr<TraceWriter> trace_;
   std::unique_ptr<PcapWriter> pcap_;
+  RunProbe* probe_ = nullptr;
 };
 
 }  // namespace rdmasim

@@ -53,6 +53,14 @@ bool Scheduler::step() {
 
 void Scheduler::run() {
   stopped_ = false;
+  while (slice_hook_ && !heap_.empty()) {
+    // The end of the slice holding the next event; the hook may change or remove itself.
+    const Time every = slice_every_;
+    const Time end = Time::ps((heap_.front().at.count_ps() / every.count_ps() + 1) * every.count_ps());
+    run_until(end);  // clears and honours stop()
+    if (stopped_) return;
+    slice_hook_->on_slice(end);
+  }
   while (!stopped_ && step()) {
   }
 }

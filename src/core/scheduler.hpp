@@ -23,6 +23,17 @@ class EventHandler {
   ~EventHandler() = default;
 };
 
+/// An optional observer of a running simulation (scheduler.set_slice_hook): run() then runs in
+/// slices of simulated time and calls on_slice(end) after every event with time <= end has
+/// run, before any later one. It may throw to stop the run (the exception leaves run()).
+class SliceHook {
+ public:
+  virtual void on_slice(Time end) = 0;
+
+ protected:
+  ~SliceHook() = default;
+};
+
 class Scheduler {
  public:
   Scheduler() { heap_.reserve(1024); }
@@ -46,6 +57,13 @@ class Scheduler {
   void run_until(Time limit);
 
   std::size_t pending() const { return heap_.size(); }
+  /// Time of the earliest pending event (Time::max() when none).
+  Time next_time() const { return heap_.empty() ? Time::max() : heap_.front().at; }
+  /// With a hook, run() stops at multiples of `every` (> 0) to call it; nullptr removes it.
+  void set_slice_hook(SliceHook* h, Time every) {
+    slice_hook_ = h;
+    slice_every_ = every;
+  }
   std::uint64_t executed() const { return executed_; }
 
  private:
@@ -65,6 +83,8 @@ class Scheduler {
   std::uint64_t next_seq_ = 0;
   std::uint64_t executed_ = 0;
   bool stopped_ = false;
+  SliceHook* slice_hook_ = nullptr;
+  Time slice_every_{};
 };
 
 }  // namespace rdmasim

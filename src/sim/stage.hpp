@@ -29,6 +29,16 @@ class MessageSink {
   ~MessageSink() = default;
 };
 
+/// An optional observer of completed messages (the dashboard's live latency and throughput):
+/// told once per message when its owner releases it, i.e. when the workload saw it complete.
+class MessageObserver {
+ public:
+  virtual void message_done(const Message& m, Time now) = 0;
+
+ protected:
+  ~MessageObserver() = default;
+};
+
 struct SimContext {
   Scheduler& sched;
   Pool<Packet>& packets;
@@ -37,9 +47,11 @@ struct SimContext {
   std::uint64_t out_of_order = 0;  // packets that reached a merge after a later packet of their message
   Tracer* tracer = nullptr;        // optional trace of the first messages (sim/tracer.hpp)
   WireTap* tap = nullptr;          // optional packet capture (sim/wire_tap.hpp)
+  MessageObserver* observer = nullptr;  // optional (workload/run_probe.hpp)
 
   /// The owner is done with `m`; it returns to the pool once no RC copy or resend refers to it.
   void release_message(Message& m) {
+    if (observer) observer->message_done(m, sched.now());
     if (m.pins > 0) m.orphaned = true;
     else messages.release(&m);
   }

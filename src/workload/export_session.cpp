@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "io/capture.hpp"
+#include "workload/run_probe.hpp"
 
 namespace rdmasim {
 
@@ -35,6 +36,7 @@ ExportSession::~ExportSession() {
   w_.ctx.tracer = nullptr;
   w_.ctx.tap = nullptr;
   if (w_.fabric) w_.fabric->attach(nullptr, nullptr);
+  if (probing_) x_->probe()->detach(w_);
 }
 
 void ExportSession::add_host(HostResources& h, int host) {
@@ -57,6 +59,10 @@ void ExportSession::add_pair() {
 
 void ExportSession::start(int client) {
   if (!x_) return;
+  if (x_->probe() && !probing_) {
+    x_->probe()->attach(w_);
+    probing_ = true;
+  }
   if (w_.fabric) {
     w_.fabric->attach(tracer_.get(), capture_.get());
     if (capture_) {

@@ -1,6 +1,7 @@
 // ExportSession: attaches a run's exports (rdmasim/exports.hpp) to its simulation — a Tracer in
 // the context and the fabric, a Capture on the client's wires or the chosen fabric ports — and
-// detaches them when the run is over. With no exports every call is a no-op.
+// detaches them when the run is over; attaches and detaches the exports' RunProbe
+// (workload/run_probe.hpp). With no exports every call is a no-op.
 #pragma once
 
 #include <memory>
@@ -39,6 +40,7 @@ class ExportSession {
   std::vector<std::pair<HostResources*, int>> hosts_;
   std::unique_ptr<Tracer> tracer_;
   std::unique_ptr<Capture> capture_;
+  bool probing_ = false;  // the exports' RunProbe is attached
 };
 
 }  // namespace rdmasim

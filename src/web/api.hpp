@@ -1,0 +1,47 @@
+// The dashboard's JSON API (docs/api.md) on an httplib server: runs (POST /api/runs with a
+// scenario as JSON or ?preset=ID, GET /api/runs[/{id}], GET /api/runs/{id}/events as
+// Server-Sent Events, DELETE /api/runs/{id}), presets, limits, and the computed views
+// (/api/demo, /api/path, /api/topology). Every error is JSON {"error", "key"} with a 4xx
+// status; a handler's unexpected exception is a 500 with the same shape, never a crash.
+// At most `max_streams` SSE clients at once (each holds one server thread while open).
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "web/run_manager.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace rdmasim::web {
+
+struct ApiOptions {
+  int max_streams = 32;
+  int heartbeat_ms = 2000;  // an SSE comment line this often while no event comes
+};
+
+class Api {
+ public:
+  Api(RunManager& runs, ApiOptions o) : runs_(runs), o_(o) {}
+  void install(httplib::Server& s);
+  int open_streams() const { return streams_.load(); }
+
+ private:
+  RunManager& runs_;
+  ApiOptions o_;
+  std::atomic<int> streams_{0};
+  std::mutex cache_m_;
+  std::map<std::string, std::string> demo_cache_;
+};
+
+/// {"error": message, "key": key} as text.
+std::string error_body(const std::string& key, const std::string& message);
+/// The key path at the front of a scenario parser message ("request: workload.iters: ..."), or "".
+std::string error_key(const std::string& message, const std::string& source);
+
+}  // namespace rdmasim::web

@@ -1,0 +1,295 @@
+#include "web/run_manager.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/path.hpp"
+#include "rdmasim/exports.hpp"
+#include "scenario_runs.hpp"
+#include "web/sample_probe.hpp"
+
+namespace rdmasim::web {
+
+struct RunManager::Run {
+  std::string id;
+  RunRequest req;
+  LatConfig config;
+  std::string status = "queued";
+  nlohmann::ordered_json result;  // metrics, error, ... once finished
+  std::shared_ptr<EventStream> stream = std::make_shared<EventStream>();
+  std::atomic<bool> cancel{false};
+  std::int64_t samples = 0;
+  double sim_time_us = 0;
+};
+
+namespace {
+
+nlohmann::ordered_json sample_json(const Sample& s, const std::vector<std::string>& watch) {
+  nlohmann::ordered_json j{{"t_us", s.t_us},     {"dt_us", s.dt_us},       {"gbps", s.gbps},
+                           {"messages", s.messages}, {"total_messages", s.total_messages},
+                           {"p50_us", s.p50_us}, {"p99_us", s.p99_us},     {"max_us", s.max_us},
+                           {"pause_frames", s.pause_frames}, {"paused_us", s.paused_us},
+                           {"queue_bytes", s.queue_bytes}, {"queue_port", s.queue_port}, {"events", s.events}};
+  if (!watch.empty()) {
+    nlohmann::ordered_json w = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < watch.size() && i < s.watch_queue.size(); ++i)
+      w[watch[i]] = {{"queue_bytes", s.watch_queue[i]}, {"pause_frames", s.watch_pauses[i]}};
+    j["watch"] = std::move(w);
+  }
+  if (!s.utilisation.empty()) {
+    nlohmann::ordered_json u = nlohmann::ordered_json::array();
+    for (float x : s.utilisation) u.push_back(std::round(static_cast<double>(x) * 1e4) / 1e4);
+    j["utilisation"] = std::move(u);
+  }
+  return j;
+}
+
+std::int64_t flow_count(const cli::LatOptions& o, int hosts) {
+  if (o.pattern.empty()) return 1;
+  if (o.pattern == "incast") return o.incast;
+  if (o.pattern == "alltoall") return static_cast<std::int64_t>(hosts) * (hosts - 1);
+  return hosts;
+}
+
+std::string topology_key(const std::string& topology) {
+  if (topology == "fat-tree") return "network.k";
+  if (topology == "single-switch") return "network.hosts";
+  return "network.leaves";
+}
+
+}  // namespace
+
+RunManager::RunManager(RunLimits l) : limits_(l) {
+  for (int i = 0; i < std::max(1, limits_.workers); ++i) workers_.emplace_back([this] { worker(); });
+}
+
+RunManager::~RunManager() {
+  {
+    std::lock_guard<std::mutex> g(m_);
+    stopping_ = true;
+    for (auto& [id, r] : runs_) r->cancel = true;
+  }
+  cv_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+std::string RunManager::submit(RunRequest req) {
+  const cli::Scenario& s = req.scenario;
+  if (!s.options.host_profile.empty())
+    throw ApiError(400, "host_profile", "host_profile: files on the server cannot be named over the API");
+  if (s.options.all) throw ApiError(422, "workload.all", "workload.all: one message size per run over the API");
+  if (s.command == cli::Command::demo) throw ApiError(422, "command", "command: lat, bw or budget");
+  LatConfig c;
+  try {
+    c = cli::scenario_config(s);
+  } catch (const std::invalid_argument& e) {
+    throw ApiError(400, "", e.what());
+  }
+  int hosts = 2;
+  if (c.topology == LatTopology::fabric) {
+    const auto topo = FabricNetwork::make_topology(c);
+    hosts = topo->host_count();
+    if (hosts > limits_.max_hosts)
+      throw ApiError(422, topology_key(s.options.fabric.topology),
+                     topology_key(s.options.fabric.topology) + ": the topology has " + std::to_string(hosts) +
+                         " hosts (limit " + std::to_string(limits_.max_hosts) + ")");
+    std::vector<std::string> names;
+    for (std::size_t cab = 0; cab < topo->cables().size(); ++cab) {
+      const Cable& k = topo->cables()[cab];
+      names.push_back(topo->nodes()[static_cast<std::size_t>(k.a)].name + "->" + topo->nodes()[static_cast<std::size_t>(k.b)].name);
+      names.push_back(topo->nodes()[static_cast<std::size_t>(k.b)].name + "->" + topo->nodes()[static_cast<std::size_t>(k.a)].name);
+    }
+    for (const std::string& w : req.watch)
+      if (std::find(names.begin(), names.end(), w) == names.end())
+        throw ApiError(400, "ports", "ports: the topology has no port \"" + w + "\" (names like \"" + names.back() + "\")");
+  } else if (!req.watch.empty()) {
+    throw ApiError(400, "ports", "ports: only a switched network.topology has ports to watch");
+  }
+  const std::int64_t flows = s.command == cli::Command::budget ? 0 : flow_count(s.options, hosts);
+  const double messages = static_cast<double>(flows) * static_cast<double>(s.options.iters);
+  if (messages > static_cast<double>(limits_.max_messages))
+    throw ApiError(422, "workload.iters",
+                   "workload.iters: " + std::to_string(s.options.iters) + " iterations x " + std::to_string(flows) +
+                       " flows is more than the limit of " + std::to_string(limits_.max_messages) + " messages per run");
+  auto run = std::make_shared<Run>();
+  run->req = std::move(req);
+  run->config = c;
+  {
+    std::lock_guard<std::mutex> g(m_);
+    if (active_ >= limits_.max_active)
+      throw ApiError(429, "limits.runs", "limits.runs: " + std::to_string(active_) + " runs are queued or running (limit " +
+                                             std::to_string(limits_.max_active) + "); try again when one has finished");
+    run->id = "r" + std::to_string(next_id_++);
+    ++active_;
+    runs_[run->id] = run;
+    order_.push_back(run->id);
+    queue_.push_back(run);
+    run->stream->publish("status", nlohmann::ordered_json{{"id", run->id}, {"status", "queued"}}.dump());
+    evict();
+  }
+  cv_.notify_one();
+  return run->id;
+}
+
+void RunManager::evict() {  // under m_
+  std::size_t finished = 0;
+  for (const auto& [id, r] : runs_) finished += r->stream->closed() ? 1 : 0;
+  for (auto it = order_.begin(); it != order_.end() && finished > static_cast<std::size_t>(limits_.max_kept);) {
+    if (runs_[*it]->stream->closed()) {
+      runs_.erase(*it);
+      it = order_.erase(it);
+      --finished;
+    } else {
+      ++it;
+    }
+  }
+}
+
+void RunManager::worker() {
+  for (;;) {
+    std::shared_ptr<Run> r;
+    {
+      std::unique_lock<std::mutex> l(m_);
+      cv_.wait(l, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      r = queue_.front();
+      queue_.pop_front();
+      if (r->cancel) continue;  // already finished by cancel()
+      r->status = "running";
+    }
+    r->stream->publish("status", nlohmann::ordered_json{{"id", r->id}, {"status", "running"}}.dump());
+    execute(*r);
+  }
+}
+
+void RunManager::execute(Run& r) {
+  ProbeOptions po;
+  po.target_samples = limits_.target_samples;
+  po.max_events = limits_.max_events;
+  po.max_sim_time = Time::ps(static_cast<std::int64_t>(limits_.max_sim_time_us * 1e6));
+  po.watch = r.req.watch;
+  po.cancel = &r.cancel;
+  // First slice: a few hundred slices over the run's expected length (one unloaded message
+  // each, or a message's wire time for windows of messages), at least 100 ns.
+  double slice_us = r.req.sample_us;
+  if (slice_us <= 0) {
+    const double wire_us = static_cast<double>(r.config.size.count()) * 8 /
+                           static_cast<double>(r.config.profile.link.rate.bits_per_sec()) * 1e6;
+    const double per_message_us = r.req.scenario.command == cli::Command::lat ? 2.0 + 2 * wire_us : wire_us;
+    const double flows = r.req.scenario.options.pattern == "incast" ? r.req.scenario.options.incast : 1;
+    slice_us = std::max(0.1, per_message_us * flows * static_cast<double>(r.config.iters) / limits_.target_samples);
+  }
+  po.interval = Time::ps(static_cast<std::int64_t>(slice_us * 1e6));
+  EventStream& stream = *r.stream;
+  const std::vector<std::string> watch = r.req.watch;
+  po.sink = [&stream, &watch](Sample&& s) { stream.publish("sample", sample_json(s, watch).dump()); };
+  SampleProbe probe(po);
+  const auto wall0 = std::chrono::steady_clock::now();
+  try {
+    Exports x{ExportOptions{}};
+    x.set_probe(&probe);
+    const std::vector<cli::Metric> metrics = cli::scenario_metrics(r.req.scenario, &x);
+    nlohmann::ordered_json m = nlohmann::ordered_json::object();
+    for (const cli::Metric& k : metrics) m[k.name] = k.value;
+    nlohmann::ordered_json extra{{"metrics", std::move(m)}};
+    if (!probe.port_names().empty()) {
+      nlohmann::ordered_json ports = nlohmann::ordered_json::array();
+      for (std::size_t p = 0; p < probe.port_names().size(); ++p)
+        ports.push_back({{"port", probe.port_names()[p]},
+                         {"utilisation", std::round(static_cast<double>(probe.run_utilisation()[p]) * 1e4) / 1e4}});
+      extra["ports"] = std::move(ports);
+    }
+    extra["samples"] = probe.samples();
+    extra["messages"] = probe.messages();
+    extra["sim_time_us"] = probe.sim_time().to_us();
+    extra["last_message_us"] = probe.last_message().to_us();
+    extra["wall_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+    finish(r, "done", std::move(extra));
+  } catch (const RunStopped& e) {
+    finish(r, e.key == "cancelled" ? "cancelled" : "failed",
+           e.key == "cancelled" ? nlohmann::ordered_json::object()
+                                : nlohmann::ordered_json{{"error", e.what()}, {"error_key", e.key}});
+  } catch (const std::exception& e) {
+    finish(r, "failed", {{"error", e.what()}, {"error_key", ""}});
+  }
+}
+
+void RunManager::finish(Run& r, std::string status, nlohmann::ordered_json extra) {
+  nlohmann::ordered_json done{{"id", r.id}, {"status", status}};
+  for (auto& [k, v] : extra.items()) done[k] = v;
+  {
+    std::lock_guard<std::mutex> g(m_);
+    r.status = status;
+    r.result = extra;
+    --active_;
+  }
+  r.stream->close("done", done.dump());
+  done_cv_.notify_all();
+}
+
+std::optional<nlohmann::ordered_json> RunManager::get(const std::string& id) const {
+  std::lock_guard<std::mutex> g(m_);
+  const auto it = runs_.find(id);
+  if (it == runs_.end()) return std::nullopt;
+  const Run& r = *it->second;
+  nlohmann::ordered_json j{{"id", r.id},
+                           {"status", r.status},
+                           {"name", r.req.scenario.name},
+                           {"description", r.req.scenario.description},
+                           {"command", r.req.scenario_json.value("command", "")}};
+  if (!r.req.preset.empty()) j["preset"] = r.req.preset;
+  j["scenario"] = r.req.scenario_json;
+  if (!r.req.watch.empty()) j["watch"] = r.req.watch;
+  j["events_published"] = r.stream->published();
+  for (const auto& [k, v] : r.result.items()) j[k] = v;
+  return j;
+}
+
+std::shared_ptr<EventStream> RunManager::stream(const std::string& id) const {
+  std::lock_guard<std::mutex> g(m_);
+  const auto it = runs_.find(id);
+  return it == runs_.end() ? nullptr : it->second->stream;
+}
+
+RunManager::Cancel RunManager::cancel(const std::string& id) {
+  std::shared_ptr<Run> r;
+  {
+    std::lock_guard<std::mutex> g(m_);
+    const auto it = runs_.find(id);
+    if (it == runs_.end()) return Cancel::not_found;
+    r = it->second;
+    if (r->stream->closed() || r->cancel) return r->cancel ? Cancel::cancelled : Cancel::finished;
+    r->cancel = true;
+    if (r->status != "queued") return Cancel::cancelled;  // the worker stops it at the next slice
+  }
+  finish(*r, "cancelled", nlohmann::ordered_json::object());
+  return Cancel::cancelled;
+}
+
+void RunManager::cancel_all() {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard<std::mutex> g(m_);
+    ids.assign(order_.begin(), order_.end());
+  }
+  for (const std::string& id : ids) cancel(id);
+}
+
+nlohmann::ordered_json RunManager::list() const {
+  std::lock_guard<std::mutex> g(m_);
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const std::string& id : order_) {
+    const Run& r = *runs_.at(id);
+    a.push_back({{"id", id}, {"status", r.status}, {"name", r.req.scenario.name}});
+  }
+  return a;
+}
+
+bool RunManager::wait(const std::string& id, std::chrono::milliseconds timeout) const {
+  const auto s = stream(id);
+  if (!s) return false;
+  std::unique_lock<std::mutex> l(m_);
+  return done_cv_.wait_for(l, timeout, [&] { return s->closed(); });
+}
+
+}  // namespace rdmasim::web

@@ -1,0 +1,99 @@
+// SampleProbe: the dashboard's live view of a running simulation. Attached through the run's
+// Exports (workload/run_probe.hpp), it makes the scheduler run in slices of simulated time
+// (Scheduler::set_slice_hook) and, at the end of every slice that had events, hands one Sample
+// to its sink: throughput and latency percentiles of the messages completed in the slice (as
+// their workload released them, SimContext::observer), and on a fabric the PFC pause frames,
+// paused time, mean egress queue depth of the watched ports and per-port utilisation.
+//
+// Invariants: the samples' slices are disjoint and in time order and their message counts add
+// up to the messages completed; the slice doubles each time `target_samples` more samples have
+// been taken, so a long run yields O(target x log(length)) samples. Mean queue depth is the
+// queue integral's growth over the slice (the fabric accumulates it at queue changes). The
+// probe also stops the run by throwing RunStopped from the slice hook: when cancelled, or when
+// the run passes the events or simulated-time limit (checked at slice ends). Per message it
+// does no allocation once the latency buffer has grown to its cap (latencies beyond the cap
+// within one slice are counted, not kept).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/scheduler.hpp"
+#include "sim/stage.hpp"
+#include "workload/run_probe.hpp"
+
+namespace rdmasim::web {
+
+struct Sample {
+  double t_us = 0, dt_us = 0;       // end of the slice, its length
+  double gbps = 0;                  // payload of the messages completed in the slice / dt
+  std::int64_t messages = 0;        // completed in the slice
+  std::int64_t total_messages = 0;  // completed so far
+  double p50_us = 0, p99_us = 0, max_us = 0;  // their post-to-completion latency (0: none)
+  std::uint64_t pause_frames = 0;   // PFC frames sent in the slice, all ports
+  double paused_us = 0;             // transmitter time paused in the slice, all ports
+  double queue_bytes = 0;           // largest mean egress queue depth in the slice over all ports
+  int queue_port = -1;              // the port that had it
+  std::vector<double> watch_queue;  // mean queue depth of each watched port
+  std::vector<std::uint64_t> watch_pauses;  // PFC frames sent by each watched port
+  std::vector<float> utilisation;   // per fabric port: tx bytes on the wire / (rate x dt)
+  std::uint64_t events = 0;         // events run so far
+};
+
+/// Why a probe stopped its run (thrown through the simulation out of run_*()).
+struct RunStopped : std::runtime_error {
+  RunStopped(std::string key, const std::string& what) : std::runtime_error(what), key(std::move(key)) {}
+  std::string key;  // "cancelled", "limits.events", "limits.sim_time_us"
+};
+
+struct ProbeOptions {
+  Time interval = Time::us(1);        // first slice length
+  int target_samples = 200;           // samples per slice length before it doubles
+  std::uint64_t max_events = 0;       // 0: no limit
+  Time max_sim_time{};                // 0: no limit
+  std::vector<std::string> watch;     // fabric port names ("edge0.0->h1")
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(Sample&&)> sink;
+};
+
+class SampleProbe final : public RunProbe, SliceHook, MessageObserver {
+ public:
+  explicit SampleProbe(ProbeOptions o);
+  void attach(SimWorld& w) override;
+  void detach(SimWorld& w) override;
+  void on_slice(Time end) override;
+  void message_done(const Message& m, Time now) override;
+
+  /// After the run: per fabric port, its name, and utilisation from the first event to the
+  /// last message completion (timers that outlive the traffic do not dilute it).
+  const std::vector<std::string>& port_names() const { return port_names_; }
+  const std::vector<float>& run_utilisation() const { return run_util_; }
+  std::int64_t samples() const { return samples_; }
+  std::int64_t messages() const { return total_messages_; }
+  Time sim_time() const { return last_end_ - start_; }
+  Time last_message() const { return last_message_ - start_; }
+
+ private:
+  struct PortPrev {
+    std::uint64_t tx_bytes = 0, pause_tx = 0;
+    Time paused{};
+    double queue_byte_ps = 0;
+  };
+  ProbeOptions o_;
+  SimWorld* w_ = nullptr;
+  Time interval_, start_, last_end_, last_message_;
+  std::int64_t slice_messages_ = 0, total_messages_ = 0, samples_ = 0;
+  std::int64_t slice_bytes_ = 0;
+  std::vector<std::int64_t> lat_ps_;  // this slice's latencies (reserved to kLatencyCap)
+  std::vector<PortPrev> prev_, first_;
+  std::vector<int> watch_ports_;
+  std::vector<double> rate_bps_;
+  std::vector<std::string> port_names_;
+  std::vector<float> run_util_;
+};
+
+}  // namespace rdmasim::web

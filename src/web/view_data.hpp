@@ -1,0 +1,25 @@
+// The dashboard's computed views that are not runs: the demo's progressive ledger (view 1),
+// one RDMA WRITE's data path segment by segment from the closed-form budget, with and without
+// zero copy (view 2), and a topology with a host pair's equal-cost paths (view 3). Each takes
+// the request's query parameters, checks them (ApiError 400 naming the parameter) and returns
+// JSON; the numbers are the CLI's (`rdmasim demo`, `budget --stages`, `topo --json`).
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace rdmasim::web {
+
+using Query = std::multimap<std::string, std::string>;
+
+/// profile, size (bytes), iters (<= 20000). Deterministic; the server caches it.
+nlohmann::ordered_json demo_view(const Query& q);
+/// profile, size: one-way segments (host, PCIe, NIC, wire, ...) of the zero-copy and the
+/// bounce-buffer paths; the GPU segments are marked as needing the GPU model (issue 4).
+nlohmann::ordered_json path_view(const Query& q);
+/// topology (fat-tree | leaf-spine | single-switch), k, hosts, leaves, spines, hosts_per_leaf,
+/// from, to: nodes, links (with their two port names), the pair's paths, the hop histogram.
+nlohmann::ordered_json topology_view(const Query& q);
+
+}  // namespace rdmasim::web

@@ -1,0 +1,127 @@
+#include "web/web_server.hpp"
+
+#include <httplib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "web/embedded_files.hpp"
+
+namespace rdmasim::web {
+namespace {
+
+std::string content_type(const std::string& path) {
+  const auto dot = path.rfind('.');
+  const std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
+  if (ext == "html") return "text/html; charset=utf-8";
+  if (ext == "js" || ext == "mjs") return "text/javascript; charset=utf-8";
+  if (ext == "css") return "text/css; charset=utf-8";
+  if (ext == "json") return "application/json";
+  if (ext == "png") return "image/png";
+  if (ext == "svg") return "image/svg+xml";
+  return "application/octet-stream";
+}
+
+bool unsafe(const std::string& p) {
+  return p.empty() || p[0] != '/' || p.find("..") != std::string::npos || p.find('\\') != std::string::npos ||
+         p.find('%') != std::string::npos || p.find('\0') != std::string::npos || p.find("//") != std::string::npos;
+}
+
+}  // namespace
+
+WebServer::WebServer(ServerOptions o)
+    : o_(std::move(o)),
+      runs_(std::make_unique<RunManager>(o_.limits)),
+      api_(std::make_unique<Api>(*runs_, o_.api)),
+      http_(std::make_unique<httplib::Server>()) {
+  httplib::Server& s = *http_;
+  const int threads = o_.threads;
+  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+  s.set_payload_max_length(o_.max_body);
+  s.set_read_timeout(10);
+  s.set_keep_alive_max_count(1000);  // clients keep their connection (httplib's listen backlog is short)
+  s.set_write_timeout(10);
+  api_->install(s);
+  s.Get(R"(/api(/.*)?)", [](const httplib::Request& req, httplib::Response& res) {
+    res.status = 404;
+    res.set_content(error_body("path", "no API route " + req.path), "application/json");
+  });
+  s.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
+    const Asset a = asset(req.path);
+    res.status = a.status;
+    res.set_content(a.body, a.type);
+  });
+  s.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (res.get_header_value("Content-Type") == "application/json" && !res.body.empty()) return;
+    std::string msg;
+    switch (res.status) {
+      case 404: msg = "no route " + req.method + " " + req.path; break;
+      case 413: msg = "the request body is larger than the limit"; break;
+      case 400: msg = "bad request"; break;
+      default: msg = "HTTP " + std::to_string(res.status);
+    }
+    res.set_content(error_body(res.status == 413 ? "body" : "path", msg), "application/json");
+  });
+  s.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+    std::string what = "internal error";
+    try {
+      std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      what = std::string("internal error: ") + e.what();
+    } catch (...) {
+    }
+    res.status = 500;
+    res.set_content(error_body("", what), "application/json");
+  });
+}
+
+WebServer::~WebServer() { stop(); }
+
+WebServer::Asset WebServer::asset(const std::string& raw) const {
+  if (unsafe(raw)) return {400, error_body("path", "path not allowed: " + raw), "application/json"};
+  const std::string path = raw == "/" ? "/index.html" : raw;
+  if (o_.web_dir.empty()) {
+    for (const EmbeddedFile& f : embedded_files())
+      if (path == f.name) return {200, std::string(f.text()), content_type(path)};
+    return {404, error_body("path", "no file " + path), "application/json"};
+  }
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path root = fs::canonical(o_.web_dir, ec);
+  if (ec) return {404, error_body("path", "no web directory " + o_.web_dir), "application/json"};
+  const fs::path file = fs::weakly_canonical(root / path.substr(1), ec);
+  const std::string r = root.string() + "/", f = file.string();
+  if (ec || f.rfind(r, 0) != 0) return {400, error_body("path", "path not allowed: " + raw), "application/json"};
+  if (!fs::is_regular_file(file, ec)) return {404, error_body("path", "no file " + path), "application/json"};
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return {200, ss.str(), content_type(path)};
+}
+
+int WebServer::bind() {
+  const int port = o_.port == 0 ? http_->bind_to_any_port(o_.bind) : (http_->bind_to_port(o_.bind, o_.port) ? o_.port : -1);
+  if (port < 0) throw std::runtime_error("cannot listen on " + o_.bind + ":" + std::to_string(o_.port));
+  return port;
+}
+
+void WebServer::listen() { http_->listen_after_bind(); }
+
+int WebServer::start() {
+  const int port = bind();
+  thread_ = std::thread([this] { http_->listen_after_bind(); });
+  // httplib's stop() does nothing before the loop runs: return only once it does.
+  while (!http_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return port;
+}
+
+void WebServer::stop() {
+  runs_->cancel_all();  // ends the runs' event streams, so their SSE clients let go
+  if (http_) http_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace rdmasim::web

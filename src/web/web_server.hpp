@@ -1,0 +1,64 @@
+// WebServer: `rdmasim serve` — an httplib server on `bind:port` (127.0.0.1 unless told
+// otherwise; port 0 picks a free one) with the JSON API (api.hpp) and the dashboard's static
+// assets, compiled in (embedded_files.hpp) or, with `web_dir`, read from that directory.
+//
+// Hardening: request bodies above `max_body` get 413; unknown routes 404; a static path with
+// "..", a backslash, a NUL or a '%' left after URL decoding (double encoding) gets 400 and never
+// reaches the file system; under `web_dir` the resolved file must stay inside it (symlinks
+// included). Every error body is JSON {"error", "key"}.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "web/api.hpp"
+#include "web/run_manager.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace rdmasim::web {
+
+struct ServerOptions {
+  std::string bind = "127.0.0.1";
+  int port = 8080;
+  std::string web_dir;            // "" = the embedded assets
+  std::size_t max_body = 1 << 20;  // bytes
+  int threads = 48;               // HTTP threads (SSE clients hold one each)
+  RunLimits limits;
+  ApiOptions api;
+};
+
+class WebServer {
+ public:
+  explicit WebServer(ServerOptions o);
+  ~WebServer();
+  /// Binds (std::runtime_error naming the address when it cannot) and returns the port.
+  int bind();
+  /// Serves until stop() (blocking).
+  void listen();
+  /// bind() and serve on a background thread (tests).
+  int start();
+  void stop();
+  RunManager& runs() { return *runs_; }
+  const Api& api() const { return *api_; }
+
+  /// The static file for a decoded URL path: 400 for a path that tries to leave the asset tree,
+  /// 404 for none; the content type by extension.
+  struct Asset {
+    int status = 200;
+    std::string body, type;
+  };
+  Asset asset(const std::string& path) const;
+
+ private:
+  ServerOptions o_;
+  std::unique_ptr<RunManager> runs_;
+  std::unique_ptr<Api> api_;
+  std::unique_ptr<httplib::Server> http_;
+  std::thread thread_;
+};
+
+}  // namespace rdmasim::web

@@ -1,0 +1,157 @@
+// Browser test of `rdmasim serve`: starts the server on a free loopback port, drives Debian's
+// chromium (headless, through npm playwright-core) through the five views, checks what they
+// render against the API's numbers and that the page logs no errors, and saves screenshots.
+// Usage: node dashboard_test.mjs RDMASIM_BINARY OUT_DIR   (exit 77: chromium/playwright missing)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+
+const [binary, outDir] = process.argv.slice(2);
+const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
+const require = createRequire(import.meta.url);
+let playwright;
+try {
+  playwright = require(path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../node_modules/playwright-core'));
+} catch {
+  console.log('SKIP: node_modules/playwright-core is missing (npm ci)');
+  process.exit(77);
+}
+if (!existsSync(chromium)) {
+  console.log(`SKIP: ${chromium} is missing (apt-get install chromium)`);
+  process.exit(77);
+}
+mkdirSync(outDir, { recursive: true });
+
+const server = spawn(binary, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+process.on('exit', () => server.kill('SIGTERM'));
+const base = await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (d) => {
+    out += d;
+    const m = out.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
+    if (m) resolve(`http://127.0.0.1:${m[1]}`);
+  });
+  server.on('exit', (c) => reject(new Error(`server exited ${c}`)));
+  setTimeout(() => reject(new Error('server did not start')), 10000);
+});
+const api = async (p) => { const r = await fetch(base + p); assert.equal(r.status, 200, p); return r.json(); };
+const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b)), `${what}: page ${a} vs API ${b}`);
+
+const profile = mkdtempSync(path.join(tmpdir(), 'rdmasim-chromium-'));
+const browser = await playwright.chromium.launchPersistentContext(profile, {
+  executablePath: chromium, headless: true, viewport: { width: 1400, height: 1000 },
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run'],
+});
+const errors = [];
+let failed = false;
+try {
+  const page = await browser.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(base + '/');
+  await page.waitForFunction(() => window.RD && RD.ready && RD.fabricReady && RD.runsReady);
+  await page.evaluate(() => Promise.all([RD.ready, RD.fabricReady, RD.runsReady]));
+  const option = (id) => page.evaluate((i) => RD.charts[i].getOption(), id);
+
+  // 1. Latency decomposition: step through; the bars are the demo's ledger.
+  const demo = await api('/api/demo?size=2');
+  for (let i = 0; i < demo.steps.length; ++i) {
+    await page.click(`#lat-steps button[data-step="${i}"]`);
+    const o = await option('lat-chart');
+    const shown = o.series[0].data.filter((v) => v !== null && v !== '-').length;
+    assert.equal(shown, i + 1, `step ${i + 1}: bars shown`);
+    assert.equal(await page.locator('#lat-savings li[data-step]').count(), i + 1);
+  }
+  const lat = await option('lat-chart');
+  for (const s of lat.series.filter((x) => x.stack === 'ledger'))
+    s.data.forEach((v, i) => near(v, +demo.steps[i].ledger_us[s.name].toFixed(4), `ledger ${s.name} step ${i}`));
+  for (let i = 1; i < demo.steps.length; ++i) {
+    const text = await page.locator(`#lat-savings li[data-step="${i}"]`).textContent();
+    assert.ok(text.includes(`saves ${demo.steps[i].saves_us.toFixed(3)} µs`), text);
+  }
+  console.log(`view 1: ${demo.steps.map((s) => `${s.name} ${s.t_avg_us.toFixed(3)} us`).join(', ')}`);
+  await page.locator('#latency').screenshot({ path: path.join(outDir, 'view1-latency.png') });
+
+  // 2. Data path: totals from the budget, GPU part marked as needing issue 4.
+  const pv = await api('/api/path?size=65536');
+  assert.match(await page.locator('#gpu-needs').textContent(), /needs issue 4/);
+  const totals = await page.locator('#gpu-paths .path').evaluateAll((ps) => ps.map((p) => Number(p.dataset.total)));
+  assert.equal(totals.length, 2);
+  totals.forEach((t, i) => near(t, pv.paths[i].one_way_us, `path ${i} total`));
+  assert.equal(await page.locator('#gpu-paths .seg.gpu').count(), 4);
+  await page.click('#gpu-play');
+  console.log(`view 2: zero copy ${totals[0].toFixed(3)} us, staged ${totals[1].toFixed(3)} us one way at 64 KiB`);
+  await page.locator('#gpu').screenshot({ path: path.join(outDir, 'view2-path.png') });
+
+  // 3. Fat-tree: pick a host pair, its equal-cost paths are highlighted; ECMP vs spray heat.
+  await page.selectOption('#fab-to', 'h5');
+  await page.waitForFunction(() => document.getElementById('fab-hops').textContent.includes('equal-cost') &&
+    RD.charts['fab-chart'].getOption().title[0].text.startsWith('h0 → h5'));
+  const topo = await api('/api/topology?k=4&from=h0&to=h5');
+  assert.equal(Number(await page.getAttribute('#fab-hops', 'data-paths')), topo.paths.length);
+  assert.equal(Number(await page.getAttribute('#fab-hops', 'data-links')), topo.paths[0].links);
+  const links = new Set();
+  for (const p of topo.paths) for (let i = 0; i + 1 < p.route.length; ++i) links.add([p.route[i], p.route[i + 1]].sort().join('|'));
+  const fab = await option('fab-chart');
+  const lit = fab.series[0].links.filter((l) => l.onpath).map((l) => [l.source, l.target].sort().join('|'));
+  assert.deepEqual(new Set(lit), links);
+  await page.click('#fab-run');
+  await page.waitForFunction(() => document.getElementById('fab-ecmp-sum').dataset.run && document.getElementById('fab-spray-sum').dataset.run,
+    null, { timeout: 60000 });
+  for (const r of ['ecmp', 'spray']) {
+    const run = await api('/api/runs/' + (await page.getAttribute(`#fab-${r}-sum`, 'data-run')));
+    near(Number(await page.getAttribute(`#fab-${r}-sum`, 'data-aggregate')), run.metrics.aggregate_Gbps, `${r} aggregate`);
+    const heat = (await option(`fab-${r}`)).series[0].links;
+    heat.forEach((l, i) => near(l.util, Math.max(run.ports[2 * i].utilisation, run.ports[2 * i + 1].utilisation), `${r} link ${i}`));
+    console.log(`view 3: ${r} aggregate ${run.metrics.aggregate_Gbps.toFixed(2)} Gb/s`);
+  }
+  await page.locator('#fabric').screenshot({ path: path.join(outDir, 'view3-fabric.png') });
+
+  // 4. Live curves: a run's samples arrive while it runs.
+  await page.click('#live-start');
+  await page.waitForFunction(() => document.getElementById('live-status').dataset.status, null, { timeout: 60000 });
+  const st = await page.locator('#live-status').evaluate((e) => ({ ...e.dataset }));
+  assert.equal(st.status, 'done');
+  const liveRun = await api('/api/runs/' + st.run);
+  assert.ok(Number(st.samples) >= 10, `samples ${st.samples}`);
+  assert.ok(Number(st.samples) <= liveRun.samples);
+  assert.equal(Number(st.messages), liveRun.messages);
+  const tput = (await option('live-tput')).series[0].data;
+  assert.equal(tput.length, Number(st.samples));
+  const pfc = (await option('live-pfc')).series[0].data.reduce((a, p) => a + p[1], 0);
+  assert.ok(pfc > 0 && pfc <= liveRun.metrics['fabric.pause_frames'], `pause frames ${pfc}`);
+  console.log(`view 4: ${st.samples} live samples of ${liveRun.samples}, ${liveRun.messages} messages, ${pfc} PFC frames`);
+  await page.locator('#live').screenshot({ path: path.join(outDir, 'view4-live.png') });
+
+  // 5. Scheme comparison: two presets, the table is the runs' metrics.
+  await page.click('#cmp-run');
+  await page.waitForFunction(() => document.getElementById('cmp-status').dataset.done, null, { timeout: 60000 });
+  const heads = await page.locator('#cmp-table th[data-run]').evaluateAll((hs) => hs.map((h) => h.dataset.run));
+  assert.equal(heads.length, 2);
+  const runs = await Promise.all(heads.map((id) => api('/api/runs/' + id)));
+  const rows = await page.locator('#cmp-table tr[data-metric]').evaluateAll((trs) =>
+    trs.map((tr) => ({ m: tr.dataset.metric, v: [...tr.querySelectorAll('td[data-value]')].map((td) => Number(td.dataset.value)) })));
+  assert.ok(rows.length >= 5);
+  for (const r of rows) r.v.forEach((v, i) => near(v, runs[i].metrics[r.m], `compare ${r.m}`));
+  const tavg = rows.find((r) => r.m === 't_avg_us');
+  console.log(`view 5: t_avg ${tavg.v.map((x) => x.toFixed(3)).join(' us vs ')} us`);
+  await page.locator('#compare').screenshot({ path: path.join(outDir, 'view5-compare.png') });
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(outDir, 'dashboard.png'), fullPage: true });
+  assert.deepEqual(errors, [], 'console errors');
+  console.log(`browser test passed; screenshots in ${outDir}`);
+} catch (e) {
+  failed = true;
+  console.error(e);
+  if (errors.length) console.error('console errors:', errors);
+} finally {
+  await browser.close();
+  server.kill('SIGTERM');
+  rmSync(profile, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

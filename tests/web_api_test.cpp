@@ -1,0 +1,301 @@
+// The dashboard's HTTP API against a real server on 127.0.0.1 (ephemeral port): every
+// endpoint, every limit, malformed input and traversal attempts get the right status and a
+// JSON error naming the key.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "web/presets.hpp"
+#include "web/web_server.hpp"
+
+using namespace rdmasim;
+using namespace rdmasim::web;
+using nlohmann::json;
+
+namespace {
+
+class WebApi : public ::testing::Test {
+ protected:
+  static ServerOptions options() {
+    ServerOptions o;
+    o.port = 0;
+    o.max_body = 4096;
+    o.limits.workers = 1;
+    o.limits.max_active = 2;
+    o.limits.max_hosts = 16;
+    o.limits.max_messages = 5000;
+    o.limits.max_events = 2'000'000;
+    o.limits.max_sim_time_us = 500'000;
+    o.api.max_streams = 2;
+    o.api.heartbeat_ms = 100;
+    return o;
+  }
+  void SetUp() override {
+    server = std::make_unique<WebServer>(options());
+    port = server->start();
+    client = std::make_unique<httplib::Client>("127.0.0.1", port);
+    client->set_read_timeout(30);
+  }
+  void TearDown() override { server->stop(); }
+
+  json body(const httplib::Result& r) { return json::parse(r->body); }
+  // POSTs a scenario; returns the result.
+  httplib::Result post(const std::string& scenario, const std::string& query = "") {
+    return client->Post(("/api/runs" + query).c_str(), scenario, "application/json");
+  }
+  std::string start(const std::string& scenario, const std::string& query = "") {
+    auto r = post(scenario, query);
+    EXPECT_EQ(r->status, 201) << r->body;
+    return body(r)["id"];
+  }
+  json finished(const std::string& id) {
+    EXPECT_TRUE(server->runs().wait(id, std::chrono::seconds(60)));
+    auto r = client->Get(("/api/runs/" + id).c_str());
+    EXPECT_EQ(r->status, 200);
+    return body(r);
+  }
+  void expect_error(const httplib::Result& r, int status, const std::string& key, const std::string& contains) {
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, status) << r->body;
+    const json j = body(r);
+    EXPECT_EQ(j["key"], key) << r->body;
+    EXPECT_NE(j["error"].get<std::string>().find(contains), std::string::npos) << r->body;
+  }
+
+  std::unique_ptr<WebServer> server;
+  int port = 0;
+  std::unique_ptr<httplib::Client> client;
+};
+
+const char* kLat = R"({"command":"lat","workload":{"size":"64","iters":200}})";
+
+TEST_F(WebApi, LatencyRunReportsTheSameMetricsAsTheCli) {
+  const json j = finished(start(kLat));
+  EXPECT_EQ(j["status"], "done");
+  EXPECT_EQ(j["command"], "lat");
+  // The CLI's figure for a 64 B WRITE back to back (README: 1.026 us one way; with 200 iterations).
+  EXPECT_NEAR(j["metrics"]["t_typical_us"].get<double>(), 1.026, 0.001);
+  EXPECT_EQ(j["messages"], 2 * 199);  // both legs of 199 exchanges (perftest runs iters - 1)
+  EXPECT_GT(j["samples"].get<int>(), 10);
+}
+
+TEST_F(WebApi, EventStreamDeliversStatusSamplesAndDone) {
+  const std::string id = start(R"({"command":"bw","workload":{"size":"64KiB","iters":300}})");
+  std::string all;
+  auto r = client->Get(("/api/runs/" + id + "/events").c_str(),
+                       [&](const char* d, size_t n) { all.append(d, n); return true; });
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "text/event-stream");
+  EXPECT_NE(all.find("event: status\ndata: {\"id\":\"" + id + "\",\"status\":\"running\"}"), std::string::npos);
+  EXPECT_NE(all.find("event: done"), std::string::npos);
+  std::size_t samples = 0;
+  double gbps = 0;
+  for (std::size_t p = 0; (p = all.find("event: sample\ndata: ", p)) != std::string::npos; ++p) {
+    ++samples;
+    const auto start = p + 20;
+    const json s = json::parse(all.substr(start, all.find('\n', start) - start));
+    gbps = std::max(gbps, s["gbps"].get<double>());
+  }
+  const json j = finished(id);
+  EXPECT_EQ(static_cast<std::int64_t>(samples), j["samples"].get<std::int64_t>());
+  EXPECT_EQ(j["messages"], 300);
+  EXPECT_GT(gbps, 90.0);   // a slice of the window at line rate
+  EXPECT_LT(gbps, 100.0);
+}
+
+TEST_F(WebApi, PresetsParseAndRun) {
+  auto r = client->Get("/api/presets");
+  ASSERT_EQ(r->status, 200);
+  const json p = body(r);
+  EXPECT_EQ(p.size(), presets().size());
+  bool found = false;
+  for (const auto& x : p) found = found || (x["id"] == "incast-pfc" && x["scenario"]["workload"]["pattern"] == "incast");
+  EXPECT_TRUE(found);
+  const json j = finished(start("", "?preset=incast-pfc&ports=edge0.0-%3Eh0"));
+  EXPECT_EQ(j["status"], "done");
+  EXPECT_EQ(j["preset"], "incast-pfc");
+  EXPECT_EQ(j["messages"], 8 * 20);
+  EXPECT_GT(j["metrics"]["fabric.pause_frames"].get<double>(), 0);
+  EXPECT_EQ(j["ports"].size(), 96u);  // k=4: 48 cables, two ports each
+  expect_error(post("", "?preset=nope"), 404, "preset", "no preset \"nope\"");
+  expect_error(post(kLat, "?preset=incast-pfc"), 400, "preset", "not both");
+  expect_error(post("", "?preset=incast-pfc&ports=edge9->h0"), 400, "ports", "no port \"edge9->h0\"");
+}
+
+TEST_F(WebApi, BadScenariosNameTheKey) {
+  expect_error(post(R"({"command":"lat",)"), 400, "", "invalid JSON");
+  expect_error(post(R"({"command":"lat","workload":{"itrs":3}})"), 400, "workload.itrs", "unknown key");
+  expect_error(post(R"({"command":"lat","workload":{"iters":"x"}})"), 400, "workload.iters", "expected an integer");
+  expect_error(post(R"([1,2])"), 400, "", "");
+  expect_error(post(""), 400, "", "the body must be a scenario");
+  expect_error(post(R"({"command":"lat","host_profile":"/etc/passwd"})"), 400, "host_profile", "cannot be named");
+  expect_error(post(R"({"command":"lat","workload":{"all":true}})"), 422, "workload.all", "one message size");
+  expect_error(post(kLat, "?sample_us=abc"), 400, "sample_us", "microseconds");
+}
+
+TEST_F(WebApi, WorkLimits) {
+  expect_error(post(R"({"command":"bw","workload":{"pattern":"permutation","iters":5},"network":{"topology":"fat-tree","k":6}})"),
+               422, "network.k", "54 hosts (limit 16)");
+  expect_error(post(R"({"command":"lat","workload":{"iters":6000}})"), 422, "workload.iters", "limit of 5000 messages");
+  expect_error(post(R"({"command":"bw","workload":{"pattern":"alltoall","iters":30},"network":{"topology":"fat-tree","k":4}})"),
+               422, "workload.iters", "30 iterations x 240 flows");
+  // At run time: simulated time and events.
+  json j = finished(start(R"({"command":"bw","workload":{"size":"64","iters":4900,"tx_depth":1}})", "?sample_us=1"));
+  EXPECT_EQ(j["status"], "done") << j.dump();
+  server->stop();
+  ServerOptions o = options();
+  o.limits.max_sim_time_us = 1000;
+  server = std::make_unique<WebServer>(o);
+  client = std::make_unique<httplib::Client>("127.0.0.1", server->start());
+  j = finished(start(R"({"command":"bw","workload":{"size":"1MiB","iters":1000}})"));
+  EXPECT_EQ(j["status"], "failed");
+  EXPECT_EQ(j["error_key"], "limits.sim_time_us");
+  EXPECT_NE(j["error"].get<std::string>().find("limit of 1000 us of simulated time"), std::string::npos) << j.dump();
+  server->stop();
+  o = options();
+  o.limits.max_events = 20'000;
+  server = std::make_unique<WebServer>(o);
+  client = std::make_unique<httplib::Client>("127.0.0.1", server->start());
+  j = finished(start(R"({"command":"bw","workload":{"size":"64","iters":4900,"tx_depth":1}})", "?sample_us=1"));
+  EXPECT_EQ(j["status"], "failed");
+  EXPECT_EQ(j["error_key"], "limits.events");
+  EXPECT_NE(j["error"].get<std::string>().find("20000 events"), std::string::npos);
+}
+
+TEST_F(WebApi, ConcurrentRunLimitAndCancel) {
+  const char* slow = R"({"command":"bw","workload":{"size":"64KiB","iters":5000}})";
+  server->stop();
+  ServerOptions o = options();
+  o.limits.max_sim_time_us = 1e9;
+  server = std::make_unique<WebServer>(o);
+  client = std::make_unique<httplib::Client>("127.0.0.1", server->start());
+  const std::string a = start(slow, "?sample_us=0.5"), b = start(slow);
+  expect_error(post(slow), 429, "limits.runs", "2 runs are queued or running (limit 2)");
+  auto d = client->Delete(("/api/runs/" + b).c_str());  // queued behind a (one worker)
+  EXPECT_EQ(d->status, 200);
+  EXPECT_EQ(finished(b)["status"], "cancelled");
+  d = client->Delete(("/api/runs/" + a).c_str());
+  EXPECT_EQ(d->status, 200);
+  const json ja = finished(a);
+  EXPECT_EQ(ja["status"], "cancelled");
+  const std::string c = start(kLat);
+  finished(c);
+  expect_error(client->Delete(("/api/runs/" + c).c_str()), 409, "id", "already finished");
+  expect_error(client->Delete("/api/runs/r999"), 404, "id", "no run \"r999\"");
+}
+
+TEST_F(WebApi, StreamLimit) {
+  server->stop();
+  ServerOptions o = options();
+  o.limits.max_sim_time_us = 1e9;
+  server = std::make_unique<WebServer>(o);
+  const int p = server->start();
+  client = std::make_unique<httplib::Client>("127.0.0.1", p);
+  const std::string id = start(R"({"command":"bw","workload":{"size":"1MiB","iters":4000}})");
+  std::atomic<int> opened{0};
+  std::vector<std::thread> readers;
+  for (int i = 0; i < 2; ++i)
+    readers.emplace_back([&, p] {
+      httplib::Client c("127.0.0.1", p);
+      c.Get(("/api/runs/" + id + "/events").c_str(), [&](const char*, size_t) { ++opened; return true; });
+    });
+  for (int i = 0; i < 200 && server->api().open_streams() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(server->api().open_streams(), 2);
+  expect_error(client->Get(("/api/runs/" + id + "/events").c_str()), 429, "limits.streams", "2 event streams");
+  EXPECT_EQ(client->Delete(("/api/runs/" + id).c_str())->status, 200);  // ends the streams
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(finished(id)["status"], "cancelled");
+  EXPECT_GT(opened.load(), 0);
+  EXPECT_EQ(server->api().open_streams(), 0);
+}
+
+TEST_F(WebApi, RunsListLimitsAndUnknownRuns) {
+  const std::string id = start(kLat);
+  finished(id);
+  auto r = client->Get("/api/runs");
+  ASSERT_EQ(r->status, 200);
+  EXPECT_EQ(body(r)[0]["id"], id);
+  r = client->Get("/api/limits");
+  EXPECT_EQ(body(r)["max_hosts"], 16);
+  EXPECT_EQ(body(r)["max_streams"], 2);
+  expect_error(client->Get("/api/runs/r999"), 404, "id", "no run");
+  expect_error(client->Get("/api/runs/r999/events"), 404, "id", "no run");
+}
+
+TEST_F(WebApi, Views) {
+  auto r = client->Get("/api/demo?size=2&iters=200");
+  ASSERT_EQ(r->status, 200);
+  json j = body(r);
+  ASSERT_EQ(j["steps"].size(), 4u);
+  EXPECT_EQ(j["steps"][0]["name"], "TCP");
+  EXPECT_NEAR(j["steps"][0]["t_avg_us"].get<double>(), 10.165, 0.001);  // `rdmasim demo` (README)
+  EXPECT_NEAR(j["steps"][3]["t_avg_us"].get<double>(), 1.268, 0.001);
+  EXPECT_NEAR(j["steps"][1]["saves_us"].get<double>(), 4.775, 0.001);
+  r = client->Get("/api/path?size=65536");
+  j = body(r);
+  ASSERT_EQ(j["paths"].size(), 2u);
+  EXPECT_NEAR(j["paths"][0]["one_way_us"].get<double>(), 7.1413, 1e-4);  // `budget --stages`: A.verbs.post_send .. B.verbs.poll
+  EXPECT_NEAR(j["paths"][1]["one_way_us"].get<double>() - j["paths"][0]["one_way_us"].get<double>(), 2 * 6.7716, 1e-3);
+  EXPECT_EQ(j["gpu"]["available"], false);
+  r = client->Get("/api/topology?k=4&from=h0&to=h15");
+  j = body(r);
+  EXPECT_EQ(j["hosts"], 16);
+  EXPECT_EQ(j["paths"].size(), 4u);  // `rdmasim topo --k 4 --from h0 --to h15`
+  EXPECT_EQ(j["paths"][0]["links"], 6);
+  EXPECT_EQ(j["paths"][0]["one_way_ps"], 2757443);
+  EXPECT_EQ(j["hop_histogram"]["6"], 192);
+  EXPECT_EQ(j["nodes"].size(), 36u);
+  EXPECT_EQ(j["link_list"].size(), 48u);
+  expect_error(client->Get("/api/topology?k=5"), 400, "k", "must be even");
+  expect_error(client->Get("/api/topology?k=x"), 400, "k", "expected an integer");
+  expect_error(client->Get("/api/topology?k=4&from=h99"), 400, "from", "no host \"h99\"");
+  expect_error(client->Get("/api/topology?topology=ring"), 400, "topology", "fat-tree, leaf-spine or single-switch");
+  expect_error(client->Get("/api/path?size=0"), 400, "size", "out of range");
+  expect_error(client->Get("/api/demo?profile=nope"), 400, "profile", "profile");
+}
+
+TEST_F(WebApi, StaticAssetsAndTraversal) {
+  auto r = client->Get("/");
+  ASSERT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "text/html; charset=utf-8");
+  EXPECT_NE(r->body.find("rdmasim dashboard"), std::string::npos);
+  r = client->Get("/vendor/echarts.min.js");
+  EXPECT_EQ(r->status, 200);
+  EXPECT_GT(r->body.size(), 100u);
+  r = client->Get("/common.js");
+  EXPECT_EQ(r->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+  expect_error(client->Get("/nope.html"), 404, "path", "no file /nope.html");
+  expect_error(client->Get("/api/nope"), 404, "path", "no API route /api/nope");
+  expect_error(client->Post("/nope", "x", "text/plain"), 404, "path", "no route POST /nope");
+  for (const char* p : {"/../etc/passwd", "/%2e%2e/etc/passwd", "/%2E%2E%2Fetc%2Fpasswd", "/%252e%252e/etc/passwd",
+                        "/..%2fetc/passwd", "/a/..", "/%5c..%5cetc", "//etc/passwd"})
+    expect_error(client->Get(p), 400, "path", "path not allowed");
+  std::string big(5000, ' ');
+  expect_error(client->Post("/api/runs", big, "application/json"), 413, "body", "larger than the limit");
+}
+
+TEST(WebDir, ServesFromDiskInsideTheDirectoryOnly) {
+  ServerOptions o;
+  o.port = 0;
+  o.web_dir = std::string(RDMASIM_SOURCE_DIR) + "/web";
+  WebServer s(o);
+  httplib::Client c("127.0.0.1", s.start());
+  auto r = c.Get("/index.html");
+  ASSERT_EQ(r->status, 200);
+  EXPECT_NE(r->body.find("rdmasim dashboard"), std::string::npos);
+  EXPECT_EQ(s.asset("/../CMakeLists.txt").status, 400);
+  EXPECT_EQ(s.asset("/missing.js").status, 404);
+  EXPECT_EQ(c.Get("/%2e%2e/CMakeLists.txt")->status, 400);
+  s.stop();
+}
+
+TEST(ErrorKey, TakesTheKeyPathAfterTheSource) {
+  EXPECT_EQ(error_key("request: workload.iters: workload.iters: bad", "request"), "workload.iters");
+  EXPECT_EQ(error_key("request: byte 3: invalid JSON", "request"), "");
+  EXPECT_EQ(error_key("other: x: y", "request"), "");
+}
+
+}  // namespace

@@ -1,0 +1,120 @@
+// Views 4 and 5: live curves of a run over SSE, and 2-4 schemes compared side by side.
+'use strict';
+(() => {
+  const $ = (id) => document.getElementById(id);
+  let liveId = null;
+
+  function lineChart(id, title, yName, names) {
+    RD.chart(id).setOption({
+      title: { text: title, textStyle: { fontSize: 12 } }, tooltip: { trigger: 'axis' }, legend: { right: 0, top: 0 },
+      grid: { left: 60, right: 16, top: 34, bottom: 28 }, animation: false,
+      xAxis: { type: 'value', name: 'µs', nameGap: 4 }, yAxis: { type: 'value', name: yName },
+      series: names.map((n) => ({ name: n, type: 'line', showSymbol: false, data: [] })),
+    }, true);
+  }
+
+  function resetLive() {
+    lineChart('live-tput', 'throughput (completed payload)', 'Gb/s', ['Gb/s']);
+    lineChart('live-lat', 'message latency (post to completion)', 'µs', ['p50', 'p99']);
+    lineChart('live-queue', 'egress queue depth (mean over the slice)', 'bytes', ['deepest port', 'watched port']);
+    lineChart('live-pfc', 'PFC pause frames sent', 'frames', ['per slice']);
+  }
+
+  async function startLive() {
+    const id = $('live-preset').value, port = $('live-port').value.trim();
+    resetLive();
+    const data = { tput: [], p50: [], p99: [], q: [], wq: [], pfc: [] };
+    let n = 0, pending = false;
+    const flush = () => {
+      pending = false;
+      RD.chart('live-tput').setOption({ series: [{ data: data.tput }] });
+      RD.chart('live-lat').setOption({ series: [{ data: data.p50 }, { data: data.p99 }] });
+      RD.chart('live-queue').setOption({ series: [{ data: data.q }, { data: data.wq }] });
+      RD.chart('live-pfc').setOption({ series: [{ data: data.pfc }] });
+      $('live-status').textContent = `running: ${n} samples received`;
+      $('live-status').dataset.samples = n;
+    };
+    $('live-cancel').disabled = false;
+    const query = RD.presetRun(id) + (port ? `&ports=${encodeURIComponent(port)}` : '');
+    try {
+      const run = await RD.startRun('', { query, onId: (x) => { liveId = x; }, onSample: (s) => {
+        ++n;
+        data.tput.push([s.t_us, s.gbps]);
+        if (s.messages > 0) { data.p50.push([s.t_us, s.p50_us]); data.p99.push([s.t_us, s.p99_us]); }
+        data.q.push([s.t_us, s.queue_bytes]);
+        if (s.watch) data.wq.push([s.t_us, Object.values(s.watch)[0].queue_bytes]);
+        data.pfc.push([s.t_us, s.pause_frames]);
+        if (!pending) { pending = true; requestAnimationFrame(flush); }
+      } });
+      flush();
+      if (run.last_message_us > 0) for (const id of ['live-tput', 'live-lat', 'live-queue', 'live-pfc'])  // timers may outlive the traffic
+        RD.chart(id).setOption({ xAxis: { max: Math.ceil(run.last_message_us * 1.05) } });
+      const st = $('live-status');
+      st.textContent = `${run.status}: ${n} samples received, ${run.messages ?? 0} messages, ${(run.sim_time_us ?? 0).toFixed(1)} µs simulated` +
+        (run.error ? ` — ${run.error}` : '') + (run.last_message_us > 0 ? ` (last completion at ${run.last_message_us.toFixed(1)} µs)` : '');
+      Object.assign(st.dataset, { samples: n, status: run.status, run: run.id, messages: run.messages ?? 0 });
+    } finally {
+      $('live-cancel').disabled = true;
+    }
+  }
+
+  function pickers(presets) {
+    const box = $('cmp-picks');
+    const add = (value) => {
+      if (box.children.length >= 4) return;
+      const s = RD.el('select', { class: 'cmp-pick' });
+      for (const p of presets) s.appendChild(RD.el('option', { value: p.id }, `${p.id} (${p.command})`));
+      s.value = value;
+      box.appendChild(s);
+    };
+    add('tcp-baseline');
+    add('kernel-bypass-off');
+    $('cmp-add').onclick = () => add(presets[0].id);
+  }
+
+  async function compare() {
+    const ids = [...document.querySelectorAll('.cmp-pick')].map((s) => s.value);
+    $('cmp-status').textContent = `running ${ids.length} schemes…`;
+    const runs = await Promise.all(ids.map((id) => RD.startRun('', { query: RD.presetRun(id) })));
+    const bad = runs.find((r) => r.status !== 'done');
+    if (bad) throw new Error(`${bad.id}: ${bad.status} ${bad.error || ''}`);
+    const names = Object.keys(runs[0].metrics).filter((m) => runs.every((r) => m in r.metrics) && runs.some((r) => r.metrics[m] !== 0));
+    const t = $('cmp-table');
+    t.innerHTML = '';
+    const head = RD.el('tr');
+    head.appendChild(RD.el('th', {}, 'metric'));
+    ids.forEach((id, i) => head.appendChild(RD.el('th', { 'data-run': runs[i].id }, id)));
+    t.appendChild(head);
+    for (const m of names) {
+      const tr = RD.el('tr', { 'data-metric': m });
+      tr.appendChild(RD.el('td', {}, m));
+      runs.forEach((r, i) => {
+        const v = r.metrics[m], first = runs[0].metrics[m];
+        const delta = i > 0 && first !== 0 ? ` (${v >= first ? '+' : ''}${(100 * (v - first) / Math.abs(first)).toFixed(1)}%)` : '';
+        const td = RD.el('td', { 'data-value': v, class: delta ? (v < first ? 'neg' : 'pos') : '' }, v.toFixed(3) + delta);
+        tr.appendChild(td);
+      });
+      t.appendChild(tr);
+    }
+    const shown = names.filter((m) => m.endsWith('_us') || m.endsWith('_Gbps')).slice(0, 12);
+    RD.chart('cmp-chart').setOption({
+      tooltip: { trigger: 'axis' }, legend: { top: 0 }, grid: { left: 150, right: 20, top: 30, bottom: 20 },
+      yAxis: { type: 'category', data: shown, inverse: true }, xAxis: { type: 'value' },
+      series: runs.map((r, i) => ({ name: ids[i], type: 'bar', data: shown.map((m) => +r.metrics[m].toFixed(4)) })),
+    }, true);
+    $('cmp-status').textContent = `${ids.length} schemes compared`;
+    $('cmp-status').dataset.done = ids.length;
+  }
+
+  RD.runsReady = RD.loadPresets().then((presets) => {
+    const sel = $('live-preset');
+    for (const p of presets.filter((x) => x.command === 'bw')) sel.appendChild(RD.el('option', { value: p.id }, `${p.id}: ${p.name}`));
+    sel.value = 'incast-pfc';
+    $('live-port').value = 'edge0.0->h0';
+    resetLive();
+    pickers(presets);
+  }).catch((e) => RD.error(e.message));
+  $('live-start').onclick = () => startLive().catch((e) => RD.error(e.message));
+  $('live-cancel').onclick = () => liveId && RD.api('/api/runs/' + liveId, { method: 'DELETE' }).catch(() => {});
+  $('cmp-run').onclick = () => compare().catch((e) => RD.error(e.message));
+})();
