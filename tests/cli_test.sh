@@ -153,5 +153,12 @@ else
   echo "SKIP: tshark not installed (scripts/install-deps.sh installs it)"
 fi
 
+# Batching (issue 4): post lists and CQ moderation; a list larger than the SQ depth is one error.
+expect_ok " 2               625      20000     70.625" bw -s 2 -n 20000 --post-list 32
+expect_ok "one WQE in 32 signaled" bw -s 2 -n 2000 --cq-mod 32
+expect_error "--post-list 256 is larger than the SQ depth (--tx-depth 128)" bw --post-list 256
+expect_error "--cq-mod 300 is larger than the SQ depth (--tx-depth 128)" bw -Q 300
+expect_error "--post-list/--cq-mod batch the single-QP bw test" bw --topology single-switch --pattern permutation -l 4
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -37,6 +37,8 @@ struct LatOptions {
   bool json = false;
   bool stages = false;       // budget
   int tx_depth = 128;        // bw
+  int post_list = 1;         // bw: WQEs posted with one doorbell (perftest --post_list)
+  int cq_mod = 1;            // bw: signal every Nth WQE (perftest --cq-mod)
   bool report_gbits = false; // bw
   std::string pattern;       // bw: permutation | incast | alltoall
   int incast = 8;            // bw: incast senders

@@ -107,6 +107,8 @@ int run_pattern_seeds(TrafficConfig t, int seeds, const cli::LatOptions& o) {
 }
 
 int run_pattern(const cli::LatOptions& o) {
+  if (o.post_list != 1 || o.cq_mod != 1)
+    throw std::invalid_argument("--post-list/--cq-mod batch the single-QP bw test; --pattern posts one WQE per doorbell");
   TrafficConfig t;
   t.base = cli::to_config(o);
   if (t.base.topology != LatTopology::fabric)
@@ -130,6 +132,8 @@ int run_bw(const cli::LatOptions& o) {
   BwConfig b;
   b.base = cli::to_config(o);
   b.tx_depth = o.tx_depth;
+  b.post_list = o.post_list;
+  b.cq_mod = o.cq_mod;
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
   for (std::int64_t s : o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size}) {
@@ -157,6 +161,10 @@ int run_bw(const cli::LatOptions& o) {
     nlohmann::ordered_json j;
     j["config"] = config_json(b.base, resolve(b.base));
     j["tx_depth"] = b.tx_depth;
+    if (b.post_list > 1 || b.cq_mod > 1) {
+      j["post_list"] = b.post_list;
+      j["cq_mod"] = b.cq_mod;
+    }
     nlohmann::ordered_json res = nlohmann::ordered_json::array();
     for (const BwResult& r : rows)
       res.push_back({{"MsgSize", r.config.base.size.count()},
@@ -167,6 +175,14 @@ int run_bw(const cli::LatOptions& o) {
                      {"ideal_Gbps", r.ideal_bps / 1e9},
                      {"wire_bytes_per_message", r.wire_bytes_per_message.count()},
                      {"events", r.events}});
+    if (b.post_list > 1 || b.cq_mod > 1)
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        res[i]["batching"] = {{"doorbells", rows[i].lists},
+                              {"cqes", rows[i].signaled},
+                              {"cpu_ns_per_msg", rows[i].cost.cpu_ps / 1e3},
+                              {"pcie_down_ns_per_msg", rows[i].cost.pcie_down_ps / 1e3},
+                              {"pcie_up_ns_per_msg", rows[i].cost.pcie_up_ps / 1e3},
+                              {"wire_ns_per_msg", rows[i].cost.wire_ps / 1e3}};
     j["results"] = res;
     if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
     if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);
@@ -174,6 +190,7 @@ int run_bw(const cli::LatOptions& o) {
   }
   print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth);
   print_bw_table(stdout, rows, o.report_gbits);
+  if (b.post_list > 1 || b.cq_mod > 1) print_batching(stdout, rows);
   if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
   if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
   return 0;

@@ -90,6 +90,15 @@ struct NicParams {
 struct VerbsParams {
   Time post = Time::ns(40);                  // ibv_post_send: build WQE + doorbell write
   Time poll_detect = Time::ns(50);           // polling CPU sees the DMA-written byte / CQE
+  Time doorbell = Time::ns(20);              // the part of `post` that rings the doorbell (MMIO
+                                             // write + barriers): paid once per posted list
+};
+
+// GPU copy engine (cudaMemcpyAsync-like), used by the CPU-staged path of `allreduce
+// --gpudirect off`: each device<->host copy costs copy_latency + bytes / copy_bw.
+struct GpuParams {
+  Time copy_latency = Time::us(5);           // launch + copy-engine start of one copy
+  Rate copy_bw = Rate::bytes_per_sec(25'000'000'000);  // PCIe Gen4 x16 copy engine, one direction
 };
 
 struct TcpParams {
@@ -132,6 +141,7 @@ struct Profile {
   TcpParams tcp;
   RcParams rc;
   DcqcnParams dcqcn;
+  GpuParams gpu;
 };
 
 /// A named profile ("default", "seed-demo"). Throws std::invalid_argument listing the names.

@@ -21,6 +21,23 @@ FifoServer& server_for(HostResources& h, const StageSpec& s) {
   }
 }
 
+// A stage that unsignaled messages pass without effect (the requester's CQE write and poll
+// of a WQE posted without IBV_SEND_SIGNALED); signaled ones go through `inner`, which
+// forwards them itself (it sees the same hop index).
+class SignaledOnlyStage final : public Stage {
+ public:
+  SignaledOnlyStage(SimContext& ctx, std::unique_ptr<Stage> inner) : Stage(ctx), inner_(std::move(inner)) {}
+  void receive(Packet& p) override {
+    if (p.msg->unsignaled) return forward(p);
+    inner_->receive(p);
+  }
+  void on_event(std::uint64_t) override {}
+  Stage& inner() { return *inner_; }
+
+ private:
+  std::unique_ptr<Stage> inner_;
+};
+
 }  // namespace
 
 PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
@@ -48,6 +65,8 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
       }
     }
     if (ctx_.tracer && s.kind != StageKind::network) stages_.back()->set_site(ctx_.tracer->stage_site(h, s));
+    if (s.signaled_only && s.kind != StageKind::network)
+      stages_.back() = std::make_unique<SignaledOnlyStage>(ctx_, std::move(stages_.back()));
     route_.hops.push_back(stages_.back().get());
   }
   route_.sink = &sink;
@@ -81,6 +100,20 @@ void PathInstance::post(Message& m) {
   t.payload = m.size;
   t.stamp = ctx_.sched.now();
   m.posted = t.stamp;
+  if (ctx_.tracer) ctx_.tracer->posted(m, t);
+  route_.hops[0]->receive(t);
+}
+
+void PathInstance::post(Message& m, const Ledger& ledger, Time posted) {
+  if (ledger.total() != ctx_.sched.now() - posted) throw std::logic_error("carried ledger != time since the post");
+  Packet& t = *ctx_.packets.acquire();
+  t.msg = &m;
+  t.route = &route_;
+  t.hop = 0;
+  t.payload = m.size;
+  t.stamp = ctx_.sched.now();
+  t.ledger = ledger;
+  m.posted = posted;
   if (ctx_.tracer) ctx_.tracer->posted(m, t);
   route_.hops[0]->receive(t);
 }

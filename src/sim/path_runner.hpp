@@ -49,6 +49,10 @@ class PathInstance {
 
   /// Starts `m` now: its token enters the first stage with an empty ledger.
   void post(Message& m);
+  /// Starts `m` now as the continuation of work done for it since `posted` (a post list's
+  /// shared doorbell, PathSpecs cut by build_post_list_paths): the token carries `ledger`,
+  /// whose total must be now - posted, so the message's ledger still sums to its latency.
+  void post(Message& m, const Ledger& ledger, Time posted);
   std::size_t stage_count() const { return stages_.size(); }
   /// The QP pair (connection) this path belongs to: a capture's DestQP (default 0).
   void set_connection(std::uint32_t c);
