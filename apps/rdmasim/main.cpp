@@ -9,12 +9,14 @@
 
 #include "calibrate/calibration.hpp"
 #include "cli_common.hpp"
+#include "cmd_allreduce.hpp"
 #include "cmd_scenario.hpp"
 #include "components.hpp"
 #include "cmd_topo.hpp"
 #include "io/host_profile.hpp"
 #include "io/demo_report.hpp"
 #include "io/json_report.hpp"
+#include "io/nccl_report.hpp"
 #include "io/perftest_report.hpp"
 #include "io/traffic_report.hpp"
 #include "rdmasim/bandwidth.hpp"
@@ -196,6 +198,13 @@ int run_bw(const cli::LatOptions& o) {
   return 0;
 }
 
+int run_allreduce_cmd(const cli::AllReduceOptions& o) {
+  const AllReduceResult r = run_allreduce(cli::to_allreduce_config(o));
+  if (wants_json(o.lat) && emit_json(o.lat, allreduce_json(r))) return 0;
+  print_allreduce(stdout, r);
+  return 0;
+}
+
 int run_list(bool json) {
   if (json) {
     nlohmann::ordered_json j;
@@ -307,6 +316,9 @@ int main(int argc, char** argv) {
   bw_o.iters = 5000;
   CLI::App* bw = app.add_subcommand("bw", "perftest-style bandwidth test (ib_write_bw/ib_send_bw)");
   cli::add_lat_options(*bw, bw_o, cli::Command::bw);
+  cli::AllReduceOptions allreduce_o;
+  CLI::App* allreduce = app.add_subcommand("allreduce", "nccl-tests all_reduce_perf: ring or halving-doubling AllReduce across hosts x GPUs on a fabric");
+  cli::add_allreduce_options(*allreduce, allreduce_o);
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
   cli::add_lat_options(*demo, demo_o, cli::Command::demo);
 
@@ -355,6 +367,7 @@ int main(int argc, char** argv) {
     if (budget->parsed()) return run_budget_cmd(budget_o);
     if (bw->parsed()) return run_bw(bw_o);
     if (demo->parsed()) return run_demo_cmd(demo_o);
+    if (allreduce->parsed()) return run_allreduce_cmd(allreduce_o);
     if (list->parsed() && list_format) {
       std::printf("%s", cli::scenario_format_markdown().c_str());
       return 0;
