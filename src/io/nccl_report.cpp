@@ -17,6 +17,12 @@ std::string nccl_float(double v, int width) {
   return buf;
 }
 
+std::string nccl_time(double us) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, us >= 10000.0 ? "%7.0f" : us >= 100.0 ? "%7.1f" : "%7.2f", us);
+  return buf;
+}
+
 void print_allreduce(std::FILE* out, const AllReduceResult& r) {
   const AllReduceConfig& c = r.config;
   std::fprintf(out, "# rdmasim allreduce: %s AllReduce on %s, %d hosts x %d GPUs, GPUDirect RDMA %s\n",
@@ -43,7 +49,7 @@ void print_allreduce(std::FILE* out, const AllReduceResult& r) {
   for (const AllReduceRow& row : r.rows) {
     std::fprintf(out, "%12" PRId64 "  %12" PRId64 "  %8s  %6s  %6i", row.bytes, row.count, "float", "sum", -1);
     for (int placement = 0; placement < 2; ++placement)
-      std::fprintf(out, "  %7s  %6s  %6s %6g", nccl_float(row.time_us, 7).c_str(), nccl_float(row.algbw_gbs, 6).c_str(),
+      std::fprintf(out, "  %7s  %6s  %6s %6g", nccl_time(row.time_us).c_str(), nccl_float(row.algbw_gbs, 6).c_str(),
                    nccl_float(row.busbw_gbs, 6).c_str(), static_cast<double>(row.wrong));
     std::fprintf(out, "\n");
   }

@@ -16,6 +16,8 @@ namespace rdmasim {
 
 /// nccl-tests getFloatStr: "%*.2f", then fewer decimals, then exponent, until it fits `width`.
 std::string nccl_float(double v, int width);
+/// nccl-tests' time column: "%7.2f" below 100 us, "%7.1f" below 10 ms, "%7.0f" above.
+std::string nccl_time(double us);
 void print_allreduce(std::FILE* out, const AllReduceResult& r);
 nlohmann::ordered_json allreduce_json(const AllReduceResult& r);
 
