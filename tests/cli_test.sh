@@ -160,5 +160,12 @@ expect_error "--post-list 256 is larger than the SQ depth (--tx-depth 128)" bw -
 expect_error "--cq-mod 300 is larger than the SQ depth (--tx-depth 128)" bw -Q 300
 expect_error "--post-list/--cq-mod batch the single-QP bw test" bw --topology single-switch --pattern permutation -l 4
 
+# AllReduce (issue 4): the nccl-tests table; bad input is one error.
+expect_ok "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong" allreduce -b 1M -e 1M -n 1 -w 0
+expect_ok "# Out of bounds values : 0 OK" allreduce --hosts 4 -b 64K -e 256K -n 1 --algo halving-doubling --gpudirect off
+expect_error "halving-doubling needs a power-of-two number of ranks, got 6" allreduce --hosts 6 --algo halving-doubling -b 1M -e 1M
+expect_error "-b: expected a size like 8, 64K, 32M or 1G" allreduce -b 12Q
+expect_error "--nodes: the topology has 8 hosts" allreduce --nodes 9 -b 1M -e 1M
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -20,7 +20,7 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
   }
   const std::map<std::string, std::string> kind_of{{"network.topology", "topology"}, {"network.routing", "routing"},
                                                    {"network.link_layer", "link layer"}, {"workload.pattern", "pattern"},
-                                                   {"profile", "profile"}};
+                                                   {"workload.algo", "collective"}, {"profile", "profile"}};
   for (const cli::ScenarioKey& k : cli::scenario_keys()) {
     const auto it = kind_of.find(k.path);
     if (it == kind_of.end()) continue;
@@ -31,5 +31,5 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
     }
   }
   for (const TopologyBuilder& b : topology_builders()) EXPECT_TRUE(listed["topology"].count(b.name)) << b.name;
-  for (const char* w : {"lat", "bw", "budget", "demo"}) EXPECT_TRUE(listed["workload"].count(w)) << w;
+  for (const char* w : {"lat", "bw", "budget", "demo", "allreduce"}) EXPECT_TRUE(listed["workload"].count(w)) << w;
 }

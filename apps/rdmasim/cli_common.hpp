@@ -14,6 +14,17 @@
 
 namespace rdmasim::cli {
 
+/// `rdmasim allreduce` (cmd_allreduce.hpp); its iterations are LatOptions::iters.
+struct CollectiveOptions {
+  std::string algo = "ring";           // ring | halving-doubling
+  int nodes = 0;                       // hosts taking part (0: all)
+  int gpus = 1;                        // GPUs per host
+  std::string gpudirect = "on";        // on | off (staged through host memory)
+  std::string min_bytes = "32M", max_bytes = "32M";
+  std::int64_t step_factor = 2;
+  int warmup = 1;
+};
+
 struct LatOptions {
   std::string test;          // empty: write for RDMA, send for TCP
   std::string transport = "rdma";
@@ -44,9 +55,10 @@ struct LatOptions {
   int incast = 8;            // bw: incast senders
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap
+  CollectiveOptions collective;  // allreduce
 };
 
-enum class Command { lat, budget, demo, bw };
+enum class Command { lat, budget, demo, bw, allreduce };
 /// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;
 /// the budget has no iterations or seed).
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);

@@ -198,9 +198,9 @@ int run_bw(const cli::LatOptions& o) {
   return 0;
 }
 
-int run_allreduce_cmd(const cli::AllReduceOptions& o) {
+int run_allreduce_cmd(const cli::LatOptions& o) {
   const AllReduceResult r = run_allreduce(cli::to_allreduce_config(o));
-  if (wants_json(o.lat) && emit_json(o.lat, allreduce_json(r))) return 0;
+  if (wants_json(o) && emit_json(o, allreduce_json(r))) return 0;
   print_allreduce(stdout, r);
   return 0;
 }
@@ -316,7 +316,8 @@ int main(int argc, char** argv) {
   bw_o.iters = 5000;
   CLI::App* bw = app.add_subcommand("bw", "perftest-style bandwidth test (ib_write_bw/ib_send_bw)");
   cli::add_lat_options(*bw, bw_o, cli::Command::bw);
-  cli::AllReduceOptions allreduce_o;
+  cli::LatOptions allreduce_o;
+  cli::set_allreduce_defaults(allreduce_o);
   CLI::App* allreduce = app.add_subcommand("allreduce", "nccl-tests all_reduce_perf: ring or halving-doubling AllReduce across hosts x GPUs on a fabric");
   cli::add_allreduce_options(*allreduce, allreduce_o);
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
@@ -348,6 +349,7 @@ int main(int argc, char** argv) {
         switch (s.command) {
           case cli::Command::bw: return run_bw(s.options);
           case cli::Command::budget: return run_budget_cmd(s.options);
+          case cli::Command::allreduce: return run_allreduce_cmd(s.options);
           default: return run_lat(s.options);
         }
       });

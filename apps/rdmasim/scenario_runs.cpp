@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cmd_allreduce.hpp"
+#include "rdmasim/allreduce.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/traffic.hpp"
@@ -79,12 +81,26 @@ std::vector<Metric> scenario_metrics(const Scenario& s) {
       BwConfig b;
       b.base = c;
       b.tx_depth = s.options.tx_depth;
+      b.post_list = s.options.post_list;
+      b.cq_mod = s.options.cq_mod;
       const BwResult r = run_bandwidth(b);
       m.push_back({"bw_avg_Gbps", r.bw_avg_bps / 1e9});
       m.push_back({"bw_peak_Gbps", r.bw_peak_bps / 1e9});
       m.push_back({"msg_rate_Mpps", r.msg_rate_mpps});
       m.push_back({"ideal_Gbps", r.ideal_bps / 1e9});
       if (r.fabric) add_fabric(m, *r.fabric);
+      break;
+    }
+    case Command::allreduce: {
+      const AllReduceResult r = run_allreduce(to_allreduce_config(s.options));
+      const AllReduceRow& last = r.rows.back();
+      m.push_back({"ranks", static_cast<double>(r.ranks)});
+      m.push_back({"time_us", last.time_us});
+      m.push_back({"algbw_GBps", last.algbw_gbs});
+      m.push_back({"busbw_GBps", last.busbw_gbs});
+      m.push_back({"avg_busbw_GBps", r.avg_busbw_gbs});
+      m.push_back({"bytes_sent_per_rank", static_cast<double>(last.bytes_sent.front())});
+      m.push_back({"wrong", static_cast<double>(r.wrong)});
       break;
     }
     case Command::demo: throw std::invalid_argument("the demo is not a scenario command");
