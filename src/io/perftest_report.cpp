@@ -245,8 +245,8 @@ void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbit
 
 void print_batching(std::FILE* out, const std::vector<BwResult>& rows) {
   const BwConfig& c = rows.front().config;
-  std::fprintf(out, " Batching: post list %d (one doorbell and one WQE fetch per list), cq-mod %d (one WQE in %d signaled)\n",
-               c.post_list, c.cq_mod, c.cq_mod);
+  std::fprintf(out, " Batching: post list %d (one doorbell and one WQE fetch per list), cq-mod %d (%s)\n", c.post_list,
+               c.cq_mod, c.cq_mod == 1 ? "every WQE signaled" : ("one WQE in " + std::to_string(c.cq_mod) + " signaled").c_str());
   std::fprintf(out, " Client cost per message: busy time of host A's servers / messages, nsec\n");
   std::fprintf(out, " %-8s %10s %10s %10s %10s %10s %10s %16s\n", "#bytes", "doorbells", "CQEs", "cpu", "pcie_down",
                "pcie_up", "wire", "cpu bound[Mpps]");
