@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 
+#include "host/pcie.hpp"
 #include "rdmasim/bandwidth.hpp"
 
 using namespace rdmasim;
@@ -84,7 +85,15 @@ TEST(PostList, ThirtyTwoWqesPerDoorbellRaiseTheMessageRateByTheDoorbellSaved) {
   EXPECT_EQ(list.lists, 625);  // 20000 = 625 x 32
   // PCIe towards the NIC: a BlueFlame write (WQE with inline data) per WQE becomes one 8 B
   // doorbell and one fetch of the whole list per 32.
+  const PcieLink pcie(p.pcie);
+  auto tt = [&](std::int64_t b) { return static_cast<double>(pcie.transfer_time(Bytes(b)).count_ps()); };
+  EXPECT_EQ(one.cost.pcie_down_ps, tt(64 + 2));                        // BlueFlame: WQE + 2 B inline
+  EXPECT_EQ(list.cost.pcie_down_ps, (tt(8) + tt(32 * (64 + 2))) / 32);  // doorbell + one list fetch
   EXPECT_LT(list.cost.pcie_down_ps, one.cost.pcie_down_ps);
+  // Without BlueFlame a single WQE pays a doorbell and its own fetch.
+  BwConfig nobf = small(1, 1);
+  nobf.base.profile.nic.blueflame = false;
+  EXPECT_EQ(run_bandwidth(nobf).cost.pcie_down_ps, tt(8) + tt(64 + 2));
   // Steady state, measured: completions of consecutive lists are exactly 32 x the CPU cost apart.
   const ClientRun a = run_client(small(1, 1)), b = run_client(small(32, 1));
   for (std::size_t i : {3'200u, 6'400u, 9'600u}) {
