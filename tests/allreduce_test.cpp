@@ -144,3 +144,13 @@ TEST(AllReduce, PrintsNcclTestsTableExactly) {
   EXPECT_NE(out.find("# Out of bounds values : 0 OK\n"), std::string::npos);
   EXPECT_NE(out.find("# Collective test concluded: all_reduce_perf\n"), std::string::npos);
 }
+
+TEST(AllReduce, LostFramesAreRetransmittedByTheRcQps) {
+  const std::int64_t s = 4 << 20;
+  AllReduceConfig lossy = cfg(4, s);
+  lossy.base.fabric.faults.push_back(LinkFault{"h0", "sw0", {}, 0, {50, 700}});
+  const AllReduceResult clean = run_allreduce(cfg(4, s)), r = run_allreduce(lossy);
+  EXPECT_EQ(r.rows[0].wrong, 0);
+  for (std::int64_t b : r.rows[0].bytes_sent) EXPECT_EQ(b, 2 * 3 * s / 4);
+  EXPECT_GT(r.rows[0].time_us, clean.rows[0].time_us);  // go-back-N after each loss
+}

@@ -5,8 +5,8 @@
 //   halving-doubling  Rabenseifner: reduce-scatter by recursive halving, all-gather by recursive
 //                     doubling with partner r XOR d: 2 log2(n) steps (n a power of two)
 // Both move 2(n-1)/n x S bytes per rank. A rank's next step starts when the data of its
-// previous step has arrived (a one-way RDMA WRITE through the packet-level fabric, noticed by
-// the receiving rank's poll); GPUs of one host exchange through a peer copy. With GPUDirect off
+// previous step is in its memory (an RDMA WRITE on an RC QP through the packet-level fabric:
+// losses are retransmitted, DCQCN applies); GPUs of one host exchange through a peer copy. With GPUDirect off
 // every inter-host step is staged through host memory: a D2H copy before the send and an H2D
 // copy after the receive (workload/gpu_staging.hpp). Each element's value is tracked as the set
 // of ranks it sums, so #wrong counts elements that do not end as the sum over all ranks.
@@ -57,7 +57,7 @@ struct AllReduceResult {
 };
 
 /// Throws std::invalid_argument for bad input (sizes, ranks, a non-power-of-two rank count for
-/// halving-doubling, ...), std::runtime_error if the fabric lost data (one-way paths).
+/// halving-doubling, ...), std::runtime_error if a QP failed (retries exhausted).
 AllReduceResult run_allreduce(const AllReduceConfig& c);
 
 }  // namespace rdmasim

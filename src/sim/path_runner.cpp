@@ -38,6 +38,22 @@ class SignaledOnlyStage final : public Stage {
   std::unique_ptr<Stage> inner_;
 };
 
+// Tells an observer about each packet, then hands it to the stage it wraps.
+class ObservedStage final : public Stage {
+ public:
+  ObservedStage(SimContext& ctx, std::unique_ptr<Stage> inner, MessageObserver& o)
+      : Stage(ctx), inner_(std::move(inner)), observer_(o) {}
+  void receive(Packet& p) override {
+    observer_.passed(p);
+    inner_->receive(p);
+  }
+  void on_event(std::uint64_t) override {}
+
+ private:
+  std::unique_ptr<Stage> inner_;
+  MessageObserver& observer_;
+};
+
 }  // namespace
 
 PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
@@ -68,6 +84,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     if (s.signaled_only && s.kind != StageKind::network)
       stages_.back() = std::make_unique<SignaledOnlyStage>(ctx_, std::move(stages_.back()));
     route_.hops.push_back(stages_.back().get());
+    labels_.push_back(s.label);
   }
   route_.sink = &sink;
   if (rc_data.first && rc_ack) {
@@ -85,6 +102,17 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     rc_data.first->bind(*rc_, NetRole::rc_data);
     rc_ack->bind(*rc_, NetRole::rc_ack);
   }
+}
+
+void PathInstance::observe_after(const std::string& label, MessageObserver& o) {
+  for (std::size_t i = 0; i + 1 < labels_.size(); ++i) {
+    if (labels_[i] != label) continue;
+    if (dynamic_cast<NetworkStage*>(stages_[i + 1].get())) throw std::logic_error("cannot observe before a network stage");
+    stages_[i + 1] = std::make_unique<ObservedStage>(ctx_, std::move(stages_[i + 1]), o);
+    route_.hops[i + 1] = stages_[i + 1].get();
+    return;
+  }
+  throw std::logic_error("no stage \"" + label + "\" followed by another on this path");
 }
 
 void PathInstance::set_connection(std::uint32_t c) {

@@ -19,7 +19,7 @@ namespace {
 constexpr std::int64_t kFloat = 4;
 enum : std::uint64_t { kPostAfterD2H = 1, kArrive = 2, kNextIteration = 3 };
 
-class AllReduceRun final : public MessageSink, public EventHandler {
+class AllReduceRun final : public MessageSink, public MessageObserver, public EventHandler {
  public:
   AllReduceRun(const AllReduceConfig& c, int ranks, std::int64_t count)
       : c_(c), n_(ranks), words_((ranks + 63) / 64), sched_(allreduce_schedule(c.algo, ranks)), w_(c.base.seed) {
@@ -39,15 +39,20 @@ class AllReduceRun final : public MessageSink, public EventHandler {
     start_iteration();
     w_.sched.run();
     if (iteration_ != c_.warmup + c_.iters)
-      throw std::runtime_error("allreduce stalled: a step's data never arrived (a QP failed)");
+      throw std::runtime_error("allreduce stalled: a step's data never arrived (a QP failed: RETRY_EXC_ERR)");
   }
 
+  // The sender's completion (the responder's ACK back, CQE, poll): the QP may carry on.
   void delivered(Packet& token) override {
     Message& m = *token.msg;
     if (token.ledger.total() != w_.sched.now() - m.posted) ++violations;
-    const std::uint64_t t = m.tag;
     w_.packets.release(&token);
     w_.ctx.release_message(m);
+  }
+
+  // The step's data is in the receiver's memory (the NIC reassembled the message).
+  void passed(Packet& token) override {
+    const std::uint64_t t = token.msg->tag;
     if (!c_.gpudirect) {  // staged: the NIC wrote host memory; copy it to the GPU
       const Time h2d = gpu_copy_time(c_.base.profile.gpu, transfers_[t].bytes);
       staging_ += h2d;
@@ -125,8 +130,9 @@ class AllReduceRun final : public MessageSink, public EventHandler {
         const FabricNetwork net(topo, base.profile, opts, a, b, sport);
         auto p = std::make_unique<PathInstance>(w_.ctx, std::array<HostResources*, 2>{hosts_[static_cast<std::size_t>(a)].get(),
                                                                                        hosts_[static_cast<std::size_t>(b)].get()},
-                                                build_path(base, tog, 0, net.appender()), *this, &w_);
+                                                build_acked_path(base, tog, net.appender()), *this, &w_);
         p->set_connection(qp++);
+        p->observe_after("B.nic.reassemble", *this);
         paths_[key] = std::move(p);
       }
   }
@@ -233,7 +239,8 @@ AllReduceResult run_allreduce(const AllReduceConfig& c) {
   base.transport = Transport::rdma;
   base.test = TestKind::write;
   validate(base);
-  if (base.fabric.routing == Routing::spray) throw std::invalid_argument("allreduce: --routing spray is not supported (one-way WRITEs need in-order delivery)");
+  if (base.fabric.routing == Routing::spray)
+    throw std::invalid_argument("allreduce: --routing spray is not supported (use ecmp or adaptive)");
   const int hosts = FabricNetwork::make_topology(base)->host_count();
   const int nodes = c.nodes == 0 ? hosts : c.nodes;
   if (nodes < 1 || nodes > hosts)
