@@ -77,6 +77,11 @@ expect_ok "CNPs; DCQCN rate" bw --topology single-switch --hosts 3 --to h2 --siz
 expect_ok "Jain's fairness index" bw --topology single-switch --hosts 5 --pattern incast --incast 4 -n 10 -t 4 --cc dcqcn
 expect_error "--drop-frames: expected frame numbers like 50 or 50,51" bw --topology single-switch --drop-frames h0-sw0=0
 expect_error "--cc: dcqcm not in" bw --topology single-switch --cc dcqcm
+expect_ok "C = (1-f_r) C_gbn + f_r C_r" budget --topology single-switch -s 65536 --loss 1e-3
+expect_ok "TCP is Mathis' Reno/SACK formula" bw --topology single-switch -n 50 --loss-sweep 0,1e-3
+expect_error "--loss/--drop-frames need a switched --topology" bw --loss 1e-3
+expect_error "--loss: expected a probability in [0, 1)" bw --topology single-switch --loss 1.5
+expect_error "use -s of at least the MTU" budget --topology single-switch --loss 1e-3
 expect_ok "share of sum(B_i): mean" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 3
 expect_ok "\"share_of_ideal\"" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 2 --json
 expect_ok "RoCE lossy" bw --topology fat-tree --pattern incast -n 5 -t 4 --set switch.lossless=off
@@ -153,6 +158,30 @@ else
   echo "SKIP: tshark not installed (scripts/install-deps.sh installs it)"
 fi
 
+
+# docs/json.md lists each document's top-level keys: every one must be in the real output,
+# and schema_version must come first.
+json_keys() {  # json_keys "<key, key, ...>" args...
+  local keys="$1"; shift
+  local out; out=$("$bin" "$@" 2>/dev/null)
+  local first; first=$(printf '%s\n' "$out" | sed -n 2p)
+  local ok=1
+  [[ "$first" == '  "schema_version": 1,' ]] || ok=0
+  local k
+  for k in ${keys//,/ }; do printf '%s\n' "$out" | grep -q "^  \"$k\":" || { ok=0; echo "missing $k in $*"; }; done
+  if ((ok)); then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: JSON keys of $*"; fi
+}
+doc_keys() { grep -F "| \`$1\` |" "$(dirname "$0")/../docs/json.md" | head -1 | cut -d'|' -f3 | sed 's/(.*//'; }
+json_keys "$(doc_keys 'lat --json')" lat -n 10 --json
+json_keys "$(doc_keys 'budget --json')" budget --json
+json_keys "$(doc_keys 'budget -a --json')" budget -a --json
+json_keys "$(doc_keys 'bw --json')" bw -n 10 --json
+json_keys "$(doc_keys 'bw --pattern P --json')" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --json
+json_keys "$(doc_keys 'bw --pattern P --seeds N --json')" bw --topology fat-tree --pattern permutation --seeds 2 -n 5 --json
+json_keys "$(doc_keys 'bw --loss-sweep L --json')" bw --topology single-switch -n 10 --loss-sweep 0,1e-3 --json
+json_keys "$(doc_keys 'allreduce --json')" allreduce -b 64K -e 64K -n 1 --json
+json_keys "$(doc_keys 'topo --json')" topo --json
+json_keys "$(doc_keys 'list --json')" list --json
 # Batching (issue 4): post lists and CQ moderation; a list larger than the SQ depth is one error.
 expect_ok " 2               625      20000     70.625" bw -s 2 -n 20000 --post-list 32
 expect_ok "one WQE in 32 signaled" bw -s 2 -n 2000 --cq-mod 32

@@ -96,6 +96,14 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--degrade", o.degrade, "fabric: a link trained down, NODE-NODE=RATE (e.g. edge0.0-agg0.0=40Gbps; repeatable)");
     app.add_option("--link-loss", o.link_loss,
                    "fabric: a link corrupting frames, NODE-NODE=PROBABILITY (e.g. agg0.0-core0=1e-4; repeatable)");
+    app.add_option("--loss", o.fabric.loss,
+                   "fabric: every link corrupts each frame with this probability, both ways (e.g. 1e-4)")
+        ->capture_default_str();
+    if (cmd == Command::bw)
+      app.add_option("--loss-sweep", o.loss_sweep,
+                     "bw: goodput vs --loss at these rates (comma-separated, e.g. 0,1e-6,1e-5,1e-4,1e-3,1e-2): "
+                     "simulated RDMA go-back-N against its closed form and TCP's")
+          ->delimiter(',');
     app.add_option("--drop-frames", o.drop_frames,
                    "fabric: lose the Nth frames crossing from NODE to NODE, NODE-NODE=N[,N...] (1-based; repeatable)");
   }
@@ -204,8 +212,10 @@ LatConfig to_config(const LatOptions& o) {
     }
     c.fabric.faults.push_back(f);
   }
-  if (!c.fabric.faults.empty() && c.topology != LatTopology::fabric)
-    throw std::invalid_argument("--degrade/--link-loss/--drop-frames need a switched --topology");
+  if (!(c.fabric.loss >= 0 && c.fabric.loss < 1))
+    throw std::invalid_argument("--loss: expected a probability in [0, 1), got " + std::to_string(c.fabric.loss));
+  if ((!c.fabric.faults.empty() || c.fabric.loss > 0) && c.topology != LatTopology::fabric)
+    throw std::invalid_argument("--degrade/--link-loss/--loss/--drop-frames need a switched --topology");
   c.fabric.from = host(o.from, "--from");
   c.fabric.to = host(o.to, "--to");
   c.profile = make_profile(o.profile);

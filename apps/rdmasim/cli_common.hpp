@@ -53,6 +53,7 @@ struct LatOptions {
   bool report_gbits = false; // bw
   std::string pattern;       // bw: permutation | incast | alltoall
   int incast = 8;            // bw: incast senders
+  std::vector<double> loss_sweep;  // bw: goodput vs loss table at these loss rates
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap
   CollectiveOptions collective;  // allreduce

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+
+#include "io/json_report.hpp"
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -79,7 +81,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       nlohmann::ordered_json results;
       const int rc = run_command(s, &results);
       nlohmann::ordered_json doc;
-      doc["schema_version"] = 1;
+      doc["schema_version"] = kJsonSchemaVersion;
       doc["scenario"] = {{"path", s.path}, {"name", s.name}, {"description", s.description}};
       doc["results"] = std::move(results);
       write_file(o->output, doc.dump(2) + "\n");
@@ -104,7 +106,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       }
       if (o->json) {
         nlohmann::ordered_json j;
-        j["schema_version"] = 1;
+        j["schema_version"] = kJsonSchemaVersion;
         nlohmann::ordered_json arr = nlohmann::ordered_json::array();
         for (std::size_t i = 0; i < cols.size(); ++i) {
           nlohmann::ordered_json c;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "io/json_report.hpp"
 #include "io/topo_report.hpp"
 #include "rdmasim/profile.hpp"
 
@@ -72,7 +73,7 @@ std::function<int()> add_topo_command(CLI::App& app, CLI::App*& sub) {
     }
     const TopoReport r = make_topo_report(t, pair, o->hops, c);
     if (o->json)
-      std::cout << topo_json(r).dump(2) << "\n";
+      std::cout << versioned(topo_json(r)).dump(2) << "\n";
     else
       print_topo(stdout, r);
     return 0;

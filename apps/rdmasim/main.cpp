@@ -17,6 +17,7 @@
 #include "io/demo_report.hpp"
 #include "io/json_report.hpp"
 #include "io/nccl_report.hpp"
+#include "io/loss_report.hpp"
 #include "io/perftest_report.hpp"
 #include "io/traffic_report.hpp"
 #include "rdmasim/bandwidth.hpp"
@@ -37,7 +38,7 @@ bool wants_json(const cli::LatOptions& o) { return o.json || g_results; }
 bool emit_json(const cli::LatOptions& o, nlohmann::ordered_json j) {
   if (g_results) *g_results = std::move(j);
   if (!o.json) return false;
-  std::cout << (g_results ? *g_results : j).dump(2) << "\n";
+  std::cout << versioned(g_results ? *g_results : j).dump(2) << "\n";
   return true;
 }
 
@@ -72,9 +73,16 @@ int run_budget_cmd(const cli::LatOptions& o) {
   const LatConfig c = cli::to_config(o);
   if (!o.all) {
     const BudgetResult b = run_budget(c);
-    if (wants_json(o) && emit_json(o, budget_json(b))) return 0;
+    std::optional<GbnEstimate> gbn;
+    if (c.fabric.loss > 0) gbn = estimate_go_back_n(c, c.fabric.loss);
+    if (wants_json(o)) {
+      nlohmann::ordered_json j = budget_json(b);
+      if (gbn) j["go_back_n"] = go_back_n_json(*gbn);
+      if (emit_json(o, std::move(j))) return 0;
+    }
     print_budget(stdout, b);
     if (o.stages) print_critical_path(stdout, b);
+    if (gbn) print_go_back_n(stdout, *gbn, c.profile.rc.timeout);
     return 0;
   }
   std::vector<BudgetResult> rows;
@@ -129,7 +137,32 @@ int run_pattern(const cli::LatOptions& o) {
   return 0;
 }
 
+// `bw --loss-sweep`: one simulated bw run per loss rate, beside the closed forms.
+int run_loss_sweep(const cli::LatOptions& o) {
+  BwConfig c;
+  c.base = cli::to_config(o);
+  c.tx_depth = o.tx_depth;
+  if (c.base.topology != LatTopology::fabric) throw std::invalid_argument("--loss-sweep: needs a switched --topology");
+  std::vector<LossRow> rows;
+  for (double p : o.loss_sweep) {
+    if (!(p >= 0 && p < 1)) throw std::invalid_argument("--loss-sweep: expected probabilities in [0, 1), got " + std::to_string(p));
+    BwConfig x = c;
+    x.base.fabric.loss = p;
+    LossRow r;
+    r.loss = p;
+    r.rdma_estimate = estimate_go_back_n(x.base, p);
+    r.tcp = estimate_tcp_under_loss(x.base, p);
+    r.rdma = run_bandwidth(x);
+    if (r.rdma.fabric && !r.rdma.fabric->conserved) throw std::logic_error("fabric packet conservation violated");
+    rows.push_back(std::move(r));
+  }
+  if (wants_json(o) && emit_json(o, loss_table_json(rows))) return 0;
+  print_loss_table(stdout, rows, c.base.profile.rc.timeout);
+  return 0;
+}
+
 int run_bw(const cli::LatOptions& o) {
+  if (!o.loss_sweep.empty()) return run_loss_sweep(o);
   if (!o.pattern.empty()) return run_pattern(o);
   BwConfig b;
   b.base = cli::to_config(o);
@@ -224,7 +257,7 @@ int run_list(bool json) {
     for (const cli::Component& c : cli::components())
       comps.push_back({{"kind", c.kind}, {"name", c.name}, {"description", c.description}, {"selected_by", c.selected_by}});
     j["components"] = std::move(comps);
-    std::cout << j.dump(2) << "\n";
+    std::cout << versioned(std::move(j)).dump(2) << "\n";
     return 0;
   }
   const Profile def = make_profile("default"), seed = make_profile("seed-demo");

@@ -93,6 +93,7 @@ K list(std::string path, std::string help, std::vector<std::string> O::*f) {
   return k;
 }
 
+std::string number_text(double x);
 template <typename T>
 K coll_int(std::string path, std::string help, std::int64_t lo, std::int64_t hi, T CollectiveOptions::*f) {
   K k{std::move(path), "int", std::move(help), {}, nullptr, nullptr};
@@ -177,6 +178,17 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(str("network.routing", "fabric: ecmp | spray | adaptive", {"ecmp", "spray", "adaptive"}, &O::routing));
   r.push_back(list("network.degrade", "fabric: links trained down, [\"edge0.0-agg0.0=40Gbps\", ...]", &O::degrade));
   r.push_back(list("network.link_loss", "fabric: links corrupting frames, [\"agg0.0-core0=1e-4\", ...]", &O::link_loss));
+  K loss{"network.loss", "number", "fabric: every link corrupts each frame with this probability, both ways (0..1)",
+         {}, nullptr, nullptr};
+  loss.set = [](Scenario& s, const std::string& v) {
+    double x = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(x >= 0 && x < 1))
+      throw std::invalid_argument("expected a probability in [0, 1), got \"" + v + "\"");
+    s.options.fabric.loss = x;
+  };
+  loss.get = [](const O& o) { return number_text(o.fabric.loss); };
+  r.push_back(loss);
   r.push_back(list("network.drop_frames", "fabric: frames lost by count from the first node, [\"h0-sw0=50,51\", ...]",
                    &O::drop_frames));
   r.push_back(str("network.cc", "RDMA congestion control: none | dcqcn", {"none", "dcqcn"}, &O::cc));

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <exception>
 #include <nlohmann/json.hpp>
+
+#include "io/json_report.hpp"
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -218,7 +220,7 @@ std::string sweep_csv(const SweepTable& t) {
 
 std::string sweep_json(const SweepTable& t) {
   nlohmann::ordered_json j;
-  j["schema_version"] = 1;
+  j["schema_version"] = kJsonSchemaVersion;
   j["params"] = t.params;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (std::size_t r = 0; r < t.rows.size(); ++r) {

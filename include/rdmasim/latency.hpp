@@ -52,7 +52,8 @@ struct FabricConfig {
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
   Routing routing = Routing::ecmp;
   CongestionControl cc = CongestionControl::none;
-  std::vector<LinkFault> faults;
+  double loss = 0;                     // every cable corrupts each frame with this probability (both ways)
+  std::vector<LinkFault> faults;       // per-cable faults (a fault's loss replaces `loss` there)
 };
 
 std::string_view to_string(TestKind t);

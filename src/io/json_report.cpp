@@ -3,6 +3,18 @@
 #include <cmath>
 
 namespace rdmasim {
+
+nlohmann::ordered_json versioned(nlohmann::ordered_json body) {
+  nlohmann::ordered_json j;
+  j["schema_version"] = kJsonSchemaVersion;
+  if (body.is_object()) {
+    for (auto& [k, v] : body.items())
+      if (k != "schema_version") j[k] = std::move(v);
+  } else {
+    j["rows"] = std::move(body);
+  }
+  return j;
+}
 namespace {
 
 double round2(double v) { return std::round(v * 100.0) / 100.0; }

@@ -278,6 +278,8 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
   tp.host_length_mm = c.profile.link.length_mm;
   tp.fabric_length_mm = c.profile.sw.fabric_length_mm;
   Topology t = build_topology(tp);
+  if (c.fabric.loss > 0)
+    for (std::size_t i = 0; i < t.cables().size(); ++i) t.set_loss(static_cast<int>(i), c.fabric.loss);
   for (const LinkFault& f : c.fabric.faults) {
     const int cable = t.find_cable(f.a, f.b);
     if (cable < 0)

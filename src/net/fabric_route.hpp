@@ -20,10 +20,23 @@ class FabricRoute {
   /// `route` runs from side 0's host to side 1's host; a message from side 1 uses it reversed.
   FabricRoute(const Topology& t, FabricPath route, const Profile& p) : t_(t), route_(std::move(route)), p_(p) {}
   void append(PathSpec& path, int from) const;
+  /// Unloaded one-way time of one frame of `wire` bytes from the start of its transmission at
+  /// the first node to its arrival at the last (the stages `append` adds, evaluated for it).
+  Time unloaded(Bytes wire, int from) const;
+  /// Cables the route crosses.
+  int cables() const { return static_cast<int>(route_.cables.size()); }
   /// Transmitter instance id of cable `c` sending from node `from_node`.
   static int wire_instance(const Cable& c, int c_index, int from_node) { return c_index * 2 + (from_node == c.a ? 0 : 1); }
 
  private:
+  struct Hop {
+    std::string from, to;  // node names
+    bool into_switch = false;
+    Cost serialize;        // the sending port's transmitter (cut-through: release_bytes)
+    Time propagate{};
+  };
+  std::vector<Hop> hops(int from) const;
+
   const Topology& t_;
   FabricPath route_;
   Profile p_;

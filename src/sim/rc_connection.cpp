@@ -90,8 +90,8 @@ void RcConnection::discard(Packet& p) {
 
 void RcConnection::send(Packet& p) {
   if (status_ != QpStatus::ok) return discard(p);
-  if (dcqcn_ && (new_head_ || resend_head_ || ctx_.sched.now() < next_tx_)) {
-    push(new_head_, new_tail_, p);
+  if (new_head_ || resend_head_ || resend_in_nic_ || (dcqcn_ && ctx_.sched.now() < next_tx_)) {
+    push(new_head_, new_tail_, p);  // behind the resends (go-back-N rewinds the send queue) or the rate limiter
     return pump();
   }
   transmit(p, true);
@@ -122,8 +122,9 @@ void RcConnection::transmit(Packet& p, bool fresh) {
 
 void RcConnection::pump() {
   while (resend_head_ || new_head_) {
+    if (resend_in_nic_) return;  // transmitting() pumps again when it starts on the wire
     const Time now = ctx_.sched.now();
-    if (now < next_tx_) {
+    if (dcqcn_ && now < next_tx_) {
       if (!pacer_armed_) {
         pacer_armed_ = true;
         ctx_.sched.schedule_at(next_tx_, *this, kPacer);
@@ -132,26 +133,35 @@ void RcConnection::pump() {
     }
     const bool fresh = resend_head_ == nullptr;
     Packet& p = fresh ? *pop(new_head_, new_tail_) : *pop(resend_head_, resend_tail_);
-    p.charge(Category::queue, now);  // waited for the rate limiter
+    if (fresh) {
+      p.charge(Category::queue, now);  // waited for the rate limiter or behind resends
+    } else {
+      p.charge(Category::recovery, now);
+      p.pacer = this;  // one resend at a time in the NIC: a later go-back can still rewind the rest
+      resend_in_nic_ = true;
+    }
     transmit(p, fresh);
   }
 }
 
+void RcConnection::transmitting(const Packet&) {
+  resend_in_nic_ = false;
+  if (status_ == QpStatus::ok) pump();
+}
+
 void RcConnection::go_back(std::uint32_t from) {
-  // A new go-back supersedes resends still waiting for the rate limiter.
+  // The send queue rewinds to `from`: resends not yet handed to the NIC are superseded.
   while (Packet* stale = pop(resend_head_, resend_tail_)) release(*stale);
   const Time now = ctx_.sched.now();
-  const bool paced = dcqcn_ && (new_head_ || now < next_tx_);
   for (Packet* c = copies_head_; c; c = c->next_in_queue) {
     if (c->psn < from) continue;
     Packet& r = clone(*c);
     r.charge(Category::recovery, now);
-    if (paced) push(resend_head_, resend_tail_, r);
-    else transmit(r, false);
+    push(resend_head_, resend_tail_, r);
   }
   deadline_ = now + timeout_;
   arm_timer();
-  if (paced) pump();
+  pump();
 }
 
 void RcConnection::acknowledge(std::uint32_t last) {

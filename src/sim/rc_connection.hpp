@@ -8,6 +8,10 @@
 // packet from that PSN to the last sent (go-back-N); no progress for 4.096 us x 2^timeout
 // resends from the oldest unacknowledged PSN, and after `retry_cnt` such timeouts the QP goes
 // to the error state (IBV_WC_RETRY_EXC_ERR): outstanding work is flushed, nothing completes.
+// A go-back rewinds the send queue: resends go to the NIC one at a time (the next when the
+// previous starts on the wire) with new packets behind them, so a later NAK or timeout
+// supersedes the resends not yet handed over; packets already in the NIC's transmit window
+// (nic.tx_window) still go out and are discarded by the responder.
 // With DCQCN the requester paces its packets at the reaction point's rate (sim/dcqcn.hpp).
 //
 // Responder: accepts packets in PSN order. A later PSN is a sequence error: discarded, and
@@ -61,7 +65,7 @@ struct RcOptions {
   std::uint32_t requester_qp = 0;    // DestQP of frames to the requester (captures)
 };
 
-class RcConnection final : public EventHandler {
+class RcConnection final : public EventHandler, public TxPacer {
  public:
   RcConnection(SimContext& ctx, const RcOptions& o);
   ~RcConnection();
@@ -81,6 +85,8 @@ class RcConnection final : public EventHandler {
   void send_ack(Packet& token);  // the responder acknowledges a message (the path's ACK token)
 
   void on_event(std::uint64_t arg) override;
+  /// A resend started on the requester's wire: the next one may go to the NIC.
+  void transmitting(const Packet& p) override;
 
   const RcCounters& counters() const { return c_; }
   QpStatus status() const { return status_; }
@@ -133,13 +139,15 @@ class RcConnection final : public EventHandler {
   int retries_ = 0;
   Time deadline_{};
   bool timer_armed_ = false;
-  // Paced (DCQCN) packets waiting for the rate limiter: resends first, then new packets.
+  // Packets waiting to go to the NIC: resends first (one at a time in the NIC, so a later
+  // go-back rewinds the rest), then new packets (behind resends, or paced by DCQCN).
   Packet* resend_head_ = nullptr;
   Packet* resend_tail_ = nullptr;
   Packet* new_head_ = nullptr;
   Packet* new_tail_ = nullptr;
   Time next_tx_{};
   bool pacer_armed_ = false;
+  bool resend_in_nic_ = false;  // a resend handed to the NIC that has not started on the wire
   // ACK tokens the fabric dropped, in order (resent on a duplicate, or completed by a later ACK).
   Packet* lost_head_ = nullptr;
   Packet* lost_tail_ = nullptr;
