@@ -77,6 +77,8 @@ std::vector<Metric> scenario_metrics(const Scenario& s) {
         m.push_back({"min_flow_Gbps", r.min_bps / 1e9});
         m.push_back({"median_flow_Gbps", r.median_bps / 1e9});
         m.push_back({"out_of_order", static_cast<double>(r.out_of_order)});
+        m.push_back({"rc.retransmitted", static_cast<double>(r.retransmitted)});
+        m.push_back({"rc.timeouts", static_cast<double>(r.timeouts)});
         add_fabric(m, r.fabric);
         break;
       }
@@ -90,6 +92,10 @@ std::vector<Metric> scenario_metrics(const Scenario& s) {
       m.push_back({"bw_peak_Gbps", r.bw_peak_bps / 1e9});
       m.push_back({"msg_rate_Mpps", r.msg_rate_mpps});
       m.push_back({"ideal_Gbps", r.ideal_bps / 1e9});
+      if (r.rc) {
+        m.push_back({"rc.retransmitted", static_cast<double>(r.rc->retransmitted)});
+        m.push_back({"rc.timeouts", static_cast<double>(r.rc->timeouts)});
+      }
       if (r.fabric) add_fabric(m, *r.fabric);
       break;
     }
