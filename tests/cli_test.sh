@@ -96,6 +96,21 @@ expect_error "switch.pfc_headroom" bw --topology fat-tree --pattern incast -n 5 
 expect_error "switch.data_tc" bw --topology fat-tree --pattern incast -n 5 --set switch.data_tc=9
 expect_ok "adaptive per packet; unloaded: h0 -> edge0.0" bw --topology fat-tree --to h15 --routing adaptive -n 10
 expect_error "The following arguments were not expected" lat --topology fat-tree --routing spray
+# PFC pathologies: the ring deadlock is reported with its cycle, the watchdog and up-down routing complete.
+expect_ok "PFC DEADLOCK at 1021.259 us: 4 paused queues" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
+expect_ok "sw3->sw0               priority 3    129636 B queued, paused 1000.000 us  -> waits for sw0->sw1" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
+expect_ok '"deadlock_reports": [' bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --json
+expect_ok "lossless frames dropped by it" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 20 -t 16 --set switch.pfc_watchdog=200us --set switch.pfc_watchdog_restore=20us
+expect_ok "h2    h0     49154       200" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --ring-routing up-down
+expect_error "stride: must be 1..3" bw --topology ring --switches 4 --pattern stride --stride 4
+expect_error "ring: switches must be 3..10000" bw --topology ring --switches 2 --pattern stride
+expect_error "--ring-routing: shortest not in" bw --topology ring --pattern stride --ring-routing shortest
+expect_error "switch.pfc_watchdog_restore" bw --topology ring --pattern stride --set switch.pfc_watchdog_restore=0us
+expect_ok "ring" list
+expect_ok "link faults: 2 links down/up, 2 routing recomputations, 2040 frames lost to down links" bw --topology fat-tree --to h15 -n 2000 -s 65536 --link-down agg0.1-core2@2ms-6ms --set switch.route_convergence=1ms
+expect_error "--link-down: expected NODE-NODE@T1 or NODE-NODE@T1-T2" bw --topology fat-tree --to h15 --link-down agg0.1-core2
+expect_error "only links between switches go down" bw --topology fat-tree --to h15 --link-down h0-edge0.0@1ms
+expect_error "must come back up after it goes down" bw --topology fat-tree --to h15 --link-down agg0.1-core2@2ms-1ms
 
 # Regressions from review: crashes, hangs and overflow on accepted-looking input.
 expect_error "traffic patterns need at least 2 hosts" bw --pattern alltoall --topology leaf-spine --leaves 1 --hosts-per-leaf 1
@@ -158,6 +173,34 @@ else
   echo "SKIP: tshark not installed (scripts/install-deps.sh installs it)"
 fi
 
+# Host and GPU data path (issue 4): bad combinations are one clear error, exit 2.
+expect_error "--gpudirect on with --transport tcp" lat --transport tcp --mem gpu --gpudirect on
+expect_error "--staging-chunk: chunk size 0 is not a pipeline" lat --mem gpu --gpudirect off --staging-chunk 0
+expect_error "not a multiple of the packet size 4096" lat --use-cuda --gpudirect off --staging-chunk 1000
+expect_error "--staging-chunk applies to the staged path" lat --use-cuda --staging-chunk 8192
+expect_error "apply to GPU buffers: add --mem gpu" lat --gpudirect on
+expect_error "--mem: expected host, gpu" lat --mem tpu
+expect_error "--rx-frames: must be 1..65535" lat --rx-frames 0
+expect_error "--qp-pool pre-builds the connections" lat --conn-reuse 5 --qp-pool
+expect_error "back-to-back" lat --connect-per-msg --topology single-switch
+expect_ok "GPUDirect RDMA (NIC <-> GPU peer-to-peer, pcie.topology cross-socket)" \
+  bw --profile cx6-200g --use-cuda --set pcie.topology=cross-socket -n 200
+expect_ok "CPU-staged, pipelined in 65536 B chunks" lat --mem gpu,host --gpudirect off --staging-chunk 64KiB -s 1048576 -n 10
+expect_ok "Connections: 5 set up in the timed loop" lat --connect-per-msg -n 6
+expect_ok "QP pool, pre-built outside the timed loop" lat --qp-pool -n 6
+expect_ok "rx-frames" coalescing --frames 1,8 -n 20
+expect_ok "32 interrupts, 256 moderated packets" lat --transport tcp -s 92672 --rx-frames 8 --rx-usecs 1ms -n 5
+
+# --csv: tables in a directory, nothing written when the run fails.
+csvdir=$(mktemp -d)
+"$bin" lat -n 20 --csv "$csvdir/lat" >/dev/null
+check "lat --csv writes messages.csv with one row per sample" [ "$(wc -l <"$csvdir/lat/messages.csv")" -eq 20 ]
+"$bin" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --csv "$csvdir/bw" >/dev/null
+check "bw --pattern --csv writes flows.csv and ports.csv" [ -s "$csvdir/bw/flows.csv" -a -s "$csvdir/bw/ports.csv" ]
+expect_error "--csv $csvdir/lat/messages.csv: not a directory" lat -n 10 --csv "$csvdir/lat/messages.csv"
+"$bin" lat -n 4 --csv "$csvdir/bad" >/dev/null 2>&1
+check "a failed run writes no CSV" [ ! -e "$csvdir/bad/messages.csv" ]
+rm -rf "$csvdir"
 
 # docs/json.md lists each document's top-level keys: every one must be in the real output,
 # and schema_version must come first.

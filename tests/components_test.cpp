@@ -20,7 +20,8 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
   }
   const std::map<std::string, std::string> kind_of{{"network.topology", "topology"}, {"network.routing", "routing"},
                                                    {"network.link_layer", "link layer"}, {"workload.pattern", "pattern"},
-                                                   {"workload.algo", "collective"}, {"profile", "profile"}};
+                                                   {"workload.algo", "collective"}, {"network.cc", "congestion control"},
+                                                   {"network.ring_routing", "ring routing"}, {"profile", "profile"}};
   for (const cli::ScenarioKey& k : cli::scenario_keys()) {
     const auto it = kind_of.find(k.path);
     if (it == kind_of.end()) continue;

@@ -60,3 +60,29 @@ TEST(InterruptModerator, OneFrameMeansAnInterruptPerPacket) {
   EXPECT_EQ(r.b.moderator.interrupts(), 3u);
   EXPECT_EQ(r.b.core.busy_time(), 3 * 1_us + 3 * 50_ns);
 }
+
+TEST(InterruptModerator, MeasuresEachPacketsBatchWait) {
+  Rig r;
+  r.run_one(moderated(4, 100_us), 800);  // arrivals 100..800 ns, batches fire at 400 and 800 ns
+  // Waits per batch: 300, 200, 100, 0 ns -> 600 ns per batch, max 300 ns = (N-1) x gap.
+  EXPECT_EQ(r.b.moderator.total_wait(), 1'200_ns);
+  EXPECT_EQ(r.b.moderator.max_wait(), 300_ns);
+}
+
+TEST(InterruptModerator, AdaptiveFiresAtOnceWhenTheLastInterruptIsOld) {
+  PathSpec p;
+  rdmasim::testing::split_and_serialize(p, Bytes(100));
+  ModerationSpec m{1_us, 32};
+  m.adaptive = true;
+  p.moderate(1, m, "mod");
+  Cost k;
+  k.fixed = 50_ns;
+  p.serve(1, ResourceKind::core, Category::kernel, "rx", k);
+  p.merge(1, "merge");
+  Rig r;
+  r.run_one(p, 800);  // 8 packets 100 ns apart: the first fires at once, then a batch forms
+  // 100: at once (never fired). 200..: last interrupt 100 ns ago -> batch until the 1 us timer
+  // from 200 ns (fires at 1200 ns with the remaining 7).
+  EXPECT_EQ(r.b.moderator.interrupts(), 2u);
+  EXPECT_EQ(r.b.moderator.max_wait(), 1_us);
+}

@@ -172,3 +172,42 @@ TEST(RcConnection, DcqcnIncastConvergesFairWithAShortQueueAndFewerPauses) {
     for (const FlowResult& f : r->flows) EXPECT_EQ(f.completed, 60);
   }
 }
+
+TEST(RcConnection, PortCountersCountTheNaksAndCnpsEachPortTransmits) {
+  BwConfig c = one_qp(20, 4);
+  c.base.fabric.faults.push_back(drop("h0", "sw0", {50}));
+  const BwResult r = run_bandwidth(c);
+  ASSERT_TRUE(r.rc && r.fabric);
+  ASSERT_EQ(r.rc->naks, 1u);
+  for (const PortStats& p : r.fabric->ports) {  // the one NAK crosses h1 -> sw0 -> h0
+    EXPECT_EQ(p.naks, p.port == "h1->sw0" || p.port == "sw0->h0" ? 1u : 0u) << p.port;
+    EXPECT_EQ(p.cnps, 0u) << p.port;
+  }
+  TrafficConfig t;  // a 4 -> 1 incast with DCQCN: h0 sends the CNPs, each sender's port carries its own
+  t.base.topology = LatTopology::fabric;
+  t.base.fabric.topology = "single-switch";
+  t.base.fabric.hosts = 5;
+  t.base.fabric.cc = CongestionControl::dcqcn;
+  t.base.size = Bytes(65536);
+  t.base.iters = 40;
+  t.pattern = Pattern::incast;
+  t.incast_senders = 4;
+  t.tx_depth = 8;
+  const TrafficResult x = run_traffic(t);
+  ASSERT_GT(x.cnps, 0u);
+  ASSERT_EQ(x.fabric.dropped, 0u);
+  std::uint64_t to_senders = 0;
+  for (const PortStats& p : x.fabric.ports) {
+    if (p.port == "h0->sw0") {
+      EXPECT_EQ(p.cnps, x.cnps);
+    }
+    for (const FlowResult& f : x.flows) {
+      if (p.port == "sw0->h" + std::to_string(f.src)) {
+        EXPECT_EQ(p.cnps, f.rc.cnps) << p.port;
+      }
+    }
+    if (p.port.rfind("sw0->h", 0) == 0) to_senders += p.cnps;
+    EXPECT_EQ(p.naks, 0u) << p.port;
+  }
+  EXPECT_EQ(to_senders, x.cnps);
+}

@@ -15,6 +15,8 @@ check "run -o: no results JSON" grep -q '"schema_version": 1' "$tmp/r.json"
 check "run -o: no BW_average_Gbps" grep -q '"BW_average_Gbps"' "$tmp/r.json"
 expect_error "-o /nonexistent/r.json: cannot write there" run "$s/degraded-link.toml" -o /nonexistent/r.json
 expect_ok "PFC pause frames" run "$s/incast-pfc.toml"
+expect_ok "PFC DEADLOCK at" run "$s/pfc-deadlock.toml"
+expect_ok "PFC watchdog: 360 storms" run "$s/pfc-watchdog.toml"
 expect_ok '"t_typical"' run "$s/latency-decomposition.toml" --set workload.iters=100 --json
 expect_ok "t_typical_us" compare "$s/tcp-baseline.toml" "$s/latency-decomposition.toml"
 expect_ok "network.mtu=4096" compare "$s/mtu-goodput.toml" --vs network.mtu=4096 --set workload.iters=50

@@ -74,3 +74,25 @@ TEST(Scheduler, RandomLoadComesOutSorted) {
     }
   }
 }
+
+TEST(Scheduler, StopEndsTheRunAfterTheCurrentEvent) {
+  Scheduler s;
+  struct Stopper : EventHandler {
+    Scheduler& s;
+    std::vector<std::uint64_t> seen;
+    explicit Stopper(Scheduler& sc) : s(sc) {}
+    void on_event(std::uint64_t arg) override {
+      seen.push_back(arg);
+      if (arg == 2) s.stop();
+    }
+  } r(s);
+  for (std::uint64_t i = 1; i <= 4; ++i) s.schedule_at(Time::ns(static_cast<std::int64_t>(i)), r, i);
+  s.run();
+  EXPECT_EQ(r.seen, (std::vector<std::uint64_t>{1, 2}));
+  EXPECT_TRUE(s.stopped());
+  EXPECT_EQ(s.pending(), 2u);
+  EXPECT_EQ(s.now(), 2_ns);
+  s.run();  // a new run clears the stop and goes on
+  EXPECT_EQ(r.seen, (std::vector<std::uint64_t>{1, 2, 3, 4}));
+  EXPECT_FALSE(s.stopped());
+}

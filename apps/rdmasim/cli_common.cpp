@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -43,9 +44,10 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
           ->capture_default_str();
       app.add_option("-Q,--cq-mod", o.cq_mod, "signal every Nth WQE only (unsignaled: no CQE, no poll; N <= --tx-depth)")
           ->capture_default_str();
-      app.add_option("--pattern", o.pattern, "many flows on a switched topology: permutation | incast | alltoall")
-          ->check(CLI::IsMember({"permutation", "incast", "alltoall"}));
+      app.add_option("--pattern", o.pattern, "many flows on a switched topology: permutation | incast | alltoall | stride")
+          ->check(CLI::IsMember({"permutation", "incast", "alltoall", "stride"}));
       app.add_option("--incast", o.incast, "incast: number of senders (hosts 1..N -> h0)")->capture_default_str();
+      app.add_option("--stride", o.stride, "stride: every host i sends to host (i + K) mod hosts")->capture_default_str();
       app.add_option("--seeds", o.seeds, "--pattern: run seeds seed..seed+N-1 (new permutations) and report the spread")
           ->check(CLI::Range(1, 1000))
           ->capture_default_str();
@@ -69,6 +71,23 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
                    "on|off: interrupt moderation with nic.rx_usecs / nic.rx_frames");
     app.add_option("--busy-poll", o.busy_poll, "on|off: poll for completion (default on for rdma, off for tcp)");
     app.add_option("--inline", o.inline_data, "on|off: payload inside the WQE (default: size <= max inline)");
+    app.add_option("--mem", o.mem,
+                   "where the buffers live: host | gpu, or CLIENT,SERVER (e.g. gpu,host); GPU HBM is DMAed "
+                   "directly (GPUDirect) or staged through host buffers");
+    app.add_flag("--use-cuda", o.use_cuda, "perftest's alias for --mem gpu");
+    app.add_option("--gpudirect", o.gpudirect, "on|off: the NIC DMAs GPU memory over PCIe peer-to-peer (default on for rdma)");
+    app.add_option("--staging-chunk", o.staging_chunk,
+                   "staged path (--gpudirect off): copy in chunks of this many bytes, pipelined with the transfer "
+                   "(a multiple of the MTU; omit for non-pipelined staging)");
+    app.add_option("--rx-usecs", o.rx_usecs, "interrupt coalescing timer, e.g. 8us (sets nic.rx_usecs, turns coalescing on)");
+    app.add_option("--rx-frames", o.rx_frames, "interrupt coalescing frame count (sets nic.rx_frames, turns coalescing on)");
+    app.add_option("--adaptive-rx", o.adaptive_rx,
+                   "on|off: adaptive moderation: interrupt at once unless the previous interrupt was within rx-usecs");
+    if (cmd == Command::lat) {
+      app.add_flag("--connect-per-msg", o.connect_per_msg, "set up a new RC connection for every exchange (timed)");
+      app.add_option("--conn-reuse", o.conn_reuse, "a new RC connection every N exchanges (timed); 0 = pre-connected");
+      app.add_flag("--qp-pool", o.qp_pool, "connections pre-built outside the timed loop (print their setup cost)");
+    }
   } else {
     app.add_option("-s,--size", o.size, "message size in bytes")->capture_default_str();
   }
@@ -79,8 +98,8 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   if (cmd != Command::demo) {
     app.add_option("--topology", o.topology,
                    "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric: "
-                   "single-switch | leaf-spine | fat-tree (RDMA write/send along the flow's ECMP route)")
-        ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree"}))
+                   "single-switch | leaf-spine | fat-tree | ring (RDMA write/send along the flow's ECMP route)")
+        ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree", "ring"}))
         ->capture_default_str();
   }
   if (cmd != Command::demo) {
@@ -89,6 +108,13 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--leaves", o.fabric.leaves, "leaf-spine: leaves")->capture_default_str();
     app.add_option("--spines", o.fabric.spines, "leaf-spine: spines")->capture_default_str();
     app.add_option("--hosts-per-leaf", o.fabric.hosts_per_leaf, "leaf-spine: hosts per leaf")->capture_default_str();
+    app.add_option("--switches", o.fabric.switches, "ring: switches")->capture_default_str();
+    app.add_option("--hosts-per-switch", o.fabric.hosts_per_switch, "ring: hosts per switch")->capture_default_str();
+    app.add_option("--ring-routing", o.fabric.ring_routing,
+                   "ring: clockwise (flows wrap around the ring: a cyclic buffer dependency) or up-down "
+                   "(shortest path, never across the wrap-around cable)")
+        ->check(CLI::IsMember({"clockwise", "up-down"}))
+        ->capture_default_str();
     app.add_option("--from", o.from, "fabric: client host (h0 or 0)")->capture_default_str();
     app.add_option("--to", o.to, "fabric: server host")->capture_default_str();
     app.add_option("--sport", o.fabric.udp_sport, "fabric: RoCEv2 UDP source port (the flow's ECMP entropy)")
@@ -96,6 +122,9 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--degrade", o.degrade, "fabric: a link trained down, NODE-NODE=RATE (e.g. edge0.0-agg0.0=40Gbps; repeatable)");
     app.add_option("--link-loss", o.link_loss,
                    "fabric: a link corrupting frames, NODE-NODE=PROBABILITY (e.g. agg0.0-core0=1e-4; repeatable)");
+    app.add_option("--link-down", o.link_down,
+                   "fabric: a link between switches goes down at T1 (and back up at T2), NODE-NODE@T1[-T2] "
+                   "(e.g. agg0.0-core0@100us-5ms; routing follows after switch.route_convergence; repeatable)");
     app.add_option("--loss", o.fabric.loss,
                    "fabric: every link corrupts each frame with this probability, both ways (e.g. 1e-4)")
         ->capture_default_str();
@@ -120,9 +149,19 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--trace-messages", x.trace_messages, "--trace: trace the first N messages posted")->capture_default_str();
     app.add_option("--pcap", x.pcap_path, "write a pcapng capture of the client's wire (fabric: its NIC port, both ways)");
     app.add_option("--pcap-port", x.pcap_ports, "--pcap: capture this fabric port instead, e.g. edge0.0->h1 (repeatable)");
+    app.add_option("--csv", o.csv,
+                   "write the run's tables as CSV into this directory: messages.csv (per iteration/message), "
+                   "flows.csv (--pattern), ports.csv (switched topology)");
     app.add_option("--pcap-frames", x.pcap_frames, "--pcap: write at most N frames")->capture_default_str();
     app.add_option("--pcap-snaplen", x.pcap_snaplen, "--pcap: bytes kept per frame (0: whole frames)")->capture_default_str();
   }
+}
+
+std::unique_ptr<CsvDir> open_csv(const LatOptions& o) {
+  if (o.csv.empty()) return nullptr;
+  if (o.seeds > 1) throw std::invalid_argument("--csv: one run at a time (not with --seeds)");
+  if (!o.loss_sweep.empty()) throw std::invalid_argument("--csv: not with --loss-sweep (use --json)");
+  return std::make_unique<CsvDir>(o.csv);
 }
 
 std::unique_ptr<Exports> open_exports(const LatOptions& o) {
@@ -143,6 +182,64 @@ void publish_exports(Exports* x) {
     std::fprintf(stderr, "rdmasim: note: --pcap kept the first %llu frames (--pcap-frames), %llu more not written\n",
                  static_cast<unsigned long long>(x->stats.frames_captured),
                  static_cast<unsigned long long>(x->stats.frames_dropped));
+}
+
+void apply_gpu_options(const LatOptions& o, LatConfig& c) {
+  auto mem = [](const std::string& v) {
+    if (v == "host") return MemKind::host;
+    if (v == "gpu" || v == "cuda") return MemKind::gpu;
+    throw std::invalid_argument("--mem: expected host, gpu or CLIENT,SERVER (e.g. gpu,host), got \"" + v + "\"");
+  };
+  if (!o.mem.empty()) {
+    const auto comma = o.mem.find(',');
+    if (comma == std::string::npos) {
+      c.gpu.mem[0] = c.gpu.mem[1] = mem(o.mem);
+    } else {
+      c.gpu.mem[0] = mem(o.mem.substr(0, comma));
+      c.gpu.mem[1] = mem(o.mem.substr(comma + 1));
+    }
+  }
+  if (o.use_cuda) {
+    if (!o.mem.empty() && o.mem != "gpu") throw std::invalid_argument("--use-cuda means --mem gpu; drop one of them");
+    c.gpu.mem[0] = c.gpu.mem[1] = MemKind::gpu;
+  }
+  c.gpu.gpudirect = on_off(o.gpudirect, "--gpudirect");
+  if (!o.staging_chunk.empty()) {
+    Bytes b{};
+    const std::string& v = o.staging_chunk;
+    try {
+      const bool digits = std::all_of(v.begin(), v.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+      b = digits && v.size() < 16 ? Bytes(std::stoll(v)) : parse_bytes(v);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--staging-chunk: ") + e.what());
+    }
+    c.gpu.staging_chunk = b;
+  }
+  if (!o.rx_usecs.empty()) {
+    try {
+      c.profile.nic.rx_usecs = parse_time(o.rx_usecs);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--rx-usecs: ") + e.what());
+    }
+    c.toggles.interrupt_coalescing = true;
+  }
+  if (o.rx_frames != -1) {
+    if (o.rx_frames < 1 || o.rx_frames > 65535)
+      throw std::invalid_argument("--rx-frames: must be 1..65535, got " + std::to_string(o.rx_frames));
+    c.profile.nic.rx_frames = static_cast<int>(o.rx_frames);
+    c.toggles.interrupt_coalescing = true;
+  }
+  if (auto v = on_off(o.adaptive_rx, "--adaptive-rx")) {
+    c.profile.nic.adaptive_rx = *v;
+    if (*v) c.toggles.interrupt_coalescing = true;
+  }
+  if (o.connect_per_msg && o.conn_reuse > 1)
+    throw std::invalid_argument("--connect-per-msg is --conn-reuse 1; drop one of them");
+  if (o.conn_reuse < 0) throw std::invalid_argument("--conn-reuse: must be at least 1, got " + std::to_string(o.conn_reuse));
+  c.conn.reuse = o.connect_per_msg ? 1 : o.conn_reuse;
+  c.conn.pool = o.qp_pool;
+  if (c.conn.pool && c.conn.reuse > 0)
+    throw std::invalid_argument("--qp-pool pre-builds the connections; it contradicts --connect-per-msg / --conn-reuse");
 }
 
 LatConfig to_config(const LatOptions& o) {
@@ -212,21 +309,41 @@ LatConfig to_config(const LatOptions& o) {
     }
     c.fabric.faults.push_back(f);
   }
+  for (const std::string& d : o.link_down) {
+    const auto at = d.find('@'), dash = d.find('-');
+    if (at == std::string::npos || dash == std::string::npos || dash == 0 || dash + 1 >= at || at + 1 >= d.size())
+      throw std::invalid_argument("--link-down: expected NODE-NODE@T1 or NODE-NODE@T1-T2, got \"" + d + "\"");
+    LinkOutage out{d.substr(0, dash), d.substr(dash + 1, at - dash - 1), {}, Time::max()};
+    const std::string times = d.substr(at + 1);
+    const auto t2 = times.find('-');
+    try {
+      out.down = parse_time(times.substr(0, t2));
+      if (t2 != std::string::npos) out.up = parse_time(times.substr(t2 + 1));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--link-down: ") + e.what());
+    }
+    if (out.down < Time::zero()) throw std::invalid_argument("--link-down: the time must not be negative");
+    c.fabric.outages.push_back(out);
+  }
   if (!(c.fabric.loss >= 0 && c.fabric.loss < 1))
     throw std::invalid_argument("--loss: expected a probability in [0, 1), got " + std::to_string(c.fabric.loss));
   if ((!c.fabric.faults.empty() || c.fabric.loss > 0) && c.topology != LatTopology::fabric)
     throw std::invalid_argument("--degrade/--link-loss/--loss/--drop-frames need a switched --topology");
+  if (!c.fabric.outages.empty() && c.topology != LatTopology::fabric)
+    throw std::invalid_argument("--link-down needs a switched --topology");
   c.fabric.from = host(o.from, "--from");
   c.fabric.to = host(o.to, "--to");
   c.profile = make_profile(o.profile);
   if (!o.host_profile.empty()) apply_host_profile(c.profile, o.host_profile);
   for (const std::string& s : o.sets) apply_override(c.profile, s);
   c.seed = o.seed;
+  c.record_samples = !o.csv.empty();
   if (auto v = on_off(o.kernel_bypass, "--kernel-bypass")) c.toggles.kernel_bypass = *v;
   if (auto v = on_off(o.zero_copy, "--zero-copy")) c.toggles.zero_copy = *v;
   if (auto v = on_off(o.interrupt_coalescing, "--interrupt-coalescing")) c.toggles.interrupt_coalescing = *v;
   c.toggles.busy_poll = on_off(o.busy_poll, "--busy-poll");
   c.toggles.inline_data = on_off(o.inline_data, "--inline");
+  apply_gpu_options(o, c);
   validate(c);
   return c;
 }

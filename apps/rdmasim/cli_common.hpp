@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "io/csv_export.hpp"
 #include "rdmasim/exports.hpp"
 #include "rdmasim/latency.hpp"
 
@@ -42,6 +43,7 @@ struct LatOptions {
   std::vector<std::string> sets;
   std::vector<std::string> degrade, link_loss;  // fabric faults "A-B=40Gbps", "A-B=1e-4"
   std::vector<std::string> drop_frames;         // fabric faults "A-B=50,51" (frames lost by count)
+  std::vector<std::string> link_down;           // fabric faults "A-B@100us-5ms" (link down, and up again)
   std::string cc = "none";                      // RDMA congestion control: none | dcqcn
   std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   std::uint64_t seed = 1;
@@ -51,12 +53,27 @@ struct LatOptions {
   int post_list = 1;         // bw: WQEs posted with one doorbell (perftest --post_list)
   int cq_mod = 1;            // bw: signal every Nth WQE (perftest --cq-mod)
   bool report_gbits = false; // bw
-  std::string pattern;       // bw: permutation | incast | alltoall
+  std::string pattern;       // bw: permutation | incast | alltoall | stride
   int incast = 8;            // bw: incast senders
+  int stride = 1;            // bw stride pattern: host i -> host (i + stride) mod hosts
   std::vector<double> loss_sweep;  // bw: goodput vs loss table at these loss rates
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap
   CollectiveOptions collective;  // allreduce
+  std::string csv;           // lat, bw: --csv DIR (tables as CSV files)
+  // GPU data path (host/gpu.hpp)
+  std::string mem;           // "host" | "gpu" | "A,B" per side ("" = host)
+  bool use_cuda = false;     // perftest --use-cuda: GPU buffers on both sides
+  std::string gpudirect;     // on | off ("" = default)
+  std::string staging_chunk; // bytes ("" = non-pipelined staging)
+  // Interrupt coalescing (nic.rx_usecs / nic.rx_frames; setting either turns coalescing on)
+  std::string rx_usecs;
+  std::int64_t rx_frames = -1;  // -1: not given
+  std::string adaptive_rx;   // on | off
+  // Connections (model/connection.hpp)
+  bool connect_per_msg = false;
+  std::int64_t conn_reuse = 0;
+  bool qp_pool = false;
 };
 
 enum class Command { lat, budget, demo, bw, allreduce };
@@ -65,9 +82,14 @@ enum class Command { lat, budget, demo, bw, allreduce };
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);
 /// Throws std::invalid_argument naming the problem.
 LatConfig to_config(const LatOptions& o);
+/// --mem/--use-cuda/--gpudirect/--staging-chunk, --rx-usecs/--rx-frames/--adaptive-rx and the
+/// connection options into `c` (called by to_config).
+void apply_gpu_options(const LatOptions& o, LatConfig& c);
 /// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.
 /// Throws std::invalid_argument for a path it cannot write or with -a / --seeds.
 std::unique_ptr<Exports> open_exports(const LatOptions& o);
+/// The --csv directory, checked before the run; null when not asked.
+std::unique_ptr<CsvDir> open_csv(const LatOptions& o);
 /// Publishes them after a successful run (a note on stderr if --pcap-frames cut the capture).
 void publish_exports(Exports* x);
 /// perftest -a: 2, 4, ..., 2^23.

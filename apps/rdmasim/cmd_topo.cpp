@@ -37,7 +37,7 @@ std::function<int()> add_topo_command(CLI::App& app, CLI::App*& sub) {
   sub = app.add_subcommand("topo", "topology summary, equal-cost paths and hop counts between hosts");
   std::vector<std::string> names;
   for (const TopologyBuilder& b : topology_builders()) names.push_back(b.name);
-  sub->add_option("--topology", o->topo.name, "back-to-back | single-switch | leaf-spine | fat-tree")
+  sub->add_option("--topology", o->topo.name, "back-to-back | single-switch | leaf-spine | fat-tree | ring")
       ->check(CLI::IsMember(names))
       ->capture_default_str();
   sub->add_option("--k", o->topo.k, "fat-tree arity (even)")->capture_default_str();
@@ -45,6 +45,11 @@ std::function<int()> add_topo_command(CLI::App& app, CLI::App*& sub) {
   sub->add_option("--leaves", o->topo.leaves, "leaf-spine: leaves")->capture_default_str();
   sub->add_option("--spines", o->topo.spines, "leaf-spine: spines")->capture_default_str();
   sub->add_option("--hosts-per-leaf", o->topo.hosts_per_leaf, "leaf-spine: hosts per leaf")->capture_default_str();
+  sub->add_option("--switches", o->topo.switches, "ring: switches")->capture_default_str();
+  sub->add_option("--hosts-per-switch", o->topo.hosts_per_switch, "ring: hosts per switch")->capture_default_str();
+  sub->add_option("--ring-routing", o->topo.ring_routing, "ring: clockwise | up-down")
+      ->check(CLI::IsMember({"clockwise", "up-down"}))
+      ->capture_default_str();
   sub->add_option("--from", o->from, "source host (h0 or 0)");
   sub->add_option("--to", o->to, "destination host");
   sub->add_flag("--hops", o->hops, "histogram of hop counts over all host pairs");

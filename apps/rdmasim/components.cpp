@@ -29,11 +29,23 @@ std::vector<Component> build() {
                "nic.tx_window"});
   c.push_back({"buffer", "shared+dynamic-threshold", "shared switch buffer, PFC headroom per ingress port, alpha x free for lossy queues",
                "switch.buffer, switch.dt_alpha, switch.pfc_*"});
-  c.push_back({"congestion control", "(none yet)", "ECN marks are counted; DCQCN and a second algorithm arrive with RC reliability",
-               "-"});
+  c.push_back({"congestion control", "none", "QPs send at line rate within their window; ECN marks are only counted",
+               "--cc / network.cc"});
+  c.push_back({"congestion control", "dcqcn", "DCQCN: CNPs on ECN marks, reaction-point rate decrease and recovery",
+               "--cc / network.cc"});
+  c.push_back({"ring routing", "clockwise", "ring: every frame travels sw_i -> sw_i+1; flows wrap around (cyclic buffer dependency)",
+               "--ring-routing / network.ring_routing"});
+  c.push_back({"ring routing", "up-down", "ring: shortest path both ways, never across the sw_N-1 - sw0 cable (deadlock-free)",
+               "--ring-routing / network.ring_routing"});
+  c.push_back({"pfc", "deadlock-detect", "waits-for graph of paused queues; a cycle older than the threshold stops the run, reported",
+               "switch.deadlock_detect"});
+  c.push_back({"pfc", "watchdog", "a queue paused too long with frames drops them (drop mode) until restore",
+               "switch.pfc_watchdog, switch.pfc_watchdog_restore"});
   c.push_back({"pattern", "permutation", "every host sends to another, a random derangement per seed", "--pattern / workload.pattern"});
   c.push_back({"pattern", "incast", "hosts 1..N send to h0", "--pattern incast --incast N"});
   c.push_back({"pattern", "alltoall", "every host to every other host", "--pattern / workload.pattern"});
+  c.push_back({"pattern", "stride", "host i sends to host (i + K) mod hosts (on a ring: flows wrap around)",
+               "--pattern stride --stride K"});
   c.push_back({"workload", "lat", "perftest ib_*_lat ping-pong (and kernel TCP), perftest statistics and the ledger", "rdmasim lat"});
   c.push_back({"workload", "bw", "perftest ib_*_bw window of acknowledged WRITE/SEND; many flows with --pattern", "rdmasim bw"});
   c.push_back({"workload", "budget", "closed-form max-plus evaluation of the same path, the lessons' formulas", "rdmasim budget"});
@@ -43,6 +55,18 @@ std::vector<Component> build() {
                "--algo / workload.algo"});
   c.push_back({"collective", "halving-doubling", "Rabenseifner: recursive halving then doubling, 2 log2(n) steps (n = 2^k)",
                "--algo / workload.algo"});
+  c.push_back({"pcie topology", "switch", "GPU and NIC under one PCIe switch: peer-to-peer DMA skips the root complex",
+               "--set pcie.topology=switch"});
+  c.push_back({"pcie topology", "root", "GPU and NIC under the root complex: two link traversals per DMA",
+               "--set pcie.topology=root"});
+  c.push_back({"pcie topology", "cross-socket",
+               "GPU and NIC on different sockets: the inter-socket link on every DMA (halves GPUDirect reads)",
+               "--set pcie.topology=cross-socket"});
+  c.push_back({"memory", "host", "buffers in host DRAM", "--mem host / memory.mem"});
+  c.push_back({"memory", "gpu", "buffers in GPU HBM: GPUDirect RDMA, or staged through host buffers by the copy engine",
+               "--mem gpu / --use-cuda / memory.mem"});
+  c.push_back({"workload", "coalescing", "interrupt coalescing sweep: interrupts/s, p50/p99, batch wait, CPU per rx-frames",
+               "rdmasim coalescing"});
   c.push_back({"workload", "demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step", "rdmasim demo"});
   c.push_back({"export", "trace", "Perfetto / Chrome trace-event JSON of traced messages' critical paths", "--trace FILE"});
   c.push_back({"export", "pcap", "pcapng of RoCEv2/IB frames and PFC pause frames (Wireshark, tshark)", "--pcap FILE"});

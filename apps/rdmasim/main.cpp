@@ -14,6 +14,7 @@
 #include "components.hpp"
 #include "cmd_topo.hpp"
 #include "io/host_profile.hpp"
+#include "io/host_report.hpp"
 #include "io/demo_report.hpp"
 #include "io/json_report.hpp"
 #include "io/nccl_report.hpp"
@@ -54,18 +55,46 @@ int run_lat(const cli::LatOptions& o) {
   }
   std::vector<LatResult> rows;
   const auto exports = cli::open_exports(o);
+  const auto csv = cli::open_csv(o);
   for (const LatConfig& x : configs) rows.push_back(run_latency(x, exports.get()));
   for (const LatResult& r : rows)
     if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   cli::publish_exports(exports.get());
+  if (csv) {
+    for (const LatResult& r : rows)
+      csv->add(rows.size() == 1 ? "messages.csv" : "messages-" + std::to_string(r.config.size.count()) + ".csv",
+               lat_messages_csv(r));
+    csv->publish();
+  }
   if (wants_json(o) && emit_json(o, lat_json(rows))) return 0;
   print_lat_header(stdout, rows.front());
+  print_data_path(stdout, rows.front().config, rows.front().toggles);
   print_lat_table(stdout, rows);
   if (rows.size() == 1)
     print_ledger(stdout, rows.front());
   else
     print_ledger_matrix(stdout, " Latency ledger per size: mean usec of the kept samples, columns add up to t_avg",
                         ledger_rows(rows));
+  print_connections(stdout, rows.back());
+  print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
+  return 0;
+}
+
+// The coalescing trade-off: the same run for each rx-frames value (and the given rx-usecs).
+int run_coalescing(const cli::LatOptions& o, const std::vector<int>& frames) {
+  LatConfig c = cli::to_config(o);
+  c.toggles.interrupt_coalescing = true;
+  std::vector<CoalescingRow> rows;
+  for (int f : frames) {
+    if (f < 1 || f > 65535) throw std::invalid_argument("--frames: each value must be 1..65535, got " + std::to_string(f));
+    LatConfig x = c;
+    x.profile.nic.rx_frames = f;
+    validate(x);
+    rows.push_back({f, x.profile.nic.rx_usecs, run_latency(x)});
+    if (rows.back().result.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+  }
+  if (wants_json(o) && emit_json(o, coalescing_json(rows))) return 0;
+  print_coalescing(stdout, rows);
   return 0;
 }
 
@@ -122,16 +151,26 @@ int run_pattern(const cli::LatOptions& o) {
   TrafficConfig t;
   t.base = cli::to_config(o);
   if (t.base.topology != LatTopology::fabric)
-    throw std::invalid_argument("--pattern needs a switched --topology (single-switch, leaf-spine, fat-tree)");
-  t.pattern = o.pattern == "incast" ? Pattern::incast : o.pattern == "alltoall" ? Pattern::alltoall : Pattern::permutation;
+    throw std::invalid_argument("--pattern needs a switched --topology (single-switch, leaf-spine, fat-tree, ring)");
+  t.pattern = o.pattern == "incast"     ? Pattern::incast
+              : o.pattern == "alltoall" ? Pattern::alltoall
+              : o.pattern == "stride"   ? Pattern::stride
+                                        : Pattern::permutation;
   t.incast_senders = o.incast;
+  t.stride = o.stride;
   t.tx_depth = o.tx_depth;
   const auto exports = cli::open_exports(o);
+  const auto csv = cli::open_csv(o);
   if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o);
   const TrafficResult r = run_traffic(t, exports.get());
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   if (!r.fabric.conserved) throw std::logic_error("fabric packet conservation violated");
   cli::publish_exports(exports.get());
+  if (csv) {
+    csv->add("flows.csv", flows_csv(r));
+    csv->add("ports.csv", ports_csv(r.fabric));
+    csv->publish();
+  }
   if (wants_json(o) && emit_json(o, traffic_json(r))) return 0;
   print_traffic(stdout, r);
   return 0;
@@ -139,6 +178,7 @@ int run_pattern(const cli::LatOptions& o) {
 
 // `bw --loss-sweep`: one simulated bw run per loss rate, beside the closed forms.
 int run_loss_sweep(const cli::LatOptions& o) {
+  cli::open_csv(o);  // refuses --csv
   BwConfig c;
   c.base = cli::to_config(o);
   c.tx_depth = o.tx_depth;
@@ -171,6 +211,7 @@ int run_bw(const cli::LatOptions& o) {
   b.cq_mod = o.cq_mod;
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
+  const auto csv = cli::open_csv(o);
   for (std::int64_t s : o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size}) {
     BwConfig x = b;
     x.base.size = Bytes(s);
@@ -192,6 +233,13 @@ int run_bw(const cli::LatOptions& o) {
     }
   }
   cli::publish_exports(exports.get());
+  if (csv) {
+    for (const BwResult& r : rows)
+      csv->add(rows.size() == 1 ? "messages.csv" : "messages-" + std::to_string(r.config.base.size.count()) + ".csv",
+               bw_messages_csv(r));
+    if (rows.back().fabric) csv->add("ports.csv", ports_csv(*rows.back().fabric));
+    csv->publish();
+  }
   if (wants_json(o)) {
     nlohmann::ordered_json j;
     j["config"] = config_json(b.base, resolve(b.base));
@@ -221,11 +269,14 @@ int run_bw(const cli::LatOptions& o) {
     j["results"] = res;
     if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
     if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);
+    j["hosts"] = host_counters_json(rows.back().hosts, rows.back().simulated);
     if (emit_json(o, std::move(j))) return 0;
   }
   print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth);
+  print_data_path(stdout, b.base, resolve(b.base));
   print_bw_table(stdout, rows, o.report_gbits);
   if (b.post_list > 1 || b.cq_mod > 1) print_batching(stdout, rows);
+  print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
   if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
   if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
   return 0;
@@ -356,6 +407,16 @@ int main(int argc, char** argv) {
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
   cli::add_lat_options(*demo, demo_o, cli::Command::demo);
 
+  cli::LatOptions coal_o;
+  coal_o.transport = "tcp";
+  coal_o.size = 65536;
+  coal_o.iters = 200;
+  std::vector<int> coal_frames{1, 2, 4, 8, 16, 32};
+  CLI::App* coal = app.add_subcommand(
+      "coalescing", "interrupt coalescing trade-off: p50/p99 latency, interrupts/s and CPU per rx-frames value");
+  cli::add_lat_options(*coal, coal_o, cli::Command::lat);
+  coal->add_option("--frames", coal_frames, "rx-frames values to sweep (e.g. 1,2,4,8)")->delimiter(',')->capture_default_str();
+
   CalibrateOptions cal_o;
   CLI::App* cal = app.add_subcommand("calibrate", "measure this host's software costs and fit a host profile");
   cal->add_flag("--quick", cal_o.quick, "short probes (seconds; for CI)");
@@ -403,6 +464,7 @@ int main(int argc, char** argv) {
     if (bw->parsed()) return run_bw(bw_o);
     if (demo->parsed()) return run_demo_cmd(demo_o);
     if (allreduce->parsed()) return run_allreduce_cmd(allreduce_o);
+    if (coal->parsed()) return run_coalescing(coal_o, coal_frames);
     if (list->parsed() && list_format) {
       std::printf("%s", cli::scenario_format_markdown().c_str());
       return 0;

@@ -128,9 +128,10 @@ std::vector<ScenarioKey> build_keys() {
                       1'000'000'000, &O::iters));
   r.push_back(flag("workload.all", "all sizes 2 .. 2^23 (perftest -a)", &O::all));
   r.push_back(integer("workload.tx_depth", "bw: messages in flight per QP", 1, 8192, &O::tx_depth));
-  r.push_back(str("workload.pattern", "bw: many flows: permutation | incast | alltoall (empty: one flow)",
-                  {"", "permutation", "incast", "alltoall"}, &O::pattern));
+  r.push_back(str("workload.pattern", "bw: many flows: permutation | incast | alltoall | stride (empty: one flow)",
+                  {"", "permutation", "incast", "alltoall", "stride"}, &O::pattern));
   r.push_back(integer("workload.incast", "bw incast: number of senders", 1, 100000, &O::incast));
+  r.push_back(integer("workload.stride", "bw stride: host i sends to host (i + stride) mod hosts", 1, 100000, &O::stride));
   r.push_back(integer("workload.seeds", "bw pattern: repeat over this many seeds and report the spread", 1, 1000, &O::seeds));
   r.push_back(flag("workload.stages", "budget: also the critical path stage by stage", &O::stages));
   r.push_back(integer("workload.post_list", "bw: WQEs posted with one doorbell (perftest --post_list; <= tx_depth)", 1,
@@ -165,13 +166,24 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(toggle("toggles.inline", "payload inside the WQE (default: size <= max inline)", &O::inline_data));
   r.push_back(str("network.link_layer", "roce (RoCEv2 over Ethernet) or ib (InfiniBand)", {"roce", "ib"}, &O::link_layer));
   r.push_back(integer("network.mtu", "RDMA path MTU: 256, 512, 1024, 2048 or 4096", 1, 65536, &O::mtu));
-  r.push_back(str("network.topology", "back-to-back | loopback | single-switch | leaf-spine | fat-tree",
-                  {"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree"}, &O::topology));
+  r.push_back(str("network.topology", "back-to-back | loopback | single-switch | leaf-spine | fat-tree | ring",
+                  {"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree", "ring"}, &O::topology));
   r.push_back(fabric_int("network.k", "fat-tree arity (even)", 2, 64, &FabricConfig::k));
   r.push_back(fabric_int("network.hosts", "single-switch: hosts", 2, 100000, &FabricConfig::hosts));
   r.push_back(fabric_int("network.leaves", "leaf-spine: leaves", 1, 10000, &FabricConfig::leaves));
   r.push_back(fabric_int("network.spines", "leaf-spine: spines", 1, 10000, &FabricConfig::spines));
   r.push_back(fabric_int("network.hosts_per_leaf", "leaf-spine: hosts per leaf", 1, 10000, &FabricConfig::hosts_per_leaf));
+  r.push_back(fabric_int("network.switches", "ring: switches", 3, 10000, &FabricConfig::switches));
+  r.push_back(fabric_int("network.hosts_per_switch", "ring: hosts per switch", 1, 1000, &FabricConfig::hosts_per_switch));
+  K ring_routing{"network.ring_routing", "string",
+                 "ring: clockwise (flows wrap around: a cyclic buffer dependency) | up-down (never across the wrap cable)",
+                 {"clockwise", "up-down"}, nullptr, nullptr};
+  ring_routing.set = [](Scenario& s, const std::string& v) {
+    check_choice(v, {"clockwise", "up-down"});
+    s.options.fabric.ring_routing = v;
+  };
+  ring_routing.get = [](const O& o) { return o.fabric.ring_routing; };
+  r.push_back(ring_routing);
   r.push_back(str("network.from", "fabric: client host (\"h0\")", {}, &O::from));
   r.push_back(str("network.to", "fabric: server host (\"h1\")", {}, &O::to));
   r.push_back(fabric_int("network.sport", "fabric: RoCEv2 UDP source port (ECMP entropy)", 1, 65535, &FabricConfig::udp_sport));
@@ -191,8 +203,28 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(loss);
   r.push_back(list("network.drop_frames", "fabric: frames lost by count from the first node, [\"h0-sw0=50,51\", ...]",
                    &O::drop_frames));
+  r.push_back(list("network.link_down", "fabric: links going down at T1 (up at T2), [\"agg0.0-core0@100us-5ms\", ...]",
+                   &O::link_down));
   r.push_back(str("network.cc", "RDMA congestion control: none | dcqcn", {"none", "dcqcn"}, &O::cc));
-  r.push_back(str("profile", "parameter profile: default | seed-demo", {"default", "seed-demo"}, &O::profile));
+  r.push_back(str("memory.mem", "where the buffers live: host | gpu | CLIENT,SERVER (e.g. \"gpu,host\")",
+                  {"host", "gpu", "host,gpu", "gpu,host", "host,host", "gpu,gpu"}, &O::mem));
+  r.push_back(toggle("memory.gpudirect", "the NIC DMAs GPU memory peer-to-peer (false: staged through host buffers)",
+                     &O::gpudirect));
+  K chunk{"memory.staging_chunk", "bytes", "staged path: pipeline chunk size (a multiple of the MTU; absent: whole message)",
+          {}, nullptr, nullptr};
+  chunk.set = [](Scenario& s, const std::string& v) { s.options.staging_chunk = v; };
+  chunk.get = [](const O& o) { return o.staging_chunk.empty() ? std::string("(none: non-pipelined)") : o.staging_chunk; };
+  r.push_back(chunk);
+  r.push_back(str("coalescing.rx_usecs", "interrupt coalescing timer, e.g. \"8us\" (turns coalescing on)", {}, &O::rx_usecs));
+  r.push_back(integer("coalescing.rx_frames", "interrupt coalescing frame count (turns coalescing on)", 1, 65535,
+                      &O::rx_frames));
+  r.push_back(toggle("coalescing.adaptive_rx", "adaptive moderation: interrupt at once when the last one is old",
+                     &O::adaptive_rx));
+  r.push_back(integer("connection.reuse", "lat: a new RC connection every N exchanges, timed (1 = per message)", 1,
+                      1'000'000'000, &O::conn_reuse));
+  r.push_back(flag("connection.qp_pool", "lat: connections pre-built outside the timed loop", &O::qp_pool));
+  r.push_back(str("profile", "parameter profile: default | seed-demo | cx6-200g", {"default", "seed-demo", "cx6-200g"},
+                  &O::profile));
   r.push_back(str("host_profile", "host profile TOML from `rdmasim calibrate` (applied before [params])", {},
                   &O::host_profile));
   K seed{"seed", "int", "seed of every random stream", {}, nullptr, nullptr};
@@ -213,17 +245,21 @@ bool allowed(const std::string& key, Command c) {
   if (key == "workload.post_list" || key == "workload.cq_mod") return c == Command::bw;
   if (c == Command::allreduce)  // its own workload keys, the network (not the single flow's ends), profile, seed
     return (key.rfind("workload.", 0) != 0 || key == "workload.iters") && key.rfind("toggles.", 0) != 0 &&
+           key.rfind("memory.", 0) != 0 && key.rfind("coalescing.", 0) != 0 && key.rfind("connection.", 0) != 0 &&
            key != "network.from" && key != "network.to";
-  if (key == "workload.tx_depth" || key == "workload.pattern" || key == "workload.incast" || key == "workload.seeds")
+  if (key == "workload.tx_depth" || key == "workload.pattern" || key == "workload.incast" || key == "workload.seeds" ||
+      key == "workload.stride")
     return c == Command::bw;
   if (key == "workload.stages") return c == Command::budget;
+  if (key.rfind("connection.", 0) == 0) return c == Command::lat;
   if (key == "workload.iters" || key == "seed") return c != Command::budget;
   return true;
 }
 
 const std::vector<std::string>& top_level() {
   static const std::vector<std::string> t{"name", "description", "command", "seed", "profile", "host_profile",
-                                          "workload", "toggles", "network", "params"};
+                                          "workload", "toggles", "network", "params", "memory", "coalescing",
+                                          "connection"};
   return t;
 }
 
@@ -338,7 +374,8 @@ void apply_leaf(Scenario& s, const Leaf& l) {
   if (!k) {
     const auto dot = key.find('.');
     const std::string table = dot == std::string::npos ? "" : key.substr(0, dot);
-    if (table == "workload" || table == "toggles" || table == "network")
+    if (table == "workload" || table == "toggles" || table == "network" || table == "memory" || table == "coalescing" ||
+        table == "connection")
       fail("unknown key (valid in [" + table + "]: " + keys_in(table) + ")");
     std::string valid;
     for (const std::string& t : top_level()) valid += (valid.empty() ? "" : ", ") + t;

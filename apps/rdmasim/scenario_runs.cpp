@@ -67,8 +67,10 @@ std::vector<Metric> scenario_metrics(const Scenario& s) {
         t.base = c;
         t.pattern = s.options.pattern == "incast"     ? Pattern::incast
                     : s.options.pattern == "alltoall" ? Pattern::alltoall
+                    : s.options.pattern == "stride"   ? Pattern::stride
                                                       : Pattern::permutation;
         t.incast_senders = s.options.incast;
+        t.stride = s.options.stride;
         t.tx_depth = s.options.tx_depth;
         const TrafficResult r = run_traffic(t);
         m.push_back({"aggregate_Gbps", r.aggregate_bps / 1e9});
@@ -80,6 +82,16 @@ std::vector<Metric> scenario_metrics(const Scenario& s) {
         m.push_back({"rc.retransmitted", static_cast<double>(r.retransmitted)});
         m.push_back({"rc.timeouts", static_cast<double>(r.timeouts)});
         add_fabric(m, r.fabric);
+        if (r.fabric.deadlocks > 0 || c.profile.sw.pfc_watchdog > Time::zero()) {  // the PFC pathology scenarios
+          std::int64_t done = 0;
+          for (const FlowResult& f : r.flows) done += f.completed;
+          m.push_back({"completed_messages", static_cast<double>(done)});
+          m.push_back({"fabric.deadlocks", static_cast<double>(r.fabric.deadlocks)});
+          m.push_back({"fabric.deadlock_cycle_ports",
+                       r.fabric.deadlock_reports.empty() ? 0.0 : static_cast<double>(r.fabric.deadlock_reports[0].cycle.size())});
+          m.push_back({"fabric.watchdog_drops", static_cast<double>(r.fabric.watchdog_drops)});
+          m.push_back({"fabric.lossless_drops", static_cast<double>(r.fabric.lossless_drops)});
+        }
         break;
       }
       BwConfig b;

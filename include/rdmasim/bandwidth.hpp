@@ -50,6 +50,10 @@ struct BwResult {
   Ledger wqe_ledger_sum;               // --post-list/--cq-mod: every WQE's ledger, summed
   std::int64_t lists = 0;              // doorbells rung (lists posted)
   std::int64_t signaled = 0;           // CQEs the client polled
+  /// With config.base.record_samples: each message's post and completion, in post order.
+  std::vector<std::int64_t> posted_ps, completed_ps;
+  HostCounters hosts[2];               // CPU accounting and interrupts per host (A, B)
+  Time simulated{};
 };
 
 /// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, a post list or CQ

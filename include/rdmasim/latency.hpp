@@ -43,17 +43,27 @@ struct LinkFault {
   std::vector<std::uint64_t> drop_frames;
 };
 
+/// A link going down at `down` and back up at `up` (Time::max(): never); the switches' routing
+/// follows each change after `switch.route_convergence`.
+struct LinkOutage {
+  std::string a, b;
+  Time down{}, up = Time::max();
+};
+
 struct FabricConfig {
-  std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree
+  std::string topology = "fat-tree";   // single-switch | leaf-spine | fat-tree | ring
   int k = 4;                           // fat-tree
   int hosts = 2;                       // single-switch
   int leaves = 4, spines = 2, hosts_per_leaf = 4;  // leaf-spine
+  int switches = 4, hosts_per_switch = 1;          // ring
+  std::string ring_routing = "clockwise";          // ring: clockwise | up-down
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
   Routing routing = Routing::ecmp;
   CongestionControl cc = CongestionControl::none;
   double loss = 0;                     // every cable corrupts each frame with this probability (both ways)
   std::vector<LinkFault> faults;       // per-cable faults (a fault's loss replaces `loss` there)
+  std::vector<LinkOutage> outages;
 };
 
 std::string_view to_string(TestKind t);
@@ -71,6 +81,29 @@ struct Toggles {
   std::optional<bool> inline_data;    // RDMA: payload in the WQE (default: size <= max inline)
 };
 
+/// Where a side's buffer lives: host DRAM or GPU HBM (perftest --use-cuda).
+enum class MemKind : std::uint8_t { host, gpu };
+std::string_view to_string(MemKind m);
+
+/// The GPU data path (host/gpu.hpp): buffers per side, GPUDirect RDMA (the NIC DMAs GPU memory
+/// over PCIe peer-to-peer) or CPU-staged (copy engine to/from a host buffer), and the staging
+/// pipeline: no chunk = the whole message is copied before / after the transfer; a chunk size
+/// (a multiple of the MTU) = chunk k's copy overlaps chunk k-1's transfer.
+struct GpuConfig {
+  MemKind mem[2] = {MemKind::host, MemKind::host};
+  std::optional<bool> gpudirect;      // default: on for rdma (off is implied for tcp)
+  std::optional<Bytes> staging_chunk; // absent: non-pipelined staging
+  bool any_gpu() const { return mem[0] == MemKind::gpu || mem[1] == MemKind::gpu; }
+};
+
+/// Connection handling of a latency run (host/connection.hpp): 0 = connected before the timed
+/// loop (a pre-built QP pool); N = a new RC connection (rdma_cm exchange, QP transitions, MR
+/// registration) before every N-th exchange, inside the timed loop.
+struct ConnConfig {
+  std::int64_t reuse = 0;             // --connect-per-msg = 1, --conn-reuse N
+  bool pool = false;                  // --qp-pool: say what the pre-built connection cost
+};
+
 struct LatConfig {
   TestKind test = TestKind::write;
   Transport transport = Transport::rdma;
@@ -83,6 +116,9 @@ struct LatConfig {
   Profile profile;
   Toggles toggles;
   std::uint64_t seed = 1;
+  bool record_samples = false;        // keep every sample (and, lat, its ledger) in the result (--csv)
+  GpuConfig gpu;
+  ConnConfig conn;
 };
 
 /// Throws std::invalid_argument with a one-line message for any bad combination.
@@ -92,8 +128,20 @@ void validate(const LatConfig& c);
 struct ResolvedToggles {
   bool kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   Bytes max_inline;
+  bool gpudirect = false;             // a GPU side's buffer is DMAed by the NIC directly
 };
 ResolvedToggles resolve(const LatConfig& c);
+
+/// What a host's components did during a run: CPU busy time (every core stage), interrupts
+/// taken, packets through the interrupt moderator and their moderation waits.
+struct HostCounters {
+  Time cpu_busy{};
+  std::uint64_t interrupts = 0;
+  std::uint64_t moderated_packets = 0;
+  Time moderation_wait{};             // sum over moderated packets
+  Time max_moderation_wait{};
+  Time gpu_copy_busy{};               // the GPU copy engine
+};
 
 struct LatResult {
   LatConfig config;
@@ -105,7 +153,18 @@ struct LatResult {
   Bytes wire_bytes_per_message{};     // request direction
   std::uint64_t events = 0;
   std::int64_t invariant_violations = 0;  // messages whose ledger != end-to-end (must be 0)
+  Time simulated{};                   // simulated time of the whole run
   std::vector<std::string> routes;    // fabric: "h0 -> edge0.0 -> ... -> h5" per direction
+  /// With config.record_samples: every iteration in order (its start, RTT and ledger).
+  struct Iteration {
+    std::int64_t start_ps = 0, rtt_ps = 0;
+    Ledger ledger;
+  };
+  std::vector<Iteration> iterations;
+  HostCounters hosts[2];              // CPU accounting and interrupts per host (A, B)
+  double mean_all_rtt_ps = 0;         // mean of every sample (RTT units, nothing dropped)
+  Time setup{};                       // one connection's setup (closed form of its stages)
+  std::int64_t connections = 0;       // setups inside the timed loop
 
   /// Mean ledger entry per reported sample, in picoseconds (double: RTT/2 and the mean).
   double mean_ps(Category c) const;

@@ -17,6 +17,10 @@
 
 namespace rdmasim {
 
+/// Where a GPU sits relative to the NIC in the host's PCIe tree.
+enum class PcieTopology : std::uint8_t { pcie_switch, root, cross_socket };
+std::string_view to_string(PcieTopology t);
+
 struct LinkParams {
   Rate rate = Rate::gbps(100);
   std::int64_t length_mm = 3'000;            // a 3 m DAC cable
@@ -41,6 +45,11 @@ struct SwitchParams {
   Bytes ecn_kmax{200'000};                   // Kmax 200 KB,
   double ecn_pmax = 0.01;                    // Pmax 1 %
   Bytes ib_vl_buffer{64 * 1024};             // InfiniBand: input buffer per port and VL (credits)
+  // PFC pathologies (sim/fabric.hpp): deadlock detection and the PFC watchdog.
+  Time deadlock_detect = Time::ms(1);        // a waits-for cycle of paused queues this old is a deadlock (0: off)
+  Time pfc_watchdog{};                       // a queue paused this long with frames: drop mode (0: off)
+  Time pfc_watchdog_restore = Time::ms(200); // drop mode lasts this long, then the queue obeys pause again
+  Time route_convergence = Time::ms(10);     // link down/up: the switches' routing follows after this
 };
 
 struct PcieParams {
@@ -49,6 +58,29 @@ struct PcieParams {
   Bytes max_payload{256};                    // MPS
   Bytes tlp_overhead{24};                    // header 16 + seq 2 + LCRC 4 + framing 2
   Time latency = Time::ns(250);              // one traversal device <-> root complex/memory
+  // The PCIe tree between the NIC and a GPU of the same host (host/pcie_topology.hpp).
+  PcieTopology topology = PcieTopology::pcie_switch;
+  Time switch_latency = Time::ns(150);       // switch: NIC -> PCIe switch -> GPU (peer-to-peer)
+  Time socket_latency = Time::ns(400);       // cross-socket: one crossing of the inter-socket link
+  Rate socket_bw = Rate::bytes_per_sec(20'000'000'000);  // inter-socket link, per direction
+  Bytes max_read_request{512};               // MRRS: bytes one DMA read request asks for
+};
+
+// GPU memory and the GPU's device<->host copy engine (host/gpu.hpp).
+struct GpuParams {
+  Time copy_latency = Time::us(5);           // cudaMemcpyAsync launch + completion seen by the host
+  Rate copy_bw = Rate::bytes_per_sec(25'000'000'000);  // copy engine over Gen4 x16 (nvbandwidth)
+};
+
+// RC connection setup (host/connection.hpp): rdma_cm-like exchange, QP transitions, MR pinning.
+struct ConnParams {
+  Time cm_process = Time::us(5);             // CM processing of one MAD (kernel ib_cm + rdma_cm event)
+  Bytes mad_size{256};                       // a CM MAD on the wire
+  Time qp_create = Time::us(20);             // ibv_create_qp
+  Time qp_transition = Time::us(10);         // one ibv_modify_qp (RESET->INIT->RTR->RTS)
+  Time reg_fixed = Time::us(5);              // ibv_reg_mr call and MTT setup
+  Time pin_per_page = Time::ps(380'000);     // pin + map one page
+  Bytes page_size{4096};
 };
 
 struct MemoryParams {
@@ -84,7 +116,9 @@ struct NicParams {
   Bytes max_inline{0};                       // 0 = perftest's default per test (220/236)
   Time rx_usecs = Time::us(3);               // interrupt moderation timer (when enabled)
   int rx_frames = 32;                        // interrupt moderation packet count
+  bool adaptive_rx = false;                  // adaptive: no batching after rx_usecs without interrupts
   Bytes tx_window{64 * 1024};                // a QP's frames fetched ahead of the wire (0 = all)
+  Bytes read_buffer{0};                      // outstanding DMA-read bytes (0 = only tx_window)
 };
 
 struct VerbsParams {
@@ -92,13 +126,6 @@ struct VerbsParams {
   Time poll_detect = Time::ns(50);           // polling CPU sees the DMA-written byte / CQE
   Time doorbell = Time::ns(20);              // the part of `post` that rings the doorbell (MMIO
                                              // write + barriers): paid once per posted list
-};
-
-// GPU copy engine (cudaMemcpyAsync-like), used by the CPU-staged path of `allreduce
-// --gpudirect off`: each device<->host copy costs copy_latency + bytes / copy_bw.
-struct GpuParams {
-  Time copy_latency = Time::us(5);           // launch + copy-engine start of one copy
-  Rate copy_bw = Rate::bytes_per_sec(25'000'000'000);  // PCIe Gen4 x16 copy engine, one direction
 };
 
 struct TcpParams {
@@ -142,9 +169,10 @@ struct Profile {
   RcParams rc;
   DcqcnParams dcqcn;
   GpuParams gpu;
+  ConnParams conn;
 };
 
-/// A named profile ("default", "seed-demo"). Throws std::invalid_argument listing the names.
+/// A named profile ("default", "seed-demo", "cx6-200g"). Throws std::invalid_argument listing the names.
 Profile make_profile(std::string_view name);
 std::vector<std::string> profile_names();
 

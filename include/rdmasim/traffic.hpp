@@ -1,4 +1,4 @@
-// Many flows at once on a switched fabric: permutation, incast N->1 and all-to-all traffic of
+// Many flows at once on a switched fabric: permutation, incast N->1, all-to-all and stride traffic of
 // acknowledged RDMA WRITEs, each flow on its own QP (its own UDP source port, so its own
 // ECMP route) keeping `tx_depth` messages in flight. Reports per-flow goodput (min / median /
 // max), the aggregate against the ideal aggregate sum of B_i, and for every flow the ECMP
@@ -22,13 +22,14 @@
 
 namespace rdmasim {
 
-enum class Pattern { permutation, incast, alltoall };
+enum class Pattern { permutation, incast, alltoall, stride };
 std::string_view to_string(Pattern p);
 
 struct TrafficConfig {
   LatConfig base;              // fabric, size, iters (= messages per flow), MTU, profile, seed
   Pattern pattern = Pattern::permutation;
   int incast_senders = 8;      // incast: hosts 1..N send to host 0
+  int stride = 1;              // stride: host i sends to host (i + stride) mod hosts
   int tx_depth = 16;
   std::vector<std::pair<int, int>> flows;  // explicit flows (src, dst); overrides `pattern`
 };

@@ -52,12 +52,14 @@ bool Scheduler::step() {
 }
 
 void Scheduler::run() {
-  while (step()) {
+  stopped_ = false;
+  while (!stopped_ && step()) {
   }
 }
 
 void Scheduler::run_until(Time limit) {
-  while (!heap_.empty() && heap_.front().at <= limit) step();
+  stopped_ = false;
+  while (!stopped_ && !heap_.empty() && heap_.front().at <= limit) step();
 }
 
 }  // namespace rdmasim

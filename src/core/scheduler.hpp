@@ -36,8 +36,12 @@ class Scheduler {
 
   /// Runs the earliest event; false when none is pending.
   bool step();
-  /// Runs until no event is pending.
+  /// Runs until no event is pending, or until an event calls stop().
   void run();
+  /// Ends run() / run_until() after the event now running (a simulation that decided it is
+  /// finished, e.g. a detected deadlock); the pending events stay. Cleared by the next run().
+  void stop() { stopped_ = true; }
+  bool stopped() const { return stopped_; }
   /// Runs every event with time <= limit; the clock ends at the last event run.
   void run_until(Time limit);
 
@@ -60,6 +64,7 @@ class Scheduler {
   Time now_{};
   std::uint64_t next_seq_ = 0;
   std::uint64_t executed_ = 0;
+  bool stopped_ = false;
 };
 
 }  // namespace rdmasim

@@ -12,6 +12,7 @@ void append_moderation(PathSpec& path, int side, const NicParams& nic, const std
   ModerationSpec m;
   m.usecs = nic.rx_usecs;
   m.frames = nic.rx_frames;
+  m.adaptive = nic.adaptive_rx;
   path.moderate(side, m, label);
 }
 }  // namespace
@@ -53,8 +54,17 @@ void KernelStack::append_notify(PathSpec& path, int side, bool busy_poll) const 
 }
 
 void KernelStack::append_completion_irq(PathSpec& path, int side, bool coalescing, const NicParams& nic) const {
-  if (coalescing) append_moderation(path, side, nic, pre(side) + "nic.cq_moderation");
-  path.serve(side, ResourceKind::core, Category::interrupt, pre(side) + "kernel.irq", fixed(p_.irq));
+  if (coalescing) {
+    // One interrupt per moderation batch: its first completion takes it.
+    append_moderation(path, side, nic, pre(side) + "nic.cq_moderation");
+    Cost c;
+    c.head_extra = p_.irq;
+    c.head_cat = Category::interrupt;
+    c.batch_head_only = true;
+    path.serve(side, ResourceKind::core, Category::interrupt, pre(side) + "kernel.irq", c);
+  } else {
+    path.serve(side, ResourceKind::core, Category::interrupt, pre(side) + "kernel.irq", fixed(p_.irq));
+  }
   path.serve(side, ResourceKind::core, Category::syscall, pre(side) + "kernel.wakeup", fixed(p_.wakeup));
   append_syscall(path, side, "kernel.get_cq_event");
 }

@@ -45,6 +45,14 @@ void Nic::append_payload_read(PathSpec& path, int side) const {
   pcie_.append_dma_read(path, side, pre(side) + "pcie.payload_read", Basis::payload, Bytes{});
 }
 
+void Nic::append_payload_read(PathSpec& path, int side, const DmaTarget& target) const {
+  pcie_.append_dma_read(path, side, pre(side) + "pcie.payload_read", Basis::payload, Bytes{}, target);
+}
+
+void Nic::append_payload_write(PathSpec& path, int side, const DmaTarget& target) const {
+  pcie_.append_dma_write(path, side, pre(side) + "pcie.payload_write", Basis::payload, Bytes{}, target);
+}
+
 void Nic::append_rx_pipeline(PathSpec& path, int side) const {
   Cost c;
   c.fixed = p_.rx_pipeline;

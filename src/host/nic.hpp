@@ -35,6 +35,9 @@ class Nic {
   void append_payload_read(PathSpec& path, int side) const;
   void append_rx_pipeline(PathSpec& path, int side) const;
   void append_payload_write(PathSpec& path, int side) const;
+  /// The same, to a buffer at `target` (a GPU's memory for GPUDirect RDMA).
+  void append_payload_read(PathSpec& path, int side, const DmaTarget& target) const;
+  void append_payload_write(PathSpec& path, int side, const DmaTarget& target) const;
   void append_cqe_write(PathSpec& path, int side) const;
   /// The polling CPU notices the written data or CQE.
   void append_poll(PathSpec& path, int side) const;

@@ -5,6 +5,13 @@
 // chunk. A traversal adds `latency`. Posted writes (doorbell MMIO, DMA writes, CQE writes) are
 // one traversal; a DMA read is a round trip: the request goes up (latency), the completion data
 // comes down (serialized, then latency). "down" is host -> device, "up" is device -> host.
+//
+// DMA targets: host DRAM sits behind the root complex (one `latency` traversal). A GPU's HBM is
+// reached peer-to-peer through the host's PCIe tree (pcie.topology): under the NIC's PCIe
+// switch (switch_latency per traversal), under the root complex (two link traversals), or on
+// the other socket (two link traversals plus the inter-socket link: socket_latency and a FIFO
+// server per direction at socket_bw). Reads pay the target's traversal twice (request up,
+// completion down); posted writes once.
 #pragma once
 
 #include <string>
@@ -13,6 +20,12 @@
 #include "rdmasim/profile.hpp"
 
 namespace rdmasim {
+
+/// Where a DMA lands: its one-way traversal latency and whether it crosses the sockets.
+struct DmaTarget {
+  Time latency{};
+  bool cross_socket = false;
+};
 
 class PcieLink {
  public:
@@ -28,9 +41,20 @@ class PcieLink {
   void append_mmio_write(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra) const;
   void append_dma_read(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra) const;
   void append_dma_write(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra) const;
+  /// Host DRAM, or a GPU's memory through pcie.topology.
+  DmaTarget host_target() const { return {p_.latency, false}; }
+  DmaTarget gpu_target() const;
+  void append_dma_read(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra,
+                       const DmaTarget& t) const;
+  void append_dma_write(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra,
+                        const DmaTarget& t) const;
+  /// Bytes of DMA reads the NIC keeps outstanding: nic.read_buffer in whole read requests
+  /// (0: not modelled).
+  static Bytes read_window(const PcieParams& p, Bytes read_buffer);
 
  private:
   Cost transfer_cost(Basis basis, Bytes extra) const;
+  Cost socket_cost(Basis basis, Bytes extra) const;
   PcieParams p_;
 };
 

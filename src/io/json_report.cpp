@@ -1,5 +1,7 @@
 #include "io/json_report.hpp"
 
+#include "io/host_report.hpp"
+
 #include <cmath>
 
 namespace rdmasim {
@@ -41,6 +43,8 @@ nlohmann::ordered_json config_json(const LatConfig& c, const ResolvedToggles& t)
   nlohmann::ordered_json params;
   for (const ParamDef& d : profile_params()) params[d.key] = d.get(c.profile);
   j["parameters"] = params;
+  j["memory"] = data_path_json(c, t);
+  j["connections"] = {{"reuse", c.conn.reuse}, {"pool", c.conn.pool}};
   return j;
 }
 
@@ -72,6 +76,8 @@ nlohmann::ordered_json lat_json(const std::vector<LatResult>& rows) {
     o["wire_bytes_per_message"] = r.wire_bytes_per_message.count();
     o["events"] = r.events;
     o["invariant_violations"] = r.invariant_violations;
+    o["hosts"] = host_counters_json(r.hosts, r.simulated);
+    o["connections"] = {{"setups", r.connections}, {"setup_ps", r.setup.count_ps()}, {"mean_all_rtt_ps", r.mean_all_rtt_ps}};
     results.push_back(std::move(o));
   }
   j["results"] = std::move(results);

@@ -15,31 +15,53 @@ void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busies
                static_cast<unsigned long long>(s.in_flight), s.conserved ? "" : "  CONSERVATION VIOLATED");
   std::fprintf(out, " fabric: %llu ECN marks, %llu PFC pause frames\n", static_cast<unsigned long long>(s.ecn_marked),
                static_cast<unsigned long long>(s.pause_frames));
+  if (s.watchdog_storms > 0 || s.watchdog_drops > 0)
+    std::fprintf(out, " PFC watchdog: %llu storms (queues put into drop mode), %llu lossless frames dropped by it "
+                      "(in the dropped count, not lossless drops)\n",
+                 static_cast<unsigned long long>(s.watchdog_storms), static_cast<unsigned long long>(s.watchdog_drops));
+  if (s.link_changes > 0)
+    std::fprintf(out, " link faults: %llu links down/up, %llu routing recomputations, %llu frames lost to down links\n",
+                 static_cast<unsigned long long>(s.link_changes), static_cast<unsigned long long>(s.reroutes),
+                 static_cast<unsigned long long>(s.link_drops));
+  for (const PfcDeadlock& d : s.deadlock_reports) {
+    std::fprintf(out, " PFC DEADLOCK at %.3f us: %zu paused queues wait for each other in a cycle (the run stopped):\n",
+                 d.detected_at_us, d.cycle.size());
+    for (std::size_t i = 0; i < d.cycle.size(); ++i)
+      std::fprintf(out, "   %-22s priority %d  %8lld B queued, paused %.3f us  -> waits for %s\n", d.cycle[i].port.c_str(),
+                   d.cycle[i].priority, static_cast<long long>(d.cycle[i].queued_bytes), d.cycle[i].paused_us,
+                   d.cycle[(i + 1) % d.cycle.size()].port.c_str());
+  }
   std::vector<const PortStats*> shown;
   for (const PortStats& p : s.ports)
-    if (p.drops || p.rx_errors || p.pause_tx || p.pause_rx || p.ecn_marked) shown.push_back(&p);
+    if (p.drops || p.rx_errors || p.pause_tx || p.pause_rx || p.ecn_marked || p.watchdog_drops || p.link_drops)
+      shown.push_back(&p);
   std::vector<const PortStats*> by_bytes;
   for (const PortStats& p : s.ports) by_bytes.push_back(&p);
   std::stable_sort(by_bytes.begin(), by_bytes.end(), [](auto* a, auto* b) { return a->tx_bytes > b->tx_bytes; });
   for (std::size_t i = 0; i < by_bytes.size() && i < busiest; ++i)
     if (std::find(shown.begin(), shown.end(), by_bytes[i]) == shown.end()) shown.push_back(by_bytes[i]);
   if (shown.empty()) return;
-  std::fprintf(out, " %-22s %7s %10s %12s %6s %8s %7s %8s %8s %8s %11s %8s\n", "port", "Gb/s", "tx_packets", "tx_bytes",
-               "util%", "drops", "rx_err", "ecn_mark", "pause_tx", "pause_rx", "paused[us]", "maxq[B]");
+  std::fprintf(out, " %-22s %7s %10s %12s %6s %8s %7s %8s %8s %8s %11s %8s %6s %6s\n", "port", "Gb/s", "tx_packets",
+               "tx_bytes", "util%", "drops", "rx_err", "ecn_mark", "pause_tx", "pause_rx", "paused[us]", "maxq[B]", "nak_tx",
+               "cnp_tx");
   for (const PortStats* p : shown)
-    std::fprintf(out, " %-22s %7.1f %10llu %12llu %6.1f %8llu %7llu %8llu %8llu %8llu %11.3f %8lld\n", p->port.c_str(),
-                 static_cast<double>(p->rate_bps) / 1e9, static_cast<unsigned long long>(p->tx_packets),
+    std::fprintf(out, " %-22s %7.1f %10llu %12llu %6.1f %8llu %7llu %8llu %8llu %8llu %11.3f %8lld %6llu %6llu\n",
+                 p->port.c_str(), static_cast<double>(p->rate_bps) / 1e9, static_cast<unsigned long long>(p->tx_packets),
                  static_cast<unsigned long long>(p->tx_bytes), 100.0 * p->utilisation,
                  static_cast<unsigned long long>(p->drops), static_cast<unsigned long long>(p->rx_errors),
                  static_cast<unsigned long long>(p->ecn_marked), static_cast<unsigned long long>(p->pause_tx),
-                 static_cast<unsigned long long>(p->pause_rx), p->paused_us, static_cast<long long>(p->max_queue_bytes));
+                 static_cast<unsigned long long>(p->pause_rx), p->paused_us, static_cast<long long>(p->max_queue_bytes),
+                 static_cast<unsigned long long>(p->naks), static_cast<unsigned long long>(p->cnps));
 }
 
 void print_traffic(std::FILE* out, const TrafficResult& r) {
   const TrafficConfig& t = r.config;
+  std::string topo = t.base.fabric.topology;
+  if (topo == "ring")
+    topo += " of " + std::to_string(t.base.fabric.switches) + " switches (" + t.base.fabric.ring_routing + ")";
   std::fprintf(out, "%s traffic, %zu flows of %lld x %lld B RDMA WRITE, tx depth %d, %s, routing %s, %s\n",
                std::string(to_string(t.pattern)).c_str(), r.flows.size(), static_cast<long long>(t.base.iters),
-               static_cast<long long>(t.base.size.count()), t.tx_depth, t.base.fabric.topology.c_str(),
+               static_cast<long long>(t.base.size.count()), t.tx_depth, topo.c_str(),
                std::string(to_string(t.base.fabric.routing)).c_str(),
                t.base.link_layer == LinkLayer::ib ? "InfiniBand credits"
                : t.base.profile.sw.lossless       ? "RoCE lossless (PFC)"
@@ -73,6 +95,13 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
                       "a multipath NIC places them: --set rc.ooo_placement=on\n",
                  static_cast<unsigned long long>(oos));
   print_fabric_stats(out, r.fabric);
+  if (r.fabric.deadlocks > 0) {
+    std::int64_t done = 0, posted = 0;
+    for (const FlowResult& f : r.flows) done += f.completed, posted += f.completed + f.flushed;
+    std::fprintf(out, " deadlocked: %lld of the %lld messages posted completed; fix the routing (e.g. --ring-routing up-down) or "
+                      "enable the PFC watchdog (--set switch.pfc_watchdog=200us)\n",
+                 static_cast<long long>(done), static_cast<long long>(posted));
+  }
 }
 
 nlohmann::ordered_json rc_stats_json(const RcStats& s) {
@@ -110,12 +139,28 @@ nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
   j["conserved"] = s.conserved;
   j["ecn_marked"] = s.ecn_marked;
   j["pause_frames"] = s.pause_frames;
+  j["watchdog_drops"] = s.watchdog_drops;
+  j["watchdog_storms"] = s.watchdog_storms;
+  j["deadlocks"] = s.deadlocks;
+  j["link_drops"] = s.link_drops;
+  j["link_changes"] = s.link_changes;
+  j["reroutes"] = s.reroutes;
+  nlohmann::ordered_json dl = nlohmann::ordered_json::array();
+  for (const PfcDeadlock& d : s.deadlock_reports) {
+    nlohmann::ordered_json cyc = nlohmann::ordered_json::array();
+    for (const DeadlockHop& h : d.cycle)
+      cyc.push_back({{"port", h.port}, {"priority", h.priority}, {"queued_bytes", h.queued_bytes}, {"paused_us", h.paused_us}});
+    dl.push_back({{"detected_at_us", d.detected_at_us}, {"cycle", cyc}});
+  }
+  j["deadlock_reports"] = dl;
   nlohmann::ordered_json ports = nlohmann::ordered_json::array();
   for (const PortStats& p : s.ports)
     ports.push_back({{"port", p.port},           {"tx_packets", p.tx_packets}, {"tx_bytes", p.tx_bytes},
                      {"rx_packets", p.rx_packets}, {"rx_bytes", p.rx_bytes},   {"drops", p.drops},
                      {"rx_errors", p.rx_errors},   {"rate_Gbps", static_cast<double>(p.rate_bps) / 1e9},
                      {"ecn_marked", p.ecn_marked}, {"pause_tx", p.pause_tx},   {"pause_rx", p.pause_rx},
+                     {"watchdog_drops", p.watchdog_drops}, {"watchdog_storms", p.watchdog_storms},
+                     {"naks", p.naks},             {"cnps", p.cnps},             {"link_drops", p.link_drops},
                      {"paused_us", p.paused_us},   {"max_queue_bytes", p.max_queue_bytes},
                      {"mean_queue_bytes", p.mean_queue_bytes},
                      {"utilisation", p.utilisation}});

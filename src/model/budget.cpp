@@ -22,6 +22,7 @@ struct PacketState {
   std::vector<CriticalStep> trail;  // only when steps are requested
   Bytes payload{};
   Bytes wire{};
+  std::int32_t index = 0;
   bool head = true;
 };
 
@@ -101,7 +102,7 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
             p.t = free;
           }
           const Time extra = (!s.cost.batch_head_only || p.head) ? s.cost.head_extra : Time::zero();
-          const Time service = s.cost.eval(p.payload, size, p.wire);
+          const Time service = s.cost.eval_at(p.index, p.payload, size, p.wire);
           const Time release = release_time(s.cost, service);
           note(p, track, idx, s.cost.head_cat, extra);
           note(p, track, idx, s.cat, release);
@@ -122,6 +123,7 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
           PacketState& p = pk[static_cast<std::size_t>(i)];
           p.payload = s.split.header_only ? Bytes{} : packet_payload(size, s.split.segment, i);
           p.wire = frame_wire_bytes(s.split.frame, frame_pos(i, n), p.payload, s.split.layer);
+          p.index = i;
           p.head = true;
         }
         break;
@@ -132,6 +134,7 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
           if (pk[i].t >= pk[last].t) last = i;
         PacketState token = pk[last];
         token.payload = size;
+        token.index = 0;
         pk.assign(1, token);
         break;
       }
@@ -139,7 +142,11 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
         throw std::logic_error("budget: network stage not flattened");
       case StageKind::moderate: {
         std::vector<std::size_t> pending;
+        bool fired = false;
+        Time last_fire{};
         auto fire = [&](Time at) {
+          fired = true;
+          last_fire = at;
           for (std::size_t i = 0; i < pending.size(); ++i) {
             PacketState& p = pk[pending[i]];
             note(p, track, idx, Category::interrupt, at - p.t);
@@ -153,8 +160,9 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
             const Time timer = pk[pending.front()].t + s.moderation.usecs;
             if (timer <= pk[k].t) fire(timer);  // timer first on a tie, as the simulator
           }
+          const bool at_once = s.moderation.adaptive && pending.empty() && (!fired || pk[k].t - last_fire >= s.moderation.usecs);
           pending.push_back(k);
-          if (static_cast<int>(pending.size()) >= s.moderation.frames) fire(pk[k].t);
+          if (at_once || static_cast<int>(pending.size()) >= s.moderation.frames) fire(pk[k].t);
         }
         if (!pending.empty()) fire(pk[pending.front()].t + s.moderation.usecs);
         break;

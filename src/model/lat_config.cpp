@@ -24,6 +24,8 @@ std::string_view to_string(LatTopology t) {
   return "?";
 }
 
+std::string_view to_string(MemKind m) { return m == MemKind::host ? "host" : "gpu"; }
+
 std::string_view to_string(CongestionControl c) {
   switch (c) {
     case CongestionControl::none: return "none";
@@ -63,6 +65,32 @@ void validate(const LatConfig& c) {
       fail("over a switched topology `lat` runs RDMA write and send (read and TCP are back-to-back only for now)");
     if (c.fabric.from == c.fabric.to) fail("--from and --to name the same host");
   }
+  if (c.gpu.any_gpu()) {
+    if (c.transport == Transport::tcp && c.gpu.gpudirect.value_or(false))
+      fail("--gpudirect on with --transport tcp: GPUDirect RDMA needs an RDMA NIC; kernel TCP can only stage GPU "
+           "memory through host buffers (use --gpudirect off)");
+    if (c.test == TestKind::read && !resolve(c).gpudirect)
+      fail("--gpudirect off with --test read: staged READ is not modelled (GPU buffers with read need GPUDirect)");
+    if (c.toggles.inline_data.value_or(false) && c.gpu.mem[0] == MemKind::gpu && resolve(c).gpudirect)
+      fail("--inline on with a GPU buffer on the client: the CPU cannot put GPU memory into a WQE");
+  } else if (c.gpu.gpudirect.has_value() || c.gpu.staging_chunk.has_value()) {
+    fail("--gpudirect and --staging-chunk apply to GPU buffers: add --mem gpu (or --use-cuda)");
+  }
+  if (c.gpu.staging_chunk) {
+    const std::int64_t k = c.gpu.staging_chunk->count();
+    if (k <= 0)
+      fail("--staging-chunk: chunk size 0 is not a pipeline; give a chunk size in bytes (a multiple of the MTU), or "
+           "omit --staging-chunk for non-pipelined staging");
+    if (c.transport != Transport::rdma) fail("--staging-chunk: pipelined staging is modelled for rdma");
+    if (resolve(c).gpudirect) fail("--staging-chunk applies to the staged path: add --gpudirect off");
+    const Bytes seg = c.transport == Transport::rdma ? c.mtu : c.profile.tcp.mss;
+    if (k % seg.count() != 0)
+      fail("--staging-chunk: " + std::to_string(k) + " is not a multiple of the packet size " +
+           std::to_string(seg.count()) + " B (MTU or tcp.mss)");
+  }
+  if (c.conn.reuse < 0) fail("--conn-reuse: must be at least 1, got " + std::to_string(c.conn.reuse));
+  if (c.conn.reuse > 0 && (c.transport != Transport::rdma || c.topology != LatTopology::back_to_back))
+    fail("--connect-per-msg / --conn-reuse model RC connections back-to-back (rdma, --topology back-to-back)");
   if (c.test == TestKind::read && c.toggles.inline_data.value_or(false))
     fail("inline data applies to write and send, not read");
   validate(c.profile);
@@ -91,6 +119,9 @@ ResolvedToggles resolve(const LatConfig& c) {
   t.max_inline = max_inline;
   const bool fits = c.size <= max_inline;
   t.inline_data = c.toggles.inline_data.value_or(fits) && c.transport == Transport::rdma && c.test != TestKind::read;
+  t.gpudirect = c.gpu.any_gpu() && c.gpu.gpudirect.value_or(c.transport == Transport::rdma);
+  // The CPU cannot put GPU memory into a WQE (a staged buffer is host memory: it can).
+  if (c.gpu.mem[0] == MemKind::gpu && t.gpudirect) t.inline_data = false;
   return t;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "host/gpu.hpp"
 #include "host/kernel_stack.hpp"
 #include "host/memory.hpp"
 #include "host/nic.hpp"
@@ -30,6 +31,17 @@ Bytes Cost::bytes_for(Bytes payload, Bytes message, Bytes wire) const {
 
 Time Cost::eval(Bytes payload, Bytes message, Bytes wire) const {
   return fixed + serialization_time(bytes_for(payload, message, wire), rate);
+}
+
+Time Cost::eval_at(std::int32_t index, Bytes payload, Bytes message, Bytes wire) const {
+  if (chunk_packets <= 0) return eval(payload, message, wire);
+  const std::int64_t chunk = chunk_segment.count() * chunk_packets;
+  const std::int64_t packets = (message.count() + chunk_segment.count() - 1) / chunk_segment.count();
+  const std::int64_t first = (index / chunk_packets) * chunk_packets;
+  const std::int64_t last = std::min<std::int64_t>(first + chunk_packets, packets) - 1;
+  if (index != (chunk_at_end ? last : first)) return Time::zero();
+  const Bytes bytes_in_chunk{std::min<std::int64_t>(chunk, message.count() - first * chunk_segment.count())};
+  return fixed + serialization_time(bytes_in_chunk, rate);
 }
 
 Time release_time(const Cost& c, Time service) {
@@ -91,15 +103,36 @@ namespace {
 
 struct Components {
   explicit Components(const Profile& p)
-      : link(p.link), pcie(p.pcie), mem(p.mem), kernel(p.kernel), nic(p.nic, p.verbs, pcie) {}
+      : link(p.link), pcie(p.pcie), mem(p.mem), kernel(p.kernel), nic(p.nic, p.verbs, pcie), gpu(p.gpu) {}
   Link link;
   PcieLink pcie;
   HostMemory mem;
   KernelStack kernel;
   Nic nic;
+  GpuCopyEngine gpu;
 };
 
 std::string pre(int side) { return side == 0 ? "A." : "B."; }
+
+// The GPU data path of one side (model of host/gpu.hpp and host/pcie.hpp's DMA targets).
+bool on_gpu(const LatConfig& c, int side) { return c.gpu.mem[side] == MemKind::gpu; }
+bool staged(const LatConfig& c, const ResolvedToggles& t, int side) { return on_gpu(c, side) && !t.gpudirect; }
+bool chunked(const LatConfig& c, const ResolvedToggles& t, int side) {
+  return staged(c, t, side) && c.gpu.staging_chunk.has_value();
+}
+DmaTarget target(const Components& k, const LatConfig& c, const ResolvedToggles& t, int side) {
+  return on_gpu(c, side) && t.gpudirect ? k.pcie.gpu_target() : k.pcie.host_target();
+}
+// The send window of a split whose packets are DMA-read: nic.tx_window, bounded by the NIC's
+// outstanding-read buffer; none for a chunk-staged sender (its copies gate the packets).
+Bytes read_window(const LatConfig& c, const ResolvedToggles& t, int side) {
+  if (chunked(c, t, side)) return Bytes{};
+  const Bytes tx = c.profile.nic.tx_window;
+  const Bytes rd = PcieLink::read_window(c.profile.pcie, c.profile.nic.read_buffer);
+  if (rd.count() == 0) return tx;
+  if (tx.count() == 0) return rd;
+  return std::min(tx, rd);
+}
 
 // The receiver learns that an RDMA operation completed, then hands it to the application.
 void rdma_completion(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int side,
@@ -113,9 +146,11 @@ void rdma_completion(PathSpec& path, const Components& k, const LatConfig& c, co
   }
 }
 
-// Post on side `s`: the software, the copies and `list` WQEs through the doorbell.
+// Post on side `s`: a staged sender's whole-message D2H copy, the software, the copies and
+// `list` WQEs through the doorbell.
 void rdma_post(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s, int list) {
   const Profile& p = c.profile;
+  if (staged(c, t, s) && !chunked(c, t, s)) k.gpu.append_copy(path, s, pre(s) + "gpu.d2h_copy");
   if (!t.kernel_bypass) {
     k.kernel.append_syscall(path, s, "kernel.syscall");
     k.kernel.append_tx_stack(path, s);
@@ -125,18 +160,23 @@ void rdma_post(PathSpec& path, const Components& k, const LatConfig& c, const Re
 }
 
 // The posted WQE from the NIC's send pipeline through the payload landing in the receiver's
-// memory (the merge at r).
+// memory (the merge at r). `receiver_staging`: a chunk-staged receiver's H2D copies are on
+// this path.
 void rdma_transmit(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
-                   const NetworkAppender& network) {
+                   const NetworkAppender& network, bool receiver_staging) {
   const int r = 1 - s;
   const Profile& p = c.profile;
   k.nic.append_tx_pipeline(path, s);
   const FrameKind fk = c.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
-  path.split(s, SplitSpec{c.mtu, fk, c.link_layer, false, p.nic.tx_window}, pre(s) + "nic.segment");
-  if (!t.inline_data) k.nic.append_payload_read(path, s);
+  path.split(s, SplitSpec{c.mtu, fk, c.link_layer, false, t.inline_data ? p.nic.tx_window : read_window(c, t, s)},
+             pre(s) + "nic.segment");
+  if (chunked(c, t, s)) k.gpu.append_chunk_copy(path, s, pre(s) + "gpu.d2h_chunk", *c.gpu.staging_chunk, c.mtu, false);
+  if (!t.inline_data) k.nic.append_payload_read(path, s, target(k, c, t, s));
   network(path, s);
   k.nic.append_rx_pipeline(path, r);
-  k.nic.append_payload_write(path, r);
+  k.nic.append_payload_write(path, r, target(k, c, t, r));
+  if (receiver_staging && chunked(c, t, r))
+    k.gpu.append_chunk_copy(path, r, pre(r) + "gpu.h2d_chunk", *c.gpu.staging_chunk, c.mtu, true);
   path.merge(r, pre(r) + "nic.reassemble");
 }
 
@@ -144,7 +184,7 @@ void rdma_transmit(PathSpec& path, const Components& k, const LatConfig& c, cons
 void rdma_deliver(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
                   const NetworkAppender& network) {
   rdma_post(path, k, c, t, s, 1);
-  rdma_transmit(path, k, c, t, s, network);
+  rdma_transmit(path, k, c, t, s, network, true);
 }
 
 void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
@@ -153,6 +193,7 @@ void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const
   rdma_deliver(path, k, c, t, s, network);
   rdma_completion(path, k, c, t, r, c.test == TestKind::send);
   if (!t.zero_copy) k.mem.append_copies(path, r, c.profile.host.rx_copies, pre(r) + "copy.from_bounce");
+  if (staged(c, t, r) && !chunked(c, t, r)) k.gpu.append_copy(path, r, pre(r) + "gpu.h2d_copy");
 }
 
 // The last network stage of `path` (if it is one) carries the RC transport's `role`.
@@ -170,7 +211,9 @@ void mark_network(PathSpec& path, NetRole role) {
 void rdma_acked_send(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
                      const NetworkAppender& network) {
   const int r = 1 - s;
-  rdma_transmit(path, k, c, t, s, network);
+  // The receiver's H2D staging copies run off the ACK path (the sender's copy engine, at the
+  // same rate, bounds the stream).
+  rdma_transmit(path, k, c, t, s, network, false);
   mark_network(path, NetRole::rc_data);
   k.nic.append_tx_pipeline(path, r);
   path.split(r, SplitSpec{c.mtu, FrameKind::roce_ack, c.link_layer, true}, pre(r) + "nic.ack");
@@ -203,12 +246,12 @@ void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const Re
   path.merge(r, pre(r) + "nic.request_done");
   // Responder: the NIC alone serves the read, the far CPU never runs.
   k.nic.append_tx_pipeline(path, r);
-  path.split(r, SplitSpec{c.mtu, FrameKind::roce_read_response, c.link_layer, false, c.profile.nic.tx_window},
+  path.split(r, SplitSpec{c.mtu, FrameKind::roce_read_response, c.link_layer, false, read_window(c, t, r)},
              pre(r) + "nic.read_response");
-  k.nic.append_payload_read(path, r);
+  k.nic.append_payload_read(path, r, target(k, c, t, r));
   k.link.append(path, r);
   k.nic.append_rx_pipeline(path, s);
-  k.nic.append_payload_write(path, s);
+  k.nic.append_payload_write(path, s, target(k, c, t, s));
   path.merge(s, pre(s) + "nic.reassemble");
   rdma_completion(path, k, c, t, s, true);
   if (!t.zero_copy) k.mem.append_copies(path, s, c.profile.host.rx_copies, pre(s) + "copy.from_bounce");
@@ -217,6 +260,7 @@ void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const Re
 void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s) {
   const int r = 1 - s;
   const Profile& p = c.profile;
+  if (staged(c, t, s)) k.gpu.append_copy(path, s, pre(s) + "gpu.d2h_copy");
   k.kernel.append_syscall(path, s, "kernel.send");
   k.mem.append_copies(path, s, p.host.tx_copies, pre(s) + "copy.user_to_kernel");
   k.kernel.append_tx_stack(path, s);
@@ -237,6 +281,7 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
   k.kernel.append_notify(path, r, t.busy_poll);
   k.mem.append_copies(path, r, p.host.rx_copies, pre(r) + "copy.kernel_to_user");
   k.kernel.append_syscall(path, r, "kernel.recv_return");
+  if (staged(c, t, r)) k.gpu.append_copy(path, r, pre(r) + "gpu.h2d_copy");
 }
 
 // Kernel TCP between two processes on one host over the loopback device: the same software
@@ -274,6 +319,9 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
   tp.leaves = c.fabric.leaves;
   tp.spines = c.fabric.spines;
   tp.hosts_per_leaf = c.fabric.hosts_per_leaf;
+  tp.switches = c.fabric.switches;
+  tp.hosts_per_switch = c.fabric.hosts_per_switch;
+  tp.ring_routing = c.fabric.ring_routing;
   tp.host_rate = tp.fabric_rate = c.profile.link.rate;
   tp.host_length_mm = c.profile.link.length_mm;
   tp.fabric_length_mm = c.profile.sw.fabric_length_mm;
@@ -291,6 +339,19 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
       const Cable& cb = t.cables()[static_cast<std::size_t>(cable)];
       t.drop_frames(cable, t.nodes()[static_cast<std::size_t>(cb.a)].name == f.a ? cb.a : cb.b, f.drop_frames);
     }
+  }
+  for (const LinkOutage& o : c.fabric.outages) {
+    const int cable = t.find_cable(o.a, o.b);
+    if (cable < 0)
+      throw std::invalid_argument("--link-down: no cable between \"" + o.a + "\" and \"" + o.b + "\" in this " + t.name +
+                                  " (`rdmasim topo` lists the nodes)");
+    const Cable& cb = t.cables()[static_cast<std::size_t>(cable)];
+    if (t.nodes()[static_cast<std::size_t>(cb.a)].kind != NodeKind::switch_ ||
+        t.nodes()[static_cast<std::size_t>(cb.b)].kind != NodeKind::switch_)
+      throw std::invalid_argument("--link-down: " + o.a + "-" + o.b + " is a host's link; only links between switches go down");
+    if (o.up <= o.down) throw std::invalid_argument("--link-down: " + o.a + "-" + o.b + " must come back up after it goes down");
+    if (cb.down_at != Time::max()) throw std::invalid_argument("--link-down: " + o.a + "-" + o.b + " given twice");
+    t.set_outage(cable, o.down, o.up);
   }
   return std::make_shared<Topology>(std::move(t));
 }

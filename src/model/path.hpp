@@ -40,7 +40,7 @@ enum class StageKind : std::uint8_t { delay, serve, split, merge, moderate, netw
 /// A network stage's part in an acknowledged RDMA path: the data direction or its ACKs (both
 /// run by one RC transport, sim/rc_connection.hpp), or neither (one-way paths).
 enum class NetRole : std::uint8_t { plain, rc_data, rc_ack };
-enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator };
+enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator, gpu_copy, socket_up, socket_down };
 /// Which byte count a stage's per-byte cost applies to.
 enum class Basis : std::uint8_t { none, payload, message, wire };
 
@@ -57,10 +57,16 @@ struct Cost {
   bool batch_head_only = false;  // ...paid only by the first packet of a moderation batch
   Bytes release_bytes{};     // serve: > 0 hands the packet on after this many bytes while the
                              // server stays busy for all of them (cut-through forwarding)
+  std::int32_t chunk_packets = 0;  // > 0: a per-chunk cost (staging pipeline): packets are grouped
+  Bytes chunk_segment{};           // in chunks of this many packets of `chunk_segment` payload; the
+  bool chunk_at_end = false;       // chunk's first (or, with chunk_at_end, last) packet pays fixed +
+                                   // chunk bytes / rate, the others nothing
 
   Bytes bytes_for(Bytes payload, Bytes message, Bytes wire) const;
   /// Deterministic part of the cost for a packet with these byte counts.
   Time eval(Bytes payload, Bytes message, Bytes wire) const;
+  /// The same for packet `index` of its message (differs from eval only for per-chunk costs).
+  Time eval_at(std::int32_t index, Bytes payload, Bytes message, Bytes wire) const;
 };
 
 /// When a serve stage hands the packet on: after `release_bytes` (cut-through), else at the end.
@@ -78,6 +84,7 @@ struct SplitSpec {
 struct ModerationSpec {
   Time usecs{};
   int frames = 1;
+  bool adaptive = false;     // a packet arriving rx_usecs or more after the last interrupt fires at once
 };
 
 /// A flow across a switched fabric: from host `src` to host `dst` of `topology`.

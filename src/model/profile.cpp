@@ -142,6 +142,21 @@ std::vector<ParamDef> build_params() {
                            "ECN: marking probability at kmax (linear from kmin)", "DCQCN paper: 1 %"));
   r.push_back(bytes_param("switch.ib_vl_buffer", &SwitchParams::ib_vl_buffer, &P::sw,
                           "InfiniBand: input buffer per port and VL, advertised as credits", "estimate"));
+  r.push_back(time_param("switch.deadlock_detect", &P::sw, &SwitchParams::deadlock_detect,
+                         "PFC deadlock: a cycle in the waits-for graph of paused queues that persists this long "
+                         "is reported and stops the run (0: off)",
+                         "estimate: far above transient incast pauses (tens of us)"));
+  r.push_back(time_param("switch.pfc_watchdog", &P::sw, &SwitchParams::pfc_watchdog,
+                         "PFC watchdog: a queue paused this long while holding frames drops them and every frame "
+                         "for it until restore (0: off)",
+                         "SONiC/Mellanox PFC watchdog (operators: 100-200 ms)"));
+  r.push_back(time_param("switch.pfc_watchdog_restore", &P::sw, &SwitchParams::pfc_watchdog_restore,
+                         "PFC watchdog: how long a queue stays in drop mode before it obeys pause again",
+                         "SONiC default restoration time 200 ms"));
+  r.push_back(time_param("switch.route_convergence", &P::sw, &SwitchParams::route_convergence,
+                         "link down/up (--link-down): time until the switches' routing reflects the change; until "
+                         "then frames routed to a down link are lost",
+                         "estimate: fast BGP/BFD failover in a DC fabric, 10 ms"));
   // pcie
   r.push_back(int_param("pcie.gen", &PcieParams::gen, &P::pcie, "PCIe generation 1..5 (transfer rate and line code)",
                         "Gen4 server"));
@@ -152,6 +167,49 @@ std::vector<ParamDef> build_params() {
                           "bytes added per TLP (header, sequence, LCRC, framing)", "PCIe spec; Neugebauer SIGCOMM'18"));
   r.push_back(time_param("pcie.latency", &P::pcie, &PcieParams::latency,
                          "one traversal between device and root complex/memory", "estimate; DMA read RTT ~500 ns (Neugebauer SIGCOMM'18)"));
+  r.push_back({"pcie.topology", "choice",
+               "where a GPU sits relative to the NIC: switch (one PCIe switch), root (both under the root "
+               "complex), cross-socket (through the inter-socket link)",
+               "DGX-style: GPU and NIC under one PCIe switch",
+               [](const P& p) { return std::string(to_string(p.pcie.topology)); },
+               [](P& p, std::string_view v) {
+                 if (v == "switch") p.pcie.topology = PcieTopology::pcie_switch;
+                 else if (v == "root") p.pcie.topology = PcieTopology::root;
+                 else if (v == "cross-socket") p.pcie.topology = PcieTopology::cross_socket;
+                 else throw std::invalid_argument("expected switch, root or cross-socket, got \"" + std::string(v) + "\"");
+               }});
+  r.push_back(time_param("pcie.switch_latency", &P::pcie, &PcieParams::switch_latency,
+                         "topology switch: one peer-to-peer traversal NIC <-> PCIe switch <-> GPU",
+                         "estimate: PCIe Gen4 switch port-to-port ~100-150 ns"));
+  r.push_back(time_param("pcie.socket_latency", &P::pcie, &PcieParams::socket_latency,
+                         "topology cross-socket: one crossing of the inter-socket link (UPI/xGMI) by a TLP",
+                         "estimate: chosen so cross-socket GPUDirect halves (perftest#241, REFERENCE.md 5)"));
+  r.push_back(rate_param("pcie.socket_bw", &PcieParams::socket_bw, &P::pcie,
+                         "topology cross-socket: inter-socket link bandwidth per direction",
+                         "estimate: one UPI link ~20 GB/s"));
+  r.push_back(bytes_param("pcie.max_read_request", &PcieParams::max_read_request, &P::pcie,
+                          "MRRS: bytes one DMA read request asks for (nic.read_buffer holds whole requests)",
+                          "512 B: common BIOS/driver default"));
+  // gpu
+  r.push_back(time_param("gpu.copy_latency", &P::gpu, &GpuParams::copy_latency,
+                         "device<->host copy: launch and completion latency of one cudaMemcpyAsync",
+                         "estimate: a few us per launch+sync"));
+  r.push_back(rate_param("gpu.copy_bw", &GpuParams::copy_bw, &P::gpu, "device<->host copy engine bandwidth",
+                         "A100 Gen4 x16 nvbandwidth H2D 25.13 GB/s (REFERENCE.md 5)"));
+  // conn
+  r.push_back(time_param("conn.cm_process", &P::conn, &ConnParams::cm_process,
+                         "CM processing of one REQ/REP/RTU/address MAD on the receiving host", "estimate"));
+  r.push_back(bytes_param("conn.mad_size", &ConnParams::mad_size, &P::conn, "CM MAD size on the wire",
+                          "IB spec: 256 B MADs"));
+  r.push_back(time_param("conn.qp_create", &P::conn, &ConnParams::qp_create, "ibv_create_qp", "estimate"));
+  r.push_back(time_param("conn.qp_transition", &P::conn, &ConnParams::qp_transition,
+                         "one ibv_modify_qp state transition (firmware command)", "estimate"));
+  r.push_back(time_param("conn.reg_fixed", &P::conn, &ConnParams::reg_fixed, "ibv_reg_mr fixed cost", "estimate"));
+  r.push_back(time_param("conn.pin_per_page", &P::conn, &ConnParams::pin_per_page,
+                         "ibv_reg_mr: pin and map one page",
+                         "~98 ms/GB sequential registration (Mooncake#855, REFERENCE.md 5) = 0.38 us per 4 KiB page"));
+  r.push_back(bytes_param("conn.page_size", &ConnParams::page_size, &P::conn, "page size registration pins",
+                          "4 KiB pages"));
   // memory
   r.push_back(time_param("mem.copy_fixed", &P::mem, &MemoryParams::copy_fixed, "fixed cost of one memcpy", "estimate"));
   r.push_back(rate_param("mem.copy_bw", &MemoryParams::copy_bw, &P::mem, "memcpy bandwidth",
@@ -198,11 +256,19 @@ std::vector<ParamDef> build_params() {
                          "mlx5 CQE-mode default 3 us (REFERENCE.md 5)"));
   r.push_back(int_param("nic.rx_frames", &NicParams::rx_frames, &P::nic, "interrupt moderation packet count",
                         "mlx5 default 32"));
+  r.push_back(bool_param("nic.adaptive_rx", &NicParams::adaptive_rx, &P::nic,
+                         "adaptive moderation (DIM-like): interrupt at once when the previous interrupt is at least "
+                         "rx_usecs old, batch only under load",
+                         "mlx5 rx_dim_enabled (REFERENCE.md 5); off here so rx-usecs/rx-frames act alone"));
   // verbs
   r.push_back(bytes_param("nic.tx_window", &NicParams::tx_window, &P::nic,
                           "transmit window per QP: frame bytes the NIC fetches (DMA) ahead of the wire; 0 = the "
                           "whole message at once",
                           "estimate: on-NIC transmit buffering, ~5 us of 100G"));
+  r.push_back(bytes_param("nic.read_buffer", &NicParams::read_buffer, &P::nic,
+                          "bytes of DMA reads the NIC keeps outstanding (whole max_read_request units); it bounds "
+                          "read throughput to read_buffer / read round trip; 0 = only nic.tx_window",
+                          "estimate (cx6-200g: 32 KiB)"));
   r.push_back(time_param("verbs.post", &P::verbs, &VerbsParams::post, "user-space post_send (WQE build + doorbell)",
                          "UCX ucx_info CX-6 'overhead: 40 nsec' (REFERENCE.md 5)"));
   r.push_back(time_param("verbs.poll_detect", &P::verbs, &VerbsParams::poll_detect,
@@ -246,13 +312,6 @@ std::vector<ParamDef> build_params() {
   r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps"));
   r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,
                           "TCP segment size over the loopback device (topology loopback)", "lo MTU 65536"));
-  // gpu
-  r.push_back(time_param("gpu.copy_latency", &P::gpu, &GpuParams::copy_latency,
-                         "one device<->host copy (cudaMemcpyAsync): launch and copy-engine start "
-                         "(allreduce --gpudirect off: per step)",
-                         "estimate: a few us per cudaMemcpyAsync"));
-  r.push_back(rate_param("gpu.copy_bw", &GpuParams::copy_bw, &P::gpu, "device<->host copy-engine bandwidth, one direction",
-                         "A100 Gen4 x16 nvbandwidth host_to_device 25.13 GB/s (REFERENCE.md 5)"));
   return r;
 }
 
@@ -275,11 +334,29 @@ const std::vector<ParamDef>& profile_params() {
   return params;
 }
 
-std::vector<std::string> profile_names() { return {"default", "seed-demo"}; }
+std::string_view to_string(PcieTopology t) {
+  switch (t) {
+    case PcieTopology::pcie_switch: return "switch";
+    case PcieTopology::root: return "root";
+    case PcieTopology::cross_socket: return "cross-socket";
+  }
+  return "?";
+}
+
+std::vector<std::string> profile_names() { return {"default", "seed-demo", "cx6-200g"}; }
 
 Profile make_profile(std::string_view name) {
   Profile p;
   if (name == "default") return p;
+  if (name == "cx6-200g") {
+    // ConnectX-6 200G on PCIe Gen4 x16 (perftest#241's machine class): host-host ib_write_bw
+    // ~23 GB/s, GPU-GPU GPUDirect with GPU and NIC on different sockets about half.
+    p.name = "cx6-200g";
+    p.link.rate = Rate::gbps(200);
+    p.nic.tx_window = Bytes(256 * 1024);
+    p.nic.read_buffer = Bytes(32 * 1024);
+    return p;
+  }
   if (name == "seed-demo") {
     // The first lesson's LatencySimulator: copy 0.8 us x4, kernel 1.5 us x2, irq 0.6 us,
     // queue 0.4 us, NIC hardware 1.2 us, link 0.5 us, jitter uniform [0, 0.3] us; the second
@@ -353,7 +430,6 @@ void validate(const Profile& p) {
   };
   rate_ok(p.link.rate, "link.rate");
   rate_ok(p.mem.copy_bw, "mem.copy_bw");
-  rate_ok(p.gpu.copy_bw, "gpu.copy_bw");
   if (p.link.length_mm > 100'000'000) fail("link.length: must be at most 100km");
   if (p.sw.fabric_length_mm > 100'000'000) fail("switch.fabric_length: must be at most 100km");
   if (p.link.length_mm < 0) fail("link.length: must not be negative");
@@ -383,6 +459,13 @@ void validate(const Profile& p) {
   if (w.ecn_kmin.count() < 0 || w.ecn_kmax.count() < w.ecn_kmin.count() || w.ecn_kmax.count() > w.buffer.count())
     fail("switch.ecn_kmin/ecn_kmax: need 0 <= kmin <= kmax <= switch.buffer");
   if (!(w.ecn_pmax >= 0 && w.ecn_pmax <= 1)) fail("switch.ecn_pmax: must be in [0, 1]");
+  if (w.deadlock_detect < Time::zero() || w.deadlock_detect > Time::ms(100'000))
+    fail("switch.deadlock_detect: must be 0 (off) .. 100s");
+  if (w.pfc_watchdog < Time::zero() || w.pfc_watchdog > Time::ms(100'000)) fail("switch.pfc_watchdog: must be 0 (off) .. 100s");
+  if (w.pfc_watchdog_restore <= Time::zero() || w.pfc_watchdog_restore > Time::ms(100'000))
+    fail("switch.pfc_watchdog_restore: must be more than 0 and at most 100s");
+  if (w.route_convergence < Time::zero() || w.route_convergence > Time::ms(100'000))
+    fail("switch.route_convergence: must be 0..100s");
   if (w.ib_vl_buffer.count() < 1024 || w.ib_vl_buffer.count() > w.buffer.count())
     fail("switch.ib_vl_buffer: must be 1KiB..switch.buffer");
   nonneg(p.mem.copy_fixed, "mem.copy_fixed");
@@ -395,14 +478,31 @@ void validate(const Profile& p) {
                       {k.busy_poll_detect, "kernel.busy_poll_detect"}, {p.nic.tx_pipeline, "nic.tx_pipeline"},
                       {p.nic.rx_pipeline, "nic.rx_pipeline"}, {p.nic.tx_jitter, "nic.tx_jitter"},
                       {p.nic.rx_usecs, "nic.rx_usecs"}, {p.verbs.post, "verbs.post"},
-                      {p.verbs.poll_detect, "verbs.poll_detect"}, {p.verbs.doorbell, "verbs.doorbell"},
-                      {p.gpu.copy_latency, "gpu.copy_latency"}})
+                      {p.verbs.poll_detect, "verbs.poll_detect"}, {p.verbs.doorbell, "verbs.doorbell"}})
     nonneg(t, n);
   if (p.verbs.doorbell > p.verbs.post) fail("verbs.doorbell: must not exceed verbs.post (it is part of it)");
 
   if (p.nic.rx_frames < 1) fail("nic.rx_frames: must be at least 1");
   if (p.nic.tx_window.count() != 0 && (p.nic.tx_window.count() < 16 * 1024 || p.nic.tx_window.count() > (std::int64_t{1} << 30)))
     fail("nic.tx_window: must be 0 (unbounded) or 16KiB..1GiB");
+  if (p.nic.read_buffer.count() != 0 &&
+      (p.nic.read_buffer.count() < p.pcie.max_read_request.count() || p.nic.read_buffer.count() > (std::int64_t{1} << 30)))
+    fail("nic.read_buffer: must be 0 (not modelled) or pcie.max_read_request..1GiB");
+  {
+    const std::int64_t m = p.pcie.max_read_request.count();
+    if (m < 128 || m > 4096 || (m & (m - 1)) != 0) fail("pcie.max_read_request: must be 128, 256, 512, 1024, 2048 or 4096");
+  }
+  nonneg(p.pcie.switch_latency, "pcie.switch_latency");
+  nonneg(p.pcie.socket_latency, "pcie.socket_latency");
+  if (p.pcie.socket_bw.bits_per_sec() <= 0) fail("pcie.socket_bw: must be positive");
+  nonneg(p.gpu.copy_latency, "gpu.copy_latency");
+  if (p.gpu.copy_bw.bits_per_sec() <= 0) fail("gpu.copy_bw: must be positive");
+  for (auto [t, n] : {std::pair{p.conn.cm_process, "conn.cm_process"}, {p.conn.qp_create, "conn.qp_create"},
+                      {p.conn.qp_transition, "conn.qp_transition"}, {p.conn.reg_fixed, "conn.reg_fixed"},
+                      {p.conn.pin_per_page, "conn.pin_per_page"}})
+    nonneg(t, n);
+  if (p.conn.mad_size.count() < 1 || p.conn.mad_size.count() > 4096) fail("conn.mad_size: must be 1B..4096B");
+  if (p.conn.page_size.count() < 512) fail("conn.page_size: must be at least 512B");
   if (p.nic.max_inline.count() < 0 || p.nic.max_inline.count() > 1024) fail("nic.max_inline: must be 0B..1024B");
   if (p.nic.wqe_size.count() <= 0 || p.nic.cqe_size.count() <= 0 || p.nic.doorbell_size.count() <= 0)
     fail("nic.wqe_size/cqe_size/doorbell_size: must be positive");

@@ -50,7 +50,9 @@ FabricPath ecmp_route(const Topology& t, int src, int dst, const FlowKey& k) {
     for (int c : t.nodes()[static_cast<std::size_t>(n)].cables) {
       const int m = t.cables()[static_cast<std::size_t>(c)].other(n);
       const bool host = t.nodes()[static_cast<std::size_t>(m)].kind == NodeKind::host;
-      if (d[static_cast<std::size_t>(m)] == d[static_cast<std::size_t>(n)] - 1 && (!host || m == end)) next.push_back(c);
+      if (d[static_cast<std::size_t>(m)] == d[static_cast<std::size_t>(n)] - 1 && (!host || m == end) &&
+          t.cables()[static_cast<std::size_t>(c)].can_cross(n))
+        next.push_back(c);
     }
     if (next.empty()) throw std::logic_error("ecmp_route: destination unreachable");
     const int c = next.size() == 1 ? next[0] : next[ecmp_hash(k, n) % next.size()];

@@ -32,7 +32,7 @@ NextHopTable::NextHopTable(const Topology& t) {
       for (int c : nodes[n].cables) {  // cable order, as ecmp_route
         const Cable& cab = cables[static_cast<std::size_t>(c)];
         const int m = cab.other(static_cast<int>(n));
-        if (!is_switch(m) || d[static_cast<std::size_t>(m)] != d[n] - 1) continue;
+        if (!is_switch(m) || d[static_cast<std::size_t>(m)] != d[n] - 1 || !cab.can_cross(static_cast<int>(n))) continue;
         ports_.push_back(port_of(t, c, static_cast<int>(n)));
         en.max_rate_bps = std::max(en.max_rate_bps, cab.rate.bits_per_sec());
         ++en.count;

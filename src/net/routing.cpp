@@ -15,8 +15,9 @@ std::vector<int> distances_to(const Topology& t, int dst_node) {
     const Node& node = t.nodes()[static_cast<std::size_t>(n)];
     if (node.kind == NodeKind::host && n != dst_node) continue;  // no transit through hosts
     for (int c : node.cables) {
-      const int m = t.cables()[static_cast<std::size_t>(c)].other(n);
-      if (d[static_cast<std::size_t>(m)] < 0) {
+      const Cable& cab = t.cables()[static_cast<std::size_t>(c)];
+      const int m = cab.other(n);
+      if (d[static_cast<std::size_t>(m)] < 0 && cab.can_cross(m)) {
         d[static_cast<std::size_t>(m)] = d[static_cast<std::size_t>(n)] + 1;
         q.push_back(m);
       }
@@ -38,6 +39,7 @@ void extend(const Topology& t, const std::vector<int>& d, int dst, FabricPath& c
   for (int c : node.cables) {
     const int m = t.cables()[static_cast<std::size_t>(c)].other(n);
     if (d[static_cast<std::size_t>(m)] != d[static_cast<std::size_t>(n)] - 1) continue;
+    if (!t.cables()[static_cast<std::size_t>(c)].can_cross(n)) continue;
     if (t.nodes()[static_cast<std::size_t>(m)].kind == NodeKind::host && m != dst) continue;
     cur.nodes.push_back(m);
     cur.cables.push_back(c);

@@ -17,7 +17,8 @@ struct FabricPath {
   int links() const { return static_cast<int>(cables.size()); }
 };
 
-/// Cable distance from every node to `dst_node` (-1 where unreachable).
+/// Cable distance from every node to `dst_node` (-1 where unreachable), crossing cables only
+/// the ways their transit allows.
 std::vector<int> distances_to(const Topology& t, int dst_node);
 
 /// All shortest paths from host `src` to host `dst`, in a deterministic order (lowest cable

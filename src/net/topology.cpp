@@ -14,7 +14,7 @@ int Topology::add_node(NodeKind kind, int tier, int pod, std::string n) {
 }
 
 int Topology::connect(int a, int b, Rate rate, std::int64_t length_mm) {
-  cables_.push_back(Cable{a, b, rate, length_mm, 0, {}, {}});
+  cables_.push_back(Cable{a, b, rate, length_mm, 0, {}, {}, CableTransit::both, Time::max(), Time::max()});
   const int id = static_cast<int>(cables_.size()) - 1;
   nodes_[static_cast<std::size_t>(a)].cables.push_back(id);
   nodes_[static_cast<std::size_t>(b)].cables.push_back(id);
@@ -129,6 +129,34 @@ Topology fat_tree(const TopologyParams& p) {
   return t;
 }
 
+// N switches in a ring (sw_i to sw_i+1, the last back to sw0), hosts on every switch.
+// clockwise: frames only travel sw_i -> sw_i+1, so a flow to a switch "behind" wraps around;
+// up-down: the shortest path both ways, never across the sw_N-1 - sw0 cable (a line).
+Topology ring(const TopologyParams& p) {
+  if (p.switches < 3 || p.switches > 10'000) throw std::invalid_argument("ring: switches must be 3..10000");
+  if (p.hosts_per_switch < 1 || p.hosts_per_switch > 1'000) throw std::invalid_argument("ring: hosts per switch must be 1..1000");
+  if (p.ring_routing != "clockwise" && p.ring_routing != "up-down")
+    throw std::invalid_argument("ring: routing must be clockwise or up-down, got \"" + p.ring_routing + "\"");
+  Topology t;
+  std::vector<int> sw;
+  for (int s = 0; s < p.switches; ++s) sw.push_back(t.add_node(NodeKind::switch_, 1, -1, num("sw", s)));
+  int h = 0;
+  for (int s = 0; s < p.switches; ++s)
+    for (int i = 0; i < p.hosts_per_switch; ++i)
+      t.connect(t.add_node(NodeKind::host, 0, -1, num("h", h++)), sw[static_cast<std::size_t>(s)], p.host_rate, p.host_length_mm);
+  for (int s = 0; s < p.switches; ++s) {
+    const int c = t.connect(sw[static_cast<std::size_t>(s)], sw[static_cast<std::size_t>((s + 1) % p.switches)], p.fabric_rate,
+                            p.fabric_length_mm);
+    if (p.ring_routing == "clockwise") t.set_transit(c, CableTransit::a_to_b);
+    else if (s == p.switches - 1) t.set_transit(c, CableTransit::none);
+  }
+  // A cut into two halves crosses two cables.
+  const Rate hosts_half = times(p.host_rate, static_cast<std::int64_t>(h / 2));
+  const Rate cut = times(p.fabric_rate, 2);
+  t.bisection = hosts_half < cut ? hosts_half : cut;
+  return t;
+}
+
 }  // namespace
 
 const std::vector<TopologyBuilder>& topology_builders() {
@@ -137,6 +165,8 @@ const std::vector<TopologyBuilder>& topology_builders() {
       {"single-switch", "N hosts on one switch (--hosts)", single_switch},
       {"leaf-spine", "two-tier Clos: every leaf to every spine (--leaves, --spines, --hosts-per-leaf)", leaf_spine},
       {"fat-tree", "three-tier k-ary fat-tree: k^3/4 hosts, 5k^2/4 switches (--k, even)", fat_tree},
+      {"ring", "N switches in a ring, hosts on each (--switches, --hosts-per-switch); --ring-routing clockwise "
+               "(flows wrap around: a cyclic buffer dependency) or up-down (never across the wrap cable)", ring},
   };
   return b;
 }

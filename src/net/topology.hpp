@@ -2,8 +2,12 @@
 //
 // A topology is an undirected graph: nodes are hosts (tier 0) or switches (tier 1 = edge /
 // leaf, 2 = aggregation / spine, 3 = core); every cable joins two nodes and has a rate and a
-// length. Builders (back-to-back, single-switch, leaf-spine, fat-tree) are registered by name
-// with a description; an unknown name lists the valid ones. Invariants: hosts are numbered
+// length. Builders (back-to-back, single-switch, leaf-spine, fat-tree, ring) are registered by
+// name with a description; an unknown name lists the valid ones. A cable between switches may
+// restrict transit (routing never sends frames across it the other way, or at all): the ring's
+// clockwise routing makes its cables one-way for transit, so flows wrap around and create the
+// cyclic buffer dependency of a PFC deadlock; its up-down routing never crosses the wrap-around
+// cable (deadlock-free). Host cables always carry both ways. Invariants: hosts are numbered
 // 0..hosts()-1 in node order; every host has exactly one cable (to its NIC port); the graph
 // is connected.
 #pragma once
@@ -27,13 +31,22 @@ struct Node {
   std::vector<int> cables;  // indices into Topology::cables()
 };
 
+/// Which way routing may send frames across a switch-to-switch cable.
+enum class CableTransit : std::uint8_t { both, a_to_b, none };
+
 struct Cable {
   int a = 0, b = 0;      // node indices
   Rate rate{};
   std::int64_t length_mm = 0;
   double loss = 0;       // probability that a frame arrives corrupted (FCS error), either direction
   std::vector<std::uint64_t> drops_from_a, drops_from_b;  // frames lost by count (1-based, ascending)
+  CableTransit transit = CableTransit::both;
+  Time down_at = Time::max(), up_at = Time::max();  // link fault: down from down_at until up_at
   int other(int n) const { return n == a ? b : a; }
+  /// Routing may send frames from node `from` across this cable.
+  bool can_cross(int from) const {
+    return transit == CableTransit::both || (transit == CableTransit::a_to_b && from == a);
+  }
 };
 
 struct TopologyParams {
@@ -41,6 +54,8 @@ struct TopologyParams {
   int k = 4;                 // fat-tree arity (even)
   int hosts = 2;             // single-switch
   int leaves = 4, spines = 2, hosts_per_leaf = 4;  // leaf-spine
+  int switches = 4, hosts_per_switch = 1;  // ring
+  std::string ring_routing = "clockwise";  // ring: clockwise | up-down
   Rate host_rate = Rate::gbps(100);
   Rate fabric_rate = Rate::gbps(100);
   std::int64_t host_length_mm = 3'000;     // host to first switch
@@ -56,6 +71,13 @@ class Topology {
   /// Troubleshooting: a link trained down to a lower rate, or one that corrupts frames.
   void degrade(int cable, Rate rate) { cables_.at(static_cast<std::size_t>(cable)).rate = rate; }
   void set_loss(int cable, double p) { cables_.at(static_cast<std::size_t>(cable)).loss = p; }
+  void set_transit(int cable, CableTransit t) { cables_.at(static_cast<std::size_t>(cable)).transit = t; }
+  /// The cable goes down at `down` and back up at `up` (Time::max(): stays down).
+  void set_outage(int cable, Time down, Time up) {
+    Cable& c = cables_.at(static_cast<std::size_t>(cable));
+    c.down_at = down;
+    c.up_at = up;
+  }
   /// Loses the frames numbered `frames` (1-based) of those crossing `cable` from node `from`.
   void drop_frames(int cable, int from, std::vector<std::uint64_t> frames);
 

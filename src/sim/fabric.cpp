@@ -5,13 +5,14 @@
 
 #include "net/link.hpp"
 #include "net/routing.hpp"
+#include "net/wire_format.hpp"
+#include "sim/fabric_port.hpp"
 
 namespace rdmasim {
-namespace {
 
-constexpr int kClasses = 8;
-constexpr std::int64_t kPauseFrameWire = 84;  // 64 B MAC control frame + preamble/SFD + IFG
-enum Control : std::uint64_t { kPause = 1, kResume = 2, kCredit = 3 };
+using namespace fabric_detail;
+
+namespace {
 
 std::uint64_t packet_arg(Packet& p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)); }
 Packet& arg_packet(std::uint64_t a) { return *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(a)); }
@@ -24,44 +25,6 @@ std::int64_t bytes_in(Time t, Rate r) {
 }
 
 }  // namespace
-
-struct Fabric::Port final : EventHandler {
-  Port(Fabric& f, int i) : fabric(f), id(i) {}
-  void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
-
-  Fabric& fabric;
-  int id;
-  int node = 0, peer = 0;
-  bool peer_switch = false;
-  Rate rate{};
-  Time prop{};
-  // Egress: strict-priority queues toward the peer.
-  std::array<Packet*, kClasses> head{}, tail{};
-  std::array<std::int64_t, kClasses> qbytes{};
-  std::int64_t queued = 0;
-  Time queue_since{};  // last change of `queued` (for the time-weighted mean)
-  std::uint32_t queued_packets = 0;
-  bool busy = false;
-  Time busy_until{}, service{}, release{};
-  int cur_in = -1;  // ingress port the frame in transmission was buffered under (-1: a host)
-  std::uint8_t cur_tc = 0;
-  std::int64_t cur_bytes = 0;
-  CriticalPath path;
-  double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
-  std::vector<std::uint64_t> drops;  // frames it sends that are lost, by count (1-based, ascending)
-  std::size_t next_drop = 0;
-  std::uint64_t sent_count = 0;      // frames it sent that reached the far end (counted when drops)
-  std::uint8_t paused = 0;                     // PFC: priorities the peer has paused
-  std::array<std::int64_t, kClasses> credits{};  // IB: room in the peer's input buffer per VL
-  bool blocked = false;
-  Time blocked_since{};
-  // Ingress: frames received from the peer and buffered at this node.
-  std::array<std::int64_t, kClasses> in_bytes{}, in_headroom{};
-  std::uint8_t xoff_sent = 0;
-  std::int64_t headroom = 0;
-  PortCounters c;
-  FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
-};
 
 Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOptions& o, std::uint64_t seed)
     : sched_(s), topo_(std::move(t)), hops_(*topo_), opt_(o), ecn_rng_(seed, "fabric.ecn"), loss_rng_(seed, "fabric.loss") {
@@ -87,6 +50,11 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       if (opt_.layer == LinkLayer::ib && port->peer_switch) port->credits.fill(opt_.sw.ib_vl_buffer.count());
       ports_.push_back(std::move(port));
     }
+  }
+  for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
+    const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;
+    if (cables[ci].down_at != Time::max()) sched_.schedule_at(cables[ci].down_at, control_, arg | kLinkDown << 28);
+    if (cables[ci].up_at != Time::max()) sched_.schedule_at(cables[ci].up_at, control_, arg | kLinkUp << 28);
   }
   // PFC headroom: what still arrives after XOFF — the frame the upstream is sending, the frame
   // delaying our pause frame, one more in the pipeline, and a round trip of the cable.
@@ -160,13 +128,21 @@ FabricStats Fabric::stats(Time span) const {
   s.delivered = delivered_;
   s.dropped = dropped_;
   s.lossless_drops = lossless_drops_;
+  s.watchdog_drops = watchdog_drops_;
+  s.watchdog_storms = watchdog_storms_;
+  s.deadlocks = deadlocks();
+  s.deadlock_reports = deadlock_reports_;
+  s.link_drops = link_drops_;
+  s.link_changes = link_changes_;
+  s.reroutes = reroutes_;
   s.in_flight = in_flight();
   s.conserved = s.injected == s.delivered + s.dropped + s.in_flight;
   for (const auto& p : ports_) {
     const PortCounters& c = p->c;
     s.ecn_marked += c.ecn_marked;
     s.pause_frames += c.pause_tx;
-    if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0 && c.rx_errors == 0)
+    if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0 && c.rx_errors == 0 &&
+        c.watchdog_drops == 0 && c.link_drops == 0)
       continue;
     PortStats r;
     r.port = port_name(p->id);
@@ -180,6 +156,11 @@ FabricStats Fabric::stats(Time span) const {
     r.ecn_marked = c.ecn_marked;
     r.pause_tx = c.pause_tx;
     r.pause_rx = c.pause_rx;
+    r.watchdog_drops = c.watchdog_drops;
+    r.watchdog_storms = c.watchdog_storms;
+    r.naks = c.nak_tx;
+    r.link_drops = c.link_drops;
+    r.cnps = c.cnp_tx;
     r.paused_us = (c.paused + (p->blocked ? sched_.now() - p->blocked_since : Time::zero())).to_us();
     r.max_queue_bytes = c.max_queue_bytes;
     if (span > Time::zero()) r.mean_queue_bytes = c.queue_byte_ps / static_cast<double>(span.count_ps());
@@ -206,6 +187,7 @@ int Fabric::route(Packet& p, int node) const {
   const FabricFlow& f = *p.flow;
   const NextHopTable::Hops nh = hops_.towards(node, f.dst);
   const auto count = static_cast<std::uint32_t>(nh.ports.size());
+  if (count == 0 && reroutes_ > 0) return -1;  // links down: no route left
   if (count == 0) throw std::logic_error("fabric: no route from " + topo_->nodes()[static_cast<std::size_t>(node)].name);
   const std::int32_t* hops = nh.ports.data();
   if (count == 1) return hops[0];
@@ -326,6 +308,10 @@ void Fabric::start_next(Port& e) {
     e.blocked = false;
   }
   Packet& p = *next;
+  if (!p.route) [[unlikely]] {  // an RC control frame (sim/rc_connection.hpp): a NAK or a CNP
+    if (p.msg && p.msg->frame == static_cast<std::uint8_t>(FrameKind::roce_cnp)) ++e.c.cnp_tx;
+    else if (p.msg && p.msg->frame == static_cast<std::uint8_t>(FrameKind::roce_ack)) ++e.c.nak_tx;
+  }
   const auto q = static_cast<std::size_t>(p.tc);
   const std::int64_t w = p.wire.count();
   e.qbytes[q] -= w;
@@ -376,6 +362,8 @@ void Fabric::on_arrive(std::uint64_t arg) {
   const int in = p.fab_port ^ 1;
   Port& ip = *ports_[static_cast<std::size_t>(in)];
   Port& tp = *ports_[static_cast<std::size_t>(p.fab_port)];
+  if (tp.down) [[unlikely]]
+    return link_drop(&tp, p);  // the link went down under it
   const bool dropped_by_count = !tp.drops.empty() && tp.next_drop < tp.drops.size() &&
                                 tp.drops[tp.next_drop] == ++tp.sent_count && (++tp.next_drop, true);
   if (dropped_by_count || (ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) {  // FCS error: discarded
@@ -411,7 +399,14 @@ void Fabric::on_arrive(std::uint64_t arg) {
 }
 
 void Fabric::admit(Packet& p, int node, int in) {
-  Port& e = *ports_[static_cast<std::size_t>(route(p, node))];
+  const int out = route(p, node);
+  if (out < 0) [[unlikely]]
+    return link_drop(nullptr, p);
+  Port& e = *ports_[static_cast<std::size_t>(out)];
+  if (e.down) [[unlikely]]
+    return link_drop(&e, p);
+  if (e.wd_dropping) [[unlikely]]
+    if (watchdog_drop(e, p)) return;
   Port& ip = *ports_[static_cast<std::size_t>(in)];
   SwitchState& s = switches_[static_cast<std::size_t>(node)];
   const std::int64_t w = p.wire.count();
@@ -519,14 +514,24 @@ void Fabric::on_control(std::uint64_t arg) {
   const auto value = static_cast<std::int64_t>(arg & 0xffffff);
   switch (kind) {
     case kPause:
+      if (e.down) break;  // lost with the link
       ++e.c.pause_rx;
       e.paused = static_cast<std::uint8_t>(e.paused | (1u << tc));
+      if (is_switch(e.node)) pause_started(e, tc);
       break;
     case kResume:
+      if (e.down) break;
       ++e.c.pause_rx;
       e.paused = static_cast<std::uint8_t>(e.paused & ~(1u << tc));
+      ++e.wd_epoch[tc];
       try_start(e);
       break;
+    case kWatchdog: on_watchdog(e, tc, static_cast<std::uint32_t>(value)); break;
+    case kRestore: on_watchdog_restore(e, tc); break;
+    case kDeadlockCheck: check_deadlock(); break;
+    case kLinkDown: link_change(e.id / 2, false); break;
+    case kLinkUp: link_change(e.id / 2, true); break;
+    case kReroute: reroute(); break;
     case kCredit:
       e.credits[tc] += value;
       try_start(e);

@@ -35,7 +35,27 @@
 // its message's critical path — sim/critical_path.hpp), transmit (serialization up to
 // hand-on), propagate, switch (pipeline). Invariants: injected = delivered + dropped +
 // in_flight() at every instant; a lossless class never drops (lossless_drops() == 0 unless
-// headroom was configured too small). Hosts' NICs receive without limit.
+// headroom was configured too small) except by an enabled PFC watchdog, counted apart
+// (watchdog_drops()). Hosts' NICs receive without limit.
+//
+// PFC pathologies (fabric_pfc.cpp): pauses spread upstream hop by hop; with a cyclic buffer
+// dependency (a ring whose routing wraps around, a routing loop) the paused queues can wait
+// for each other forever. Deadlock detection (`switch.deadlock_detect`): while any switch
+// queue is paused, a check runs at the latest when the next pause reaches the threshold (and
+// at most a threshold apart); it builds the waits-for graph (sim/waits_for.hpp) of the queues
+// paused at least that long and holding frames — an edge from a paused (port, priority) to each
+// paused queue at the downstream switch holding frames it sent, i.e. behind the XOFF'ing
+// ingress — and a cycle there is a deadlock: reported (its ports and priorities), counted, and
+// the run stops (Scheduler::stop). PFC watchdog (`switch.pfc_watchdog`): a switch queue
+// paused that long while holding frames goes into drop mode for `switch.pfc_watchdog_restore`:
+// its frames and every frame routed to it are dropped (freeing the upstream ingress, which
+// sends XON), then it obeys pause again.
+//
+// Link faults (fabric_links.cpp, a cable's down_at/up_at): a switch-to-switch link going down
+// loses the frames queued on its two ports, the frames on its wire and every frame routed to it
+// until the switches' routing converges `switch.route_convergence` later (next-hop tables
+// recomputed without the down links; a destination left unreachable loses its frames); PFC
+// state on the link is cleared. Coming back up, it carries traffic once routing converges again.
 #pragma once
 
 #include <array>
@@ -57,6 +77,7 @@
 #include "rdmasim/profile.hpp"
 #include "sim/critical_path.hpp"
 #include "sim/tracer.hpp"
+#include "sim/waits_for.hpp"
 #include "sim/wire_tap.hpp"
 
 namespace rdmasim {
@@ -68,6 +89,10 @@ struct PortCounters {  // like `ethtool -S` / `perfquery` for one port
   std::uint64_t ecn_marked = 0;  // frames marked CE on enqueue here
   std::uint64_t pause_tx = 0;    // PFC frames (XOFF + XON) this port sent to its peer
   std::uint64_t pause_rx = 0;    // PFC frames this port received (its transmitter obeys)
+  std::uint64_t watchdog_drops = 0;   // lossless frames the PFC watchdog dropped at this egress
+  std::uint64_t watchdog_storms = 0;  // times the watchdog put one of its queues into drop mode
+  std::uint64_t nak_tx = 0, cnp_tx = 0;  // RC control frames it transmitted: NAKs, DCQCN CNPs
+  std::uint64_t link_drops = 0;          // frames lost because its link was down
   Time paused{};                 // time its transmitter had frames it was not allowed to send
   std::int64_t max_queue_bytes = 0;
   double queue_byte_ps = 0;      // integral of the egress queue's bytes over time
@@ -127,6 +152,10 @@ class Fabric {
   std::uint64_t delivered() const { return delivered_; }
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t lossless_drops() const { return lossless_drops_; }
+  std::uint64_t watchdog_drops() const { return watchdog_drops_; }
+  std::uint64_t watchdog_storms() const { return watchdog_storms_; }
+  /// PFC deadlocks detected (the run stopped at the first; its report in stats()).
+  std::uint64_t deadlocks() const { return static_cast<std::uint64_t>(deadlock_reports_.size()); }
   /// Frames inside the fabric now, counted by walking queues, transmitters and wires.
   std::uint64_t in_flight() const;
   /// Totals and the counters of every port that saw traffic; `span` is the run time that
@@ -167,6 +196,18 @@ class Fabric {
   TraceSite cable_site(int port) const { return site_base_ + static_cast<TraceSite>(port * 2 + 1); }
   void traced_depth(const Port& e);
   void note_queue(Port& e);  // before `queued` changes: accumulates the time-weighted depth
+  // PFC pathologies (fabric_pfc.cpp).
+  void pause_started(Port& e, unsigned tc);  // a switch port's priority was paused now
+  void check_deadlock();
+  void on_watchdog(Port& e, unsigned tc, std::uint32_t epoch);
+  void on_watchdog_restore(Port& e, unsigned tc);
+  void schedule_pfc(Port& e, std::uint64_t kind, unsigned tc, std::uint32_t value, Time delay);
+  void flush_queue(Port& e, unsigned tc);  // watchdog: drops every frame of the priority queued at e
+  bool watchdog_drop(Port& e, Packet& p);   // in drop mode for p's priority: drops p (true)
+  // Link faults (fabric_links.cpp).
+  void link_change(int cable, bool up);
+  void reroute();
+  void link_drop(Port* at, Packet& p);      // lost to a down link (or no route left)
 
   Scheduler& sched_;
   std::shared_ptr<const Topology> topo_;
@@ -180,6 +221,11 @@ class Fabric {
   Handler arrive_{*this, &Fabric::on_arrive};
   Handler control_{*this, &Fabric::on_control};
   std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;
+  std::uint64_t watchdog_drops_ = 0, watchdog_storms_ = 0;
+  std::uint64_t link_drops_ = 0, link_changes_ = 0, reroutes_ = 0;
+  bool check_pending_ = false;  // a deadlock check is scheduled
+  WaitsForGraph waits_for_;     // rebuilt by every check
+  std::vector<PfcDeadlock> deadlock_reports_;
   Tracer* tracer_ = nullptr;
   WireTap* tap_ = nullptr;
   bool observed_ = false;  // tracer_ or tap_

@@ -4,8 +4,9 @@
 
 namespace rdmasim {
 
-void InterruptModerator::arrive(Packet& p, Stage& owner, Time usecs, int frames) {
+void InterruptModerator::arrive(Packet& p, Stage& owner, Time usecs, int frames, bool adaptive) {
   if (pending_ > 0 && sched_.now() >= deadline_) fire();  // timer due at this instant fires first
+  if (adaptive && pending_ == 0 && (!fired_ || sched_.now() - last_fire_ >= usecs)) frames = 1;
   p.service_owner = &owner;
   p.next_in_queue = nullptr;
   if (tail_) tail_->next_in_queue = &p;
@@ -28,6 +29,8 @@ void InterruptModerator::on_event(std::uint64_t generation) {
 void InterruptModerator::fire() {
   ++generation_;
   ++interrupts_;
+  fired_ = true;
+  last_fire_ = sched_.now();
   Packet* p = head_;
   head_ = tail_ = nullptr;
   pending_ = 0;
@@ -37,6 +40,9 @@ void InterruptModerator::fire() {
     Packet* next = p->next_in_queue;
     p->batch_head = first;
     first = false;
+    const Time wait = now - p->stamp;
+    total_wait_ += wait;
+    if (wait > max_wait_) max_wait_ = wait;
     p->charge(Category::interrupt, now, static_cast<ModerateStage*>(p->service_owner)->site());
     static_cast<ModerateStage*>(p->service_owner)->release(*p);
     p = next;

@@ -24,9 +24,14 @@ class InterruptModerator : public EventHandler {
   InterruptModerator& operator=(const InterruptModerator&) = delete;
 
   /// `release(p)` is called on `owner` for each packet when its batch fires.
-  void arrive(Packet& p, Stage& owner, Time usecs, int frames);
+  /// `adaptive`: with nothing pending and no interrupt in the last `usecs`, the packet's
+  /// interrupt fires at once (light load keeps the latency; under load batches form).
+  void arrive(Packet& p, Stage& owner, Time usecs, int frames, bool adaptive = false);
   std::uint64_t interrupts() const { return interrupts_; }
   std::uint64_t packets() const { return packets_; }
+  /// Sum and maximum of the packets' waits here (the lesson's L_batch), measured.
+  Time total_wait() const { return total_wait_; }
+  Time max_wait() const { return max_wait_; }
 
   void on_event(std::uint64_t generation) override;
 
@@ -41,6 +46,10 @@ class InterruptModerator : public EventHandler {
   std::uint64_t generation_ = 0;  // invalidates timers of batches already fired
   std::uint64_t interrupts_ = 0;
   std::uint64_t packets_ = 0;
+  Time total_wait_{};
+  Time max_wait_{};
+  Time last_fire_{};
+  bool fired_ = false;
 };
 
 }  // namespace rdmasim

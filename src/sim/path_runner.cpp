@@ -17,6 +17,9 @@ FifoServer& server_for(HostResources& h, const StageSpec& s) {
     case ResourceKind::pcie_up: return h.pcie_up;
     case ResourceKind::pcie_down: return h.pcie_down;
     case ResourceKind::wire: return h.wire;
+    case ResourceKind::gpu_copy: return h.gpu_copy;
+    case ResourceKind::socket_up: return h.socket_up;
+    case ResourceKind::socket_down: return h.socket_down;
     default: throw std::logic_error("serve stage without a server resource");
   }
 }
@@ -53,8 +56,26 @@ class ObservedStage final : public Stage {
   std::unique_ptr<Stage> inner_;
   MessageObserver& observer_;
 };
+// A core stage that takes an interrupt: an irq stage (also inside connection setup, where it is
+// charged to `setup`), or a stage whose (batch) head pays an irq.
+bool takes_interrupt(const StageSpec& s) {
+  if (s.res != ResourceKind::core) return false;
+  if (s.cost.head_extra > Time::zero()) return s.cost.head_cat == Category::interrupt || s.label.ends_with("kernel.irq");
+  return (s.cat == Category::interrupt && s.cost.fixed > Time::zero()) || s.label.ends_with("kernel.irq");
+}
 
 }  // namespace
+
+HostCounters HostResources::counters() const {
+  HostCounters c;
+  c.cpu_busy = core.busy_time();
+  c.interrupts = interrupts;
+  c.moderated_packets = moderator.packets();
+  c.moderation_wait = moderator.total_wait();
+  c.max_moderation_wait = moderator.max_wait();
+  c.gpu_copy_busy = gpu_copy.busy_time();
+  return c;
+}
 
 PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
                            MessageSink& sink, FabricProvider* fabrics)
@@ -66,7 +87,9 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     HostResources& h = *hosts.at(static_cast<std::size_t>(s.side));
     switch (s.kind) {
       case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx_, s)); break;
-      case StageKind::serve: stages_.push_back(std::make_unique<ServeStage>(ctx_, s, server_for(h, s))); break;
+      case StageKind::serve:
+        stages_.push_back(std::make_unique<ServeStage>(ctx_, s, server_for(h, s), takes_interrupt(s) ? &h.interrupts : nullptr));
+        break;
       case StageKind::split: stages_.push_back(std::make_unique<SplitStage>(ctx_, s)); break;
       case StageKind::merge: stages_.push_back(std::make_unique<MergeStage>(ctx_)); break;
       case StageKind::moderate: stages_.push_back(std::make_unique<ModerateStage>(ctx_, s, h.moderator)); break;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/path.hpp"
+#include "rdmasim/latency.hpp"
 #include "sim/fabric.hpp"
 #include "sim/fifo_server.hpp"
 #include "sim/interrupt_moderator.hpp"
@@ -24,12 +25,19 @@ namespace rdmasim {
 class NetworkStage;
 
 struct HostResources {
-  explicit HostResources(Scheduler& s) : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s) {}
+  explicit HostResources(Scheduler& s)
+      : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s), gpu_copy(s), socket_up(s), socket_down(s) {}
   FifoServer core;
   FifoServer pcie_up;
   FifoServer pcie_down;
   FifoServer wire;
   InterruptModerator moderator;
+  FifoServer gpu_copy;     // the GPU's device<->host copy engine
+  FifoServer socket_up;    // the inter-socket link, towards the GPU's socket...
+  FifoServer socket_down;  // ...and back towards the NIC
+  std::uint64_t interrupts = 0;  // interrupts the host's core took
+  /// CPU accounting: busy time of the core, interrupts, moderation (rdmasim/latency.hpp).
+  HostCounters counters() const;
 };
 
 /// Where network stages find their packet-level fabric (one per simulation).

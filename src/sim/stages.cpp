@@ -29,7 +29,7 @@ void ServeStage::started(Packet& p) {
 }
 
 void ServeStage::receive(Packet& p) {
-  const Time s = cost_.eval(p.payload, p.msg->size, p.wire);
+  const Time s = cost_.eval_at(p.index, p.payload, p.msg->size, p.wire);
   p.service = s + head_extra(p);
   p.release = release_time(cost_, s) + head_extra(p);
   p.service_cat = cat_;
@@ -37,6 +37,7 @@ void ServeStage::receive(Packet& p) {
 }
 
 void ServeStage::charge_service(Packet& p) {
+  if (irqs_ && (cost_.head_extra == Time::zero() || head_extra(p) > Time::zero())) ++*irqs_;
   if (p.trail >= 0) [[unlikely]] return charge_traced(p);  // keeps the untraced path free of calls
   const Time extra = head_extra(p);
   if (extra > Time::zero()) {

@@ -26,8 +26,10 @@ class DelayStage final : public Stage {
 
 class ServeStage final : public Stage {
  public:
-  ServeStage(SimContext& ctx, const StageSpec& spec, FifoServer& server)
-      : Stage(ctx), cat_(spec.cat), cost_(spec.cost), server_(server), wire_(spec.res == ResourceKind::wire) {}
+  /// `irqs` (optional): counts the interrupts this stage takes (host CPU accounting).
+  ServeStage(SimContext& ctx, const StageSpec& spec, FifoServer& server, std::uint64_t* irqs = nullptr)
+      : Stage(ctx), cat_(spec.cat), cost_(spec.cost), server_(server), wire_(spec.res == ResourceKind::wire),
+        irqs_(irqs) {}
   void receive(Packet& p) override;
   /// Called by the server when p's service starts (a wire: p starts its transmission).
   void started(Packet& p);
@@ -45,6 +47,7 @@ class ServeStage final : public Stage {
   Cost cost_;
   FifoServer& server_;
   bool wire_;
+  std::uint64_t* irqs_;
 };
 
 /// The message token becomes its packets. Without a window all of them at once; with one,
@@ -130,7 +133,7 @@ class ModerateStage final : public Stage {
  public:
   ModerateStage(SimContext& ctx, const StageSpec& spec, InterruptModerator& m)
       : Stage(ctx), spec_(spec.moderation), moderator_(m) {}
-  void receive(Packet& p) override { moderator_.arrive(p, *this, spec_.usecs, spec_.frames); }
+  void receive(Packet& p) override { moderator_.arrive(p, *this, spec_.usecs, spec_.frames, spec_.adaptive); }
   void release(Packet& p) { forward(p); }
   void on_event(std::uint64_t) override {}
 

@@ -106,6 +106,9 @@ void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const
   r.signaled = test.signaled;
   r.wqe_ledger_sum = test.wqe_ledger_sum;
   if (const RcConnection* rc = test.send_path().rc()) r.rc = rc->stats();
+  r.hosts[0] = w.a.counters();
+  r.hosts[1] = w.b.counters();
+  r.simulated = w.sched.now();
   if (r.completed == 0) {
     if (w.fabric) r.fabric = w.fabric->stats(w.sched.now());
     return;
@@ -113,6 +116,10 @@ void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const
   fill_rates(r, test.posted, test.completed, c.tx_depth);
   fill_cost(r, w);
   if (w.fabric) r.fabric = w.fabric->stats(Time::ps(test.completed.back() - test.posted.front()));
+  if (c.base.record_samples) {
+    r.posted_ps = test.posted;
+    r.completed_ps = test.completed;
+  }
 }
 
 }  // namespace
@@ -162,6 +169,9 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
     if (const RcConnection* rc = test.path().rc()) r.rc = rc->stats();
     r.completed = n;
     r.lists = r.signaled = n;
+    r.hosts[0] = test.world().a.counters();
+    r.hosts[1] = test.world().b.counters();
+    r.simulated = test.world().sched.now();
     if (n == 0) {  // the QP failed before anything completed
       if (test.world().fabric) r.fabric = test.world().fabric->stats(test.world().sched.now());
       return r;
@@ -170,6 +180,10 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
     fill_cost(r, test.world());
     if (test.world().fabric)
       r.fabric = test.world().fabric->stats(Time::ps(test.completed_.back() - test.posted_.front()));
+    if (c.base.record_samples) {
+      r.posted_ps = test.posted_;
+      r.completed_ps = test.completed_;
+    }
   }
   if (r.completed == 0) return r;
   const FrameKind fk = c.base.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;

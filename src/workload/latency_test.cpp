@@ -1,5 +1,6 @@
 // run_latency: builds the two directions' paths and drives the ping-pong.
 #include "model/budget.hpp"
+#include "model/connection.hpp"
 #include "model/path.hpp"
 #include "rdmasim/latency.hpp"
 #include "workload/pingpong.hpp"
@@ -25,10 +26,28 @@ LatResult run_latency(const LatConfig& c, Exports* exports) {
     throw std::invalid_argument("this run would simulate more than 11 days (" + std::to_string(c.iters) +
                                 " iterations of " + format_time(rtt) + "): use fewer iterations");
   PingPong pp(c, fwd, e.reverse ? &*e.reverse : nullptr, exports);
+  if (c.conn.reuse > 0 || c.conn.pool) {
+    PathSpec setup = build_setup_path(c);
+    r.setup = evaluate_path(setup, c.size, true).total();
+    if (c.conn.reuse > 0) {
+      setup.stages.insert(setup.stages.end(), fwd.stages.begin(), fwd.stages.end());
+      pp.set_connection_setup(setup, c.conn.reuse);
+    }
+  }
   pp.run(c.iters - 1);
+  r.connections = pp.connections();
   r.kept_ledger_sum = pp.kept_ledger_sum();
   r.invariant_violations = pp.invariant_violations();
   r.events = pp.events();
+  r.iterations = std::move(pp.iterations());
+  r.hosts[0] = pp.host(0).counters();
+  r.hosts[1] = pp.host(1).counters();
+  r.simulated = pp.now();
+  {
+    long double sum = 0;
+    for (std::int64_t v : pp.samples()) sum += static_cast<long double>(v);
+    if (!pp.samples().empty()) r.mean_all_rtt_ps = static_cast<double>(sum / static_cast<long double>(pp.samples().size()));
+  }
   r.stats = compute_latency_stats(pp.samples(), r.rtt_factor);
   for (const StageSpec& s : fwd.stages)
     if (s.kind == StageKind::split && !s.split.header_only) {

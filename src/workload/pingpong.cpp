@@ -9,6 +9,12 @@ PingPong::PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* 
   if (reverse) reverse_ = w_.instance(*reverse, *this);
   exports_.start(c.topology == LatTopology::fabric ? c.fabric.from : 0);
   size_ = c.size;
+  record_ = c.record_samples;
+}
+
+void PingPong::set_connection_setup(const PathSpec& setup_forward, std::int64_t reuse) {
+  setup_forward_ = w_.instance(setup_forward, *this);
+  reuse_ = reuse;
 }
 
 void PingPong::post(int direction) {
@@ -16,12 +22,18 @@ void PingPong::post(int direction) {
   m.id = next_msg_id_++;
   m.size = size_;
   m.tag = static_cast<std::uint64_t>(direction);
+  if (direction == 0 && setup_forward_ && exchange_++ % reuse_ == 0) {
+    ++connections_;
+    setup_forward_->post(m);
+    return;
+  }
   (direction == 0 ? *forward_ : *reverse_).post(m);
 }
 
 void PingPong::run(std::int64_t exchanges) {
   samples_.clear();
   samples_.reserve(static_cast<std::size_t>(exchanges));
+  if (record_) iterations_.reserve(static_cast<std::size_t>(exchanges));
   remaining_ = exchanges;
   if (remaining_ <= 0) return;
   iteration_start_ = w_.sched.now();
@@ -45,6 +57,7 @@ void PingPong::delivered(Packet& token) {
   // Iteration complete: one RTT sample.
   const std::int64_t v = (now - iteration_start_).count_ps();
   samples_.push_back(v);
+  if (record_) iterations_.push_back({iteration_start_.count_ps(), v, iteration_ledger_});
   all_ledger_.add(iteration_ledger_);
   if (v >= top_[0].value) {
     top_[1] = top_[0];

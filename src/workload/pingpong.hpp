@@ -25,6 +25,10 @@ class PingPong final : public MessageSink {
   /// `forward` runs from host A; `reverse` (may be null for READ) from host B. `exports`
   /// (optional) traces / captures the run.
   PingPong(const LatConfig& c, const PathSpec& forward, const PathSpec* reverse, Exports* exports = nullptr);
+  /// With connection setup in the timed loop: every `reuse`-th exchange starts with
+  /// `setup_forward` (the setup stages followed by the forward path) instead of `forward`.
+  void set_connection_setup(const PathSpec& setup_forward, std::int64_t reuse);
+  std::int64_t connections() const { return connections_; }
   PingPong(const PingPong&) = delete;
   PingPong& operator=(const PingPong&) = delete;
 
@@ -32,12 +36,15 @@ class PingPong final : public MessageSink {
   void run(std::int64_t exchanges);
 
   std::vector<std::int64_t>& samples() { return samples_; }
+  /// With LatConfig::record_samples: every iteration in order (else empty).
+  std::vector<LatResult::Iteration>& iterations() { return iterations_; }
   /// Sum of the ledgers of all samples except the two largest (perftest's kept set; among
   /// equal values the later iterations count as larger).
   Ledger kept_ledger_sum() const;
   std::int64_t invariant_violations() const { return violations_; }
   std::uint64_t events() const { return w_.sched.executed(); }
   const HostResources& host(int i) const { return i == 0 ? w_.a : w_.b; }
+  Time now() const { return w_.sched.now(); }
 
   void delivered(Packet& token) override;
 
@@ -52,6 +59,8 @@ class PingPong final : public MessageSink {
   ExportSession exports_;
   std::unique_ptr<PathInstance> forward_;
   std::unique_ptr<PathInstance> reverse_;
+  std::unique_ptr<PathInstance> setup_forward_;
+  std::int64_t reuse_ = 0, exchange_ = 0, connections_ = 0;
 
   Bytes size_{};
   std::int64_t remaining_ = 0;
@@ -61,6 +70,8 @@ class PingPong final : public MessageSink {
   Ledger all_ledger_;
   std::array<Top, 2> top_{};  // top_[0] largest
   std::vector<std::int64_t> samples_;
+  bool record_ = false;
+  std::vector<LatResult::Iteration> iterations_;
   std::int64_t violations_ = 0;
 };
 

@@ -21,6 +21,7 @@ std::string_view to_string(Pattern p) {
     case Pattern::permutation: return "permutation";
     case Pattern::incast: return "incast";
     case Pattern::alltoall: return "alltoall";
+    case Pattern::stride: return "stride";
   }
   return "?";
 }
@@ -50,6 +51,10 @@ std::vector<std::pair<int, int>> pattern_flows(const TrafficConfig& c, int hosts
       if (c.incast_senders < 1 || c.incast_senders >= hosts)
         throw std::invalid_argument("incast: senders must be 1.." + std::to_string(hosts - 1));
       for (int i = 1; i <= c.incast_senders; ++i) f.emplace_back(i, 0);
+      break;
+    case Pattern::stride:
+      if (c.stride < 1 || c.stride >= hosts) throw std::invalid_argument("stride: must be 1.." + std::to_string(hosts - 1));
+      for (int i = 0; i < hosts; ++i) f.emplace_back(i, (i + c.stride) % hosts);
       break;
     case Pattern::alltoall:
       for (int i = 0; i < hosts; ++i)

@@ -1,0 +1,111 @@
+#include "io/csv_export.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <sys/stat.h>
+
+#include "io/atomic_file.hpp"
+
+namespace rdmasim {
+namespace {
+
+std::string num(double x) {
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+std::string num(std::int64_t x) { return std::to_string(x); }
+std::string num(std::uint64_t x) { return std::to_string(x); }
+
+}  // namespace
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string lat_messages_csv(const LatResult& r) {
+  std::string out = "iteration,start_ps,rtt_ps,reported_ps";
+  for (Category c : kAllCategories) out += "," + std::string(category_name(c)) + "_ps";
+  out += "\n";
+  std::int64_t i = 0;
+  for (const LatResult::Iteration& it : r.iterations) {
+    out += num(i++) + "," + num(it.start_ps) + "," + num(it.rtt_ps) + "," +
+           num(static_cast<double>(it.rtt_ps) / r.rtt_factor);
+    for (Category c : kAllCategories) out += "," + num(it.ledger[c].count_ps());
+    out += "\n";
+  }
+  return out;
+}
+
+std::string bw_messages_csv(const BwResult& r) {
+  std::string out = "message,posted_ps,completed_ps,latency_ps\n";
+  for (std::size_t i = 0; i < r.completed_ps.size() && i < r.posted_ps.size(); ++i)
+    out += num(static_cast<std::int64_t>(i)) + "," + num(r.posted_ps[i]) + "," + num(r.completed_ps[i]) + "," +
+           num(r.completed_ps[i] - r.posted_ps[i]) + "\n";
+  return out;
+}
+
+std::string flows_csv(const TrafficResult& r) {
+  std::string out =
+      "flow,src,dst,sport,goodput_bps,steady_goodput_bps,predicted_bps,completed,flushed,dropped,ce_marked,"
+      "retransmitted,timeouts,naks,cnps,status,route\n";
+  int i = 0;
+  for (const FlowResult& f : r.flows)
+    out += num(static_cast<std::int64_t>(i++)) + ",h" + num(static_cast<std::int64_t>(f.src)) + ",h" +
+           num(static_cast<std::int64_t>(f.dst)) + "," + num(static_cast<std::int64_t>(f.sport)) + "," +
+           num(f.goodput_bps) + "," + num(f.steady_goodput_bps) + "," + num(f.predicted_bps) + "," +
+           num(f.completed) + "," + num(f.flushed) + "," + num(f.dropped) + "," + num(f.ce_marked) + "," +
+           num(f.rc.retransmitted) + "," + num(f.rc.timeouts) + "," + num(f.rc.naks) + "," + num(f.rc.cnps) + "," +
+           csv_field(f.rc.status) + "," + csv_field(f.route) + "\n";
+  return out;
+}
+
+std::string ports_csv(const FabricStats& f) {
+  std::string out =
+      "port,rate_bps,tx_packets,tx_bytes,rx_packets,rx_bytes,drops,rx_errors,ecn_marked,pause_tx,pause_rx,"
+      "paused_us,max_queue_bytes,mean_queue_bytes,utilisation\n";
+  for (const PortStats& p : f.ports)
+    out += csv_field(p.port) + "," + num(p.rate_bps) + "," + num(p.tx_packets) + "," + num(p.tx_bytes) + "," +
+           num(p.rx_packets) + "," + num(p.rx_bytes) + "," + num(p.drops) + "," + num(p.rx_errors) + "," +
+           num(p.ecn_marked) + "," + num(p.pause_tx) + "," + num(p.pause_rx) + "," + num(p.paused_us) + "," +
+           num(p.max_queue_bytes) + "," + num(p.mean_queue_bytes) + "," + num(p.utilisation) + "\n";
+  return out;
+}
+
+CsvDir::CsvDir(std::string dir) : dir_(std::move(dir)) {
+  if (dir_.empty()) throw std::invalid_argument("--csv: give a directory");
+  struct stat st {};
+  if (::stat(dir_.c_str(), &st) != 0) {
+    if (::mkdir(dir_.c_str(), 0777) != 0)
+      throw std::invalid_argument("--csv " + dir_ + ": cannot create the directory (" + std::strerror(errno) + ")");
+  } else if (!S_ISDIR(st.st_mode)) {
+    throw std::invalid_argument("--csv " + dir_ + ": not a directory");
+  }
+  const std::string probe = dir_ + "/.rdmasim-csv.tmp";
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (!f) throw std::invalid_argument("--csv " + dir_ + ": cannot write there");
+  std::fclose(f);
+  std::remove(probe.c_str());
+}
+
+void CsvDir::publish() const {
+  for (const auto& [name, content] : files_) {
+    const std::string path = dir_ + "/" + name, tmp = path + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw std::runtime_error("csv: cannot write " + tmp);
+    if (std::fwrite(content.data(), 1, content.size(), f) != content.size()) {
+      std::fclose(f);
+      std::remove(tmp.c_str());
+      throw std::runtime_error("csv: short write to " + tmp);
+    }
+    publish_file(f, tmp, path, "csv");
+  }
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,24 @@
+// ConnectionSetup: establishing one RC connection between the two hosts, as stages of a path
+// from the client (A) back to the client, ready to post — everything charged to `setup`.
+//
+//   A: ibv_create_qp, RESET->INIT, ibv_reg_mr (fixed + pages x pin_per_page)
+//   address/route resolution: a MAD A->B and its answer B->A            (1 RTT)
+//   REQ A->B; B: create QP, INIT, RTR, reg_mr; REP B->A; A: RTR, RTS     (1 RTT)
+//   (RTU A->B travels ahead of the first data and is off the critical path)
+// Each MAD leg is the one-way path of a conn.mad_size SEND through the kernel (RDMA with kernel
+// bypass off, completion by interrupt) plus conn.cm_process on the receiving core, with its
+// costs fixed at the MAD's size: the legs run on the hosts' real resources (CPU time counts),
+// independent of the data message they precede. L_setup ~ 2 RTT + QP transitions + pinning.
+#pragma once
+
+#include "model/path.hpp"
+#include "rdmasim/latency.hpp"
+
+namespace rdmasim {
+
+/// The setup stages for a connection whose data buffers are `c.size` bytes (both sides register).
+PathSpec build_setup_path(const LatConfig& c);
+/// Pages a registration of `size` bytes pins.
+std::int64_t pinned_pages(const ConnParams& p, Bytes size);
+
+}  // namespace rdmasim

@@ -1,0 +1,137 @@
+// The fabric's PFC pathologies: deadlock detection over the waits-for graph of paused queues,
+// and the PFC watchdog (sim/fabric.hpp describes both). Checks run on timers, off the per-frame
+// hot path; the per-frame cost is one bit test in admit() while a watchdog is dropping.
+#include <algorithm>
+
+#include "sim/fabric.hpp"
+#include "sim/fabric_port.hpp"
+
+namespace rdmasim {
+
+using namespace fabric_detail;
+
+void Fabric::schedule_pfc(Port& e, std::uint64_t kind, unsigned tc, std::uint32_t value, Time delay) {
+  const std::uint64_t arg = (static_cast<std::uint64_t>(e.id) << 32) | (kind << 28) |
+                            (static_cast<std::uint64_t>(tc) << 24) | (static_cast<std::uint64_t>(value) & 0xffffff);
+  sched_.schedule_in(delay, control_, arg);
+}
+
+void Fabric::pause_started(Port& e, unsigned tc) {
+  e.paused_since[tc] = sched_.now();
+  if (opt_.sw.deadlock_detect > Time::zero() && !check_pending_) {
+    check_pending_ = true;
+    schedule_pfc(*ports_[0], kDeadlockCheck, 0, 0, opt_.sw.deadlock_detect);
+  }
+  if (opt_.sw.pfc_watchdog > Time::zero() && !(e.wd_dropping >> tc & 1))
+    schedule_pfc(e, kWatchdog, tc, e.wd_epoch[tc], opt_.sw.pfc_watchdog);
+}
+
+void Fabric::check_deadlock() {
+  check_pending_ = false;
+  if (sched_.stopped()) return;
+  const Time now = sched_.now(), limit = opt_.sw.deadlock_detect;
+  Time next = now + limit;  // at most a threshold apart while anything stays paused
+  bool any = false;
+  waits_for_.clear();
+  for (const auto& pp : ports_) {
+    const Port& e = *pp;
+    if (!e.paused || !is_switch(e.node)) continue;
+    for (unsigned tc = 0; tc < kClasses; ++tc) {
+      if (!(e.paused >> tc & 1)) continue;
+      any = true;
+      const Time since = e.paused_since[tc];
+      if (now - since >= limit) {
+        if (e.head[tc]) waits_for_.add_vertex({e.id, static_cast<int>(tc)});
+      } else {
+        next = std::min(next, since + limit);
+      }
+    }
+  }
+  // u -> v: frames u sent (they entered through the ingress whose XOFF pauses u) wait in v.
+  for (const auto& pp : ports_) {
+    const Port& v = *pp;
+    for (unsigned tc = 0; tc < kClasses; ++tc) {
+      if (!v.head[tc] || !waits_for_.has_vertex({v.id, static_cast<int>(tc)})) continue;
+      for (const Packet* p = v.head[tc]; p; p = p->next_in_queue) {
+        const WaitsForGraph::Vertex u{p->fab_port, static_cast<int>(tc)};
+        if (waits_for_.has_vertex(u)) waits_for_.add_edge(u, {v.id, static_cast<int>(tc)});
+      }
+    }
+  }
+  const std::vector<WaitsForGraph::Vertex> cycle = waits_for_.find_cycle();
+  if (!cycle.empty()) {
+    PfcDeadlock d;
+    d.detected_at_us = now.to_us();
+    for (const WaitsForGraph::Vertex& v : cycle) {
+      const Port& e = *ports_[static_cast<std::size_t>(v.port)];
+      const auto tc = static_cast<std::size_t>(v.priority);
+      d.cycle.push_back({port_name(v.port), v.priority, e.qbytes[tc], (now - e.paused_since[tc]).to_us()});
+    }
+    deadlock_reports_.push_back(std::move(d));
+    sched_.stop();  // nothing in the cycle can move again: the run ends here, deadlocked
+    return;
+  }
+  if (!any) return;  // the next pause schedules the next check
+  check_pending_ = true;
+  sched_.schedule_at(next, control_, static_cast<std::uint64_t>(kDeadlockCheck) << 28);
+}
+
+void Fabric::on_watchdog(Port& e, unsigned tc, std::uint32_t epoch) {
+  if (!(e.paused >> tc & 1) || epoch != (e.wd_epoch[tc] & 0xffffff) || (e.wd_dropping >> tc & 1)) return;  // resumed since
+  if (!e.head[tc]) {  // paused but nothing waits: no storm yet, look again later
+    schedule_pfc(e, kWatchdog, tc, epoch, opt_.sw.pfc_watchdog);
+    return;
+  }
+  ++e.c.watchdog_storms;
+  ++watchdog_storms_;
+  e.wd_dropping = static_cast<std::uint8_t>(e.wd_dropping | (1u << tc));
+  flush_queue(e, tc);
+  schedule_pfc(e, kRestore, tc, 0, opt_.sw.pfc_watchdog_restore);
+}
+
+void Fabric::on_watchdog_restore(Port& e, unsigned tc) {
+  e.wd_dropping = static_cast<std::uint8_t>(e.wd_dropping & ~(1u << tc));
+  if (e.paused >> tc & 1) {  // still paused: the watchdog watches it again from now
+    e.paused_since[tc] = sched_.now();
+    schedule_pfc(e, kWatchdog, tc, e.wd_epoch[tc], opt_.sw.pfc_watchdog);
+  }
+}
+
+bool Fabric::watchdog_drop(Port& e, Packet& p) {
+  if (!(e.wd_dropping >> p.tc & 1)) return false;
+  ++e.c.watchdog_drops;
+  ++watchdog_drops_;
+  ++dropped_;
+  ++p.flow->dropped;
+  p.fab_port = -1;
+  p.flow->client->dropped(p);
+  return true;
+}
+
+void Fabric::flush_queue(Port& e, unsigned tc) {
+  Packet* p = e.head[tc];
+  e.head[tc] = e.tail[tc] = nullptr;
+  while (p) {
+    Packet* next = p->next_in_queue;
+    const std::int64_t w = p->wire.count();
+    e.qbytes[tc] -= w;
+    note_queue(e);
+    e.queued -= w;
+    --e.queued_packets;
+    release_buffer(e.node, p->fab_port ^ 1, static_cast<std::uint8_t>(tc), w);  // may XON the upstream
+    ++e.c.watchdog_drops;
+    ++watchdog_drops_;
+    ++dropped_;
+    ++p->flow->dropped;
+    p->fab_port = -1;
+    p->flow->client->dropped(*p);
+    p = next;
+  }
+  if (tracer_) [[unlikely]] traced_depth(e);
+  if (e.queued_packets == 0 && e.blocked) {
+    e.c.paused += sched_.now() - e.blocked_since;
+    e.blocked = false;
+  }
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,70 @@
+// Fabric::Port: one end of a cable inside the packet-level fabric (sim/fabric.hpp) — its
+// transmitter and strict-priority egress queues towards the peer, the PFC / credit state it
+// obeys, and the ingress accounting of the frames it received and its node still buffers.
+// Internal to the fabric's sources (fabric.cpp, fabric_pfc.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/scheduler.hpp"
+#include "net/packet.hpp"
+#include "sim/critical_path.hpp"
+#include "sim/fabric.hpp"
+
+namespace rdmasim {
+namespace fabric_detail {
+
+inline constexpr int kClasses = 8;
+inline constexpr std::int64_t kPauseFrameWire = 84;  // 64 B MAC control frame + preamble/SFD + IFG
+// Control events (Fabric::on_control): the kind in bits 28..31 of the argument.
+enum Control : std::uint64_t {
+  kPause = 1, kResume = 2, kCredit = 3, kWatchdog = 4, kRestore = 5, kDeadlockCheck = 6, kLinkDown = 7, kLinkUp = 8, kReroute = 9
+};
+
+}  // namespace fabric_detail
+
+struct Fabric::Port final : EventHandler {
+  Port(Fabric& f, int i) : fabric(f), id(i) {}
+  void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
+
+  Fabric& fabric;
+  int id;
+  int node = 0, peer = 0;
+  bool peer_switch = false;
+  Rate rate{};
+  Time prop{};
+  // Egress: strict-priority queues toward the peer.
+  std::array<Packet*, fabric_detail::kClasses> head{}, tail{};
+  std::array<std::int64_t, fabric_detail::kClasses> qbytes{};
+  std::int64_t queued = 0;
+  Time queue_since{};  // last change of `queued` (for the time-weighted mean)
+  std::uint32_t queued_packets = 0;
+  bool busy = false;
+  Time busy_until{}, service{}, release{};
+  int cur_in = -1;  // ingress port the frame in transmission was buffered under (-1: a host)
+  std::uint8_t cur_tc = 0;
+  std::int64_t cur_bytes = 0;
+  CriticalPath path;
+  double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
+  std::vector<std::uint64_t> drops;  // frames it sends that are lost, by count (1-based, ascending)
+  std::size_t next_drop = 0;
+  std::uint64_t sent_count = 0;      // frames it sent that reached the far end (counted when drops)
+  std::uint8_t paused = 0;                     // PFC: priorities the peer has paused
+  std::array<Time, fabric_detail::kClasses> paused_since{};   // when each priority's pause began (switch ports)
+  std::array<std::uint32_t, fabric_detail::kClasses> wd_epoch{};  // PFC watchdog: bumped by every XON
+  std::uint8_t wd_dropping = 0;                // PFC watchdog: priorities in drop mode
+  std::array<std::int64_t, fabric_detail::kClasses> credits{};  // IB: room in the peer's input buffer per VL
+  bool down = false;  // its link is down (link fault)
+  bool blocked = false;
+  Time blocked_since{};
+  // Ingress: frames received from the peer and buffered at this node.
+  std::array<std::int64_t, fabric_detail::kClasses> in_bytes{}, in_headroom{};
+  std::uint8_t xoff_sent = 0;
+  std::int64_t headroom = 0;
+  PortCounters c;
+  FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
+};
+
+}  // namespace rdmasim

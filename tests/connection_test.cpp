@@ -1,0 +1,90 @@
+// Acceptance 4: connection setup in the timed loop. With a new RC connection every N
+// exchanges, the mean exchange over the run is L_send + L_setup / N (within a picosecond per
+// message); L_setup is 2 MAD round trips plus the CM processing, QP creation and transitions
+// and the MR registrations (pinning per page), all under `setup`; a QP pool (pre-built
+// connections) leaves the timed loop exactly as without setup.
+#include <gtest/gtest.h>
+
+#include "model/budget.hpp"
+#include "model/connection.hpp"
+#include "rdmasim/latency.hpp"
+
+using namespace rdmasim;
+
+namespace {
+LatConfig base() {
+  LatConfig c;
+  c.size = Bytes(8192);
+  c.profile.nic.tx_jitter = Time::zero();
+  return c;
+}
+}  // namespace
+
+TEST(Connection, SetupIsTwoMadRoundTripsPlusQpAndMrWork) {
+  const LatConfig c = base();
+  const ConnParams& p = c.profile.conn;
+  const Time setup = evaluate_path(build_setup_path(c), c.size, true).total();
+  // One MAD leg: a conn.mad_size SEND through the kernel, one way.
+  LatConfig mad = c;
+  mad.test = TestKind::send;
+  mad.size = p.mad_size;
+  mad.toggles.kernel_bypass = false;
+  mad.toggles.busy_poll = false;
+  mad.toggles.inline_data = false;
+  const Time leg = evaluate_path(build_path(mad, resolve(mad), 0), mad.size, true).total();
+  const Time reg = p.reg_fixed + p.pin_per_page * pinned_pages(p, c.size);
+  EXPECT_EQ(pinned_pages(p, c.size), 2);
+  EXPECT_EQ(setup, leg * 4 + p.cm_process * 4 + p.qp_create * 2 + p.qp_transition * 5 + reg * 2);
+  // Every stage of the setup is charged to `setup`.
+  const Ledger l = evaluate_path(build_setup_path(c), c.size, true);
+  EXPECT_EQ(l[Category::setup], l.total());
+}
+
+TEST(Connection, MeanPerMessageIsSendPlusSetupOverN) {
+  const LatConfig plain = [] {
+    LatConfig c = base();
+    c.iters = 41;
+    return c;
+  }();
+  const LatResult ref = run_latency(plain);
+  const double rtt = ref.stats.typical_ps * 2;
+  for (std::int64_t n : {1, 2, 4, 10, 40}) {
+    LatConfig c = plain;
+    c.conn.reuse = n;
+    const LatResult r = run_latency(c);
+    SCOPED_TRACE(n);
+    EXPECT_EQ(r.invariant_violations, 0);
+    EXPECT_EQ(r.connections, 40 / n);
+    // Each setup's four kernel MADs end in an interrupt on the receiving host: 2 on each side.
+    EXPECT_EQ(r.hosts[0].interrupts, static_cast<std::uint64_t>(2 * r.connections));
+    EXPECT_EQ(r.hosts[1].interrupts, static_cast<std::uint64_t>(2 * r.connections));
+    const double expect = rtt + static_cast<double>(r.setup.count_ps()) / static_cast<double>(n);
+    EXPECT_NEAR(r.mean_all_rtt_ps, expect, 1.0);
+    // The setup time is in the ledger, under `setup`, once per connection (kept samples drop
+    // the two largest: with setups those are two setup exchanges, unless every one has one).
+    const std::int64_t kept_setups = n == 1 ? r.stats.kept : r.connections - 2;
+    if (n <= 20) { EXPECT_EQ(r.kept_ledger_sum[Category::setup], r.setup * kept_setups); }
+  }
+}
+
+TEST(Connection, QpPoolKeepsSetupOutOfTheTimedLoop) {
+  LatConfig c = base();
+  c.iters = 20;
+  const LatResult ref = run_latency(c);
+  c.conn.pool = true;
+  const LatResult pooled = run_latency(c);
+  EXPECT_EQ(pooled.stats.typical_ps, ref.stats.typical_ps);
+  EXPECT_EQ(pooled.stats.avg_ps, ref.stats.avg_ps);
+  EXPECT_EQ(pooled.kept_ledger_sum, ref.kept_ledger_sum);
+  EXPECT_EQ(pooled.connections, 0);
+  EXPECT_EQ(pooled.setup, evaluate_path(build_setup_path(c), c.size, true).total());
+  EXPECT_GT(pooled.setup, Time::us(50));
+}
+
+TEST(Connection, RegistrationGrowsWithPages) {
+  LatConfig a = base(), b = base();
+  b.size = Bytes(a.size.count() + 64 * 4096);
+  const Time ta = evaluate_path(build_setup_path(a), a.size, true).total();
+  const Time tb = evaluate_path(build_setup_path(b), b.size, true).total();
+  EXPECT_EQ(tb - ta, a.profile.conn.pin_per_page * 64 * 2);  // both sides register
+}
