@@ -222,8 +222,22 @@ json_keys "$(doc_keys 'bw --json')" bw -n 10 --json
 json_keys "$(doc_keys 'bw --pattern P --json')" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --json
 json_keys "$(doc_keys 'bw --pattern P --seeds N --json')" bw --topology fat-tree --pattern permutation --seeds 2 -n 5 --json
 json_keys "$(doc_keys 'bw --loss-sweep L --json')" bw --topology single-switch -n 10 --loss-sweep 0,1e-3 --json
+json_keys "$(doc_keys 'allreduce --json')" allreduce -b 64K -e 64K -n 1 --json
 json_keys "$(doc_keys 'topo --json')" topo --json
 json_keys "$(doc_keys 'list --json')" list --json
+# Batching (issue 4): post lists and CQ moderation; a list larger than the SQ depth is one error.
+expect_ok " 2               625      20000     70.625" bw -s 2 -n 20000 --post-list 32
+expect_ok "one WQE in 32 signaled" bw -s 2 -n 2000 --cq-mod 32
+expect_error "--post-list 256 is larger than the SQ depth (--tx-depth 128)" bw --post-list 256
+expect_error "--cq-mod 300 is larger than the SQ depth (--tx-depth 128)" bw -Q 300
+expect_error "--post-list/--cq-mod batch the single-QP bw test" bw --topology single-switch --pattern permutation -l 4
+
+# AllReduce (issue 4): the nccl-tests table; bad input is one error.
+expect_ok "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong" allreduce -b 1M -e 1M -n 1 -w 0
+expect_ok "# Out of bounds values : 0 OK" allreduce --hosts 4 -b 64K -e 256K -n 1 --algo halving-doubling --gpudirect off
+expect_error "halving-doubling needs a power-of-two number of ranks, got 6" allreduce --hosts 6 --algo halving-doubling -b 1M -e 1M
+expect_error "-b: expected a size like 8, 64K, 32M or 1G" allreduce -b 12Q
+expect_error "--nodes: the topology has 8 hosts" allreduce --nodes 9 -b 1M -e 1M
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -20,7 +20,7 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
   }
   const std::map<std::string, std::string> kind_of{{"network.topology", "topology"}, {"network.routing", "routing"},
                                                    {"network.link_layer", "link layer"}, {"workload.pattern", "pattern"},
-                                                   {"network.cc", "congestion control"},
+                                                   {"workload.algo", "collective"}, {"network.cc", "congestion control"},
                                                    {"network.ring_routing", "ring routing"}, {"profile", "profile"}};
   for (const cli::ScenarioKey& k : cli::scenario_keys()) {
     const auto it = kind_of.find(k.path);
@@ -32,5 +32,5 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
     }
   }
   for (const TopologyBuilder& b : topology_builders()) EXPECT_TRUE(listed["topology"].count(b.name)) << b.name;
-  for (const char* w : {"lat", "bw", "budget", "demo"}) EXPECT_TRUE(listed["workload"].count(w)) << w;
+  for (const char* w : {"lat", "bw", "budget", "demo", "allreduce"}) EXPECT_TRUE(listed["workload"].count(w)) << w;
 }

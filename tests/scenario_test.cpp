@@ -115,7 +115,7 @@ TEST(Scenario, EveryBadInputHasItsOwnLocatedMessage) {
       {"command = \"lat\"\n[workload\n", "s.toml:2:"},                                  // syntax error
       {"[workload]\nsize = 4\n", "missing required key \"command\""},                   // missing command
       {"command = 3\n", "s.toml:1:11: command: expected a string"},
-      {"command = \"ping\"\n", "unknown command \"ping\" (valid: lat, bw, budget)"},
+      {"command = \"ping\"\n", "unknown command \"ping\" (valid: lat, bw, budget, allreduce)"},
       {"command = \"lat\"\nsedd = 1\n", "s.toml:2:8: sedd: unknown key (valid at the top level"},
       {"command = \"lat\"\n[workloads]\nsize = 1\n", "workloads.size: unknown key (valid at the top level"},
       {"command = \"lat\"\n[workload]\nsise = 1\n", "s.toml:3:8: workload.sise: unknown key (valid in [workload]: test"},
@@ -170,4 +170,33 @@ TEST(Scenario, FormatDocumentListsEveryKeyAndParameter) {
   const std::string md = scenario_format_markdown();
   for (const ScenarioKey& k : scenario_keys()) EXPECT_NE(md.find("`" + k.path + "`"), std::string::npos) << k.path;
   for (const ParamDef& d : profile_params()) EXPECT_NE(md.find("`params." + d.key + "`"), std::string::npos) << d.key;
+}
+
+TEST(Scenario, AllReduceAndBatchingKeys) {
+  const Scenario s = parse_scenario(
+      "command = \"allreduce\"\n[workload]\nalgo = \"halving-doubling\"\ngpus = 2\ngpudirect = false\n"
+      "min_bytes = \"1M\"\nmax_bytes = \"4M\"\nstep_factor = 4\niters = 3\nwarmup = 0\n",
+      "a.toml");
+  EXPECT_EQ(s.command, Command::allreduce);
+  EXPECT_EQ(s.options.collective.algo, "halving-doubling");
+  EXPECT_EQ(s.options.collective.gpus, 2);
+  EXPECT_EQ(s.options.collective.gpudirect, "off");
+  EXPECT_EQ(s.options.collective.min_bytes, "1M");
+  EXPECT_EQ(s.options.topology, "single-switch");  // the allreduce command's defaults
+  EXPECT_EQ(s.options.fabric.hosts, 8);
+  EXPECT_EQ(s.options.iters, 3);
+  scenario_config(s);
+  const Scenario b = parse_scenario("command = \"bw\"\n[workload]\npost_list = 32\ncq_mod = 16\n", "b.toml");
+  EXPECT_EQ(b.options.post_list, 32);
+  EXPECT_EQ(b.options.cq_mod, 16);
+  EXPECT_NE(error_of("command = \"lat\"\n[workload]\nalgo = \"ring\"\n").find("s.toml:3:8: workload.algo: not used by command \"lat\""),
+            std::string::npos)
+      << error_of("command = \"lat\"\n[workload]\nalgo = \"ring\"\n");
+  EXPECT_NE(error_of("command = \"allreduce\"\n[workload]\nsize = 64\n").find("workload.size: not used by command \"allreduce\""),
+            std::string::npos);
+  EXPECT_NE(error_of("command = \"lat\"\n[workload]\npost_list = 4\n").find("workload.post_list: not used by command \"lat\""),
+            std::string::npos);
+  EXPECT_NE(error_of("command = \"allreduce\"\n[workload]\nmin_bytes = \"3X\"\n").find("workload.min_bytes"), std::string::npos);
+  EXPECT_NE(error_of("command = \"allreduce\"\n[workload]\nalgo = \"tree\"\n").find("valid: ring, halving-doubling"),
+            std::string::npos);
 }

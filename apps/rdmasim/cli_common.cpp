@@ -39,6 +39,11 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     if (cmd == Command::bw) {
       app.add_option("-t,--tx-depth", o.tx_depth, "messages in flight (send queue depth)")->capture_default_str();
       app.add_flag("--report-gbits,--report_gbits", o.report_gbits, "report Gb/s instead of MiB/s");
+      app.add_option("-l,--post-list,--post_list", o.post_list,
+                     "post lists of N WQEs with one doorbell (one WQE fetch per list; N <= --tx-depth)")
+          ->capture_default_str();
+      app.add_option("-Q,--cq-mod", o.cq_mod, "signal every Nth WQE only (unsignaled: no CQE, no poll; N <= --tx-depth)")
+          ->capture_default_str();
       app.add_option("--pattern", o.pattern, "many flows on a switched topology: permutation | incast | alltoall | stride")
           ->check(CLI::IsMember({"permutation", "incast", "alltoall", "stride"}));
       app.add_option("--incast", o.incast, "incast: number of senders (hosts 1..N -> h0)")->capture_default_str();

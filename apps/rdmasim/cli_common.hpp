@@ -15,6 +15,17 @@
 
 namespace rdmasim::cli {
 
+/// `rdmasim allreduce` (cmd_allreduce.hpp); its iterations are LatOptions::iters.
+struct CollectiveOptions {
+  std::string algo = "ring";           // ring | halving-doubling
+  int nodes = 0;                       // hosts taking part (0: all)
+  int gpus = 1;                        // GPUs per host
+  std::string gpudirect = "on";        // on | off (staged through host memory)
+  std::string min_bytes = "32M", max_bytes = "32M";
+  std::int64_t step_factor = 2;
+  int warmup = 1;
+};
+
 struct LatOptions {
   std::string test;          // empty: write for RDMA, send for TCP
   std::string transport = "rdma";
@@ -39,6 +50,8 @@ struct LatOptions {
   bool json = false;
   bool stages = false;       // budget
   int tx_depth = 128;        // bw
+  int post_list = 1;         // bw: WQEs posted with one doorbell (perftest --post_list)
+  int cq_mod = 1;            // bw: signal every Nth WQE (perftest --cq-mod)
   bool report_gbits = false; // bw
   std::string pattern;       // bw: permutation | incast | alltoall | stride
   int incast = 8;            // bw: incast senders
@@ -46,6 +59,7 @@ struct LatOptions {
   std::vector<double> loss_sweep;  // bw: goodput vs loss table at these loss rates
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap
+  CollectiveOptions collective;  // allreduce
   std::string csv;           // lat, bw: --csv DIR (tables as CSV files)
   // GPU data path (host/gpu.hpp)
   std::string mem;           // "host" | "gpu" | "A,B" per side ("" = host)
@@ -62,7 +76,7 @@ struct LatOptions {
   bool qp_pool = false;
 };
 
-enum class Command { lat, budget, demo, bw };
+enum class Command { lat, budget, demo, bw, allreduce };
 /// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;
 /// the budget has no iterations or seed).
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);

@@ -9,6 +9,7 @@
 
 #include "calibrate/calibration.hpp"
 #include "cli_common.hpp"
+#include "cmd_allreduce.hpp"
 #include "cmd_scenario.hpp"
 #include "cmd_serve.hpp"
 #include "components.hpp"
@@ -17,6 +18,7 @@
 #include "io/host_report.hpp"
 #include "io/demo_report.hpp"
 #include "io/json_report.hpp"
+#include "io/nccl_report.hpp"
 #include "io/loss_report.hpp"
 #include "io/perftest_report.hpp"
 #include "io/traffic_report.hpp"
@@ -145,6 +147,8 @@ int run_pattern_seeds(TrafficConfig t, int seeds, const cli::LatOptions& o) {
 }
 
 int run_pattern(const cli::LatOptions& o) {
+  if (o.post_list != 1 || o.cq_mod != 1)
+    throw std::invalid_argument("--post-list/--cq-mod batch the single-QP bw test; --pattern posts one WQE per doorbell");
   TrafficConfig t;
   t.base = cli::to_config(o);
   if (t.base.topology != LatTopology::fabric)
@@ -204,6 +208,8 @@ int run_bw(const cli::LatOptions& o) {
   BwConfig b;
   b.base = cli::to_config(o);
   b.tx_depth = o.tx_depth;
+  b.post_list = o.post_list;
+  b.cq_mod = o.cq_mod;
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
@@ -239,6 +245,10 @@ int run_bw(const cli::LatOptions& o) {
     nlohmann::ordered_json j;
     j["config"] = config_json(b.base, resolve(b.base));
     j["tx_depth"] = b.tx_depth;
+    if (b.post_list > 1 || b.cq_mod > 1) {
+      j["post_list"] = b.post_list;
+      j["cq_mod"] = b.cq_mod;
+    }
     nlohmann::ordered_json res = nlohmann::ordered_json::array();
     for (const BwResult& r : rows)
       res.push_back({{"MsgSize", r.config.base.size.count()},
@@ -249,6 +259,14 @@ int run_bw(const cli::LatOptions& o) {
                      {"ideal_Gbps", r.ideal_bps / 1e9},
                      {"wire_bytes_per_message", r.wire_bytes_per_message.count()},
                      {"events", r.events}});
+    if (b.post_list > 1 || b.cq_mod > 1)
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        res[i]["batching"] = {{"doorbells", rows[i].lists},
+                              {"cqes", rows[i].signaled},
+                              {"cpu_ns_per_msg", rows[i].cost.cpu_ps / 1e3},
+                              {"pcie_down_ns_per_msg", rows[i].cost.pcie_down_ps / 1e3},
+                              {"pcie_up_ns_per_msg", rows[i].cost.pcie_up_ps / 1e3},
+                              {"wire_ns_per_msg", rows[i].cost.wire_ps / 1e3}};
     j["results"] = res;
     if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
     if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);
@@ -258,9 +276,17 @@ int run_bw(const cli::LatOptions& o) {
   print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth);
   print_data_path(stdout, b.base, resolve(b.base));
   print_bw_table(stdout, rows, o.report_gbits);
+  if (b.post_list > 1 || b.cq_mod > 1) print_batching(stdout, rows);
   print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
   if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
   if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
+  return 0;
+}
+
+int run_allreduce_cmd(const cli::LatOptions& o) {
+  const AllReduceResult r = run_allreduce(cli::to_allreduce_config(o));
+  if (wants_json(o) && emit_json(o, allreduce_json(r))) return 0;
+  print_allreduce(stdout, r);
   return 0;
 }
 
@@ -375,6 +401,10 @@ int main(int argc, char** argv) {
   bw_o.iters = 5000;
   CLI::App* bw = app.add_subcommand("bw", "perftest-style bandwidth test (ib_write_bw/ib_send_bw)");
   cli::add_lat_options(*bw, bw_o, cli::Command::bw);
+  cli::LatOptions allreduce_o;
+  cli::set_allreduce_defaults(allreduce_o);
+  CLI::App* allreduce = app.add_subcommand("allreduce", "nccl-tests all_reduce_perf: ring or halving-doubling AllReduce across hosts x GPUs on a fabric");
+  cli::add_allreduce_options(*allreduce, allreduce_o);
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
   cli::add_lat_options(*demo, demo_o, cli::Command::demo);
 
@@ -416,6 +446,7 @@ int main(int argc, char** argv) {
         switch (s.command) {
           case cli::Command::bw: return run_bw(s.options);
           case cli::Command::budget: return run_budget_cmd(s.options);
+          case cli::Command::allreduce: return run_allreduce_cmd(s.options);
           default: return run_lat(s.options);
         }
       });
@@ -435,6 +466,7 @@ int main(int argc, char** argv) {
     if (budget->parsed()) return run_budget_cmd(budget_o);
     if (bw->parsed()) return run_bw(bw_o);
     if (demo->parsed()) return run_demo_cmd(demo_o);
+    if (allreduce->parsed()) return run_allreduce_cmd(allreduce_o);
     if (coal->parsed()) return run_coalescing(coal_o, coal_frames);
     if (list->parsed() && list_format) {
       std::printf("%s", cli::scenario_format_markdown().c_str());

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <toml++/toml.h>
 
+#include "cmd_allreduce.hpp"
 #include "model/path.hpp"
 #include "rdmasim/profile.hpp"
 
@@ -93,6 +94,23 @@ K list(std::string path, std::string help, std::vector<std::string> O::*f) {
 }
 
 std::string number_text(double x);
+template <typename T>
+K coll_int(std::string path, std::string help, std::int64_t lo, std::int64_t hi, T CollectiveOptions::*f) {
+  K k{std::move(path), "int", std::move(help), {}, nullptr, nullptr};
+  k.set = [lo, hi, f](Scenario& s, const std::string& v) { s.options.collective.*f = static_cast<T>(to_int(v, lo, hi)); };
+  k.get = [f](const O& o) { return std::to_string(o.collective.*f); };
+  return k;
+}
+
+K coll_size(std::string path, std::string help, std::string CollectiveOptions::*f) {
+  K k{std::move(path), "string", std::move(help), {}, nullptr, nullptr};
+  k.set = [f](Scenario& s, const std::string& v) {
+    parse_nccl_size(v, "size");  // checked now, located
+    s.options.collective.*f = v;
+  };
+  k.get = [f](const O& o) { return o.collective.*f; };
+  return k;
+}
 
 std::vector<ScenarioKey> build_keys() {
   std::vector<K> r;
@@ -116,6 +134,30 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(integer("workload.stride", "bw stride: host i sends to host (i + stride) mod hosts", 1, 100000, &O::stride));
   r.push_back(integer("workload.seeds", "bw pattern: repeat over this many seeds and report the spread", 1, 1000, &O::seeds));
   r.push_back(flag("workload.stages", "budget: also the critical path stage by stage", &O::stages));
+  r.push_back(integer("workload.post_list", "bw: WQEs posted with one doorbell (perftest --post_list; <= tx_depth)", 1,
+                      8192, &O::post_list));
+  r.push_back(integer("workload.cq_mod", "bw: signal every Nth WQE (perftest --cq-mod; <= tx_depth)", 1, 8192, &O::cq_mod));
+  K algo{"workload.algo", "string", "allreduce: ring | halving-doubling", {"ring", "halving-doubling"}, nullptr, nullptr};
+  algo.set = [](Scenario& s, const std::string& v) {
+    check_choice(v, {"ring", "halving-doubling"});
+    s.options.collective.algo = v;
+  };
+  algo.get = [](const O& o) { return o.collective.algo; };
+  r.push_back(algo);
+  r.push_back(coll_int("workload.nodes", "allreduce: hosts taking part, h0..h(N-1) (0: all)", 0, 100000,
+                       &CollectiveOptions::nodes));
+  r.push_back(coll_int("workload.gpus", "allreduce: GPUs (ranks) per host (nccl-tests -g)", 1, 16, &CollectiveOptions::gpus));
+  K gd{"workload.gpudirect", "bool", "allreduce: NIC DMAs GPU memory (false: every step staged through host memory)", {},
+       nullptr, nullptr};
+  gd.set = [](Scenario& s, const std::string& v) { s.options.collective.gpudirect = to_bool(v) ? "on" : "off"; };
+  gd.get = [](const O& o) { return std::string(o.collective.gpudirect == "on" ? "true" : "false"); };
+  r.push_back(gd);
+  r.push_back(coll_size("workload.min_bytes", "allreduce: smallest size (nccl-tests -b; \"32M\")", &CollectiveOptions::min_bytes));
+  r.push_back(coll_size("workload.max_bytes", "allreduce: largest size (nccl-tests -e)", &CollectiveOptions::max_bytes));
+  r.push_back(coll_int("workload.step_factor", "allreduce: size step factor (nccl-tests -f)", 2, 1024,
+                       &CollectiveOptions::step_factor));
+  r.push_back(coll_int("workload.warmup", "allreduce: warmup iterations per size (nccl-tests -w)", 0, 1000,
+                       &CollectiveOptions::warmup));
   r.push_back(toggle("toggles.kernel_bypass", "RDMA verbs from user space (false: through the kernel)", &O::kernel_bypass));
   r.push_back(toggle("toggles.zero_copy", "NIC DMAs the app buffer (false: bounce-buffer copies)", &O::zero_copy));
   r.push_back(toggle("toggles.interrupt_coalescing", "interrupt moderation with nic.rx_usecs / nic.rx_frames",
@@ -196,6 +238,15 @@ std::vector<ScenarioKey> build_keys() {
 
 // Which command a key is for (the command line only offers it there).
 bool allowed(const std::string& key, Command c) {
+  static const std::vector<std::string> coll{"workload.algo",      "workload.nodes",     "workload.gpus",
+                                             "workload.gpudirect", "workload.min_bytes", "workload.max_bytes",
+                                             "workload.step_factor", "workload.warmup"};
+  if (std::find(coll.begin(), coll.end(), key) != coll.end()) return c == Command::allreduce;
+  if (key == "workload.post_list" || key == "workload.cq_mod") return c == Command::bw;
+  if (c == Command::allreduce)  // its own workload keys, the network (not the single flow's ends), profile, seed
+    return (key.rfind("workload.", 0) != 0 || key == "workload.iters") && key.rfind("toggles.", 0) != 0 &&
+           key.rfind("memory.", 0) != 0 && key.rfind("coalescing.", 0) != 0 && key.rfind("connection.", 0) != 0 &&
+           key != "network.from" && key != "network.to";
   if (key == "workload.tx_depth" || key == "workload.pattern" || key == "workload.incast" || key == "workload.seeds" ||
       key == "workload.stride")
     return c == Command::bw;
@@ -330,7 +381,13 @@ void apply_leaf(Scenario& s, const Leaf& l) {
     for (const std::string& t : top_level()) valid += (valid.empty() ? "" : ", ") + t;
     fail("unknown key (valid at the top level: " + valid + ")");
   }
-  if (!allowed(key, s.command)) fail("not used by command \"" + std::string(s.command == Command::bw ? "bw" : s.command == Command::budget ? "budget" : "lat") + "\"");
+  if (!allowed(key, s.command))
+    fail("not used by command \"" +
+         std::string(s.command == Command::bw           ? "bw"
+                     : s.command == Command::budget     ? "budget"
+                     : s.command == Command::allreduce ? "allreduce"
+                                                        : "lat") +
+         "\"");
   const std::string& t = k->type;
   if (t == "int" && l.kind != "integer") fail("expected an integer, got " + l.kind + " " + l.text);
   if (t == "bool" && l.kind != "boolean") fail("expected true or false, got " + l.kind + " " + l.text);
@@ -361,7 +418,7 @@ Scenario from_leaves(const std::vector<Leaf>& leaves, const std::string& name) {
     }
     if (l.key == "command") cmd = &l;
   }
-  if (!cmd) throw std::invalid_argument(name + ": missing required key \"command\" (lat, bw or budget)");
+  if (!cmd) throw std::invalid_argument(name + ": missing required key \"command\" (lat, bw, budget or allreduce)");
   if (cmd->kind != "string") throw std::invalid_argument(cmd->where + ": command: expected a string");
   if (cmd->text == "lat") s.command = Command::lat;
   else if (cmd->text == "budget") s.command = Command::budget;
@@ -369,8 +426,12 @@ Scenario from_leaves(const std::vector<Leaf>& leaves, const std::string& name) {
     s.command = Command::bw;
     s.options.size = 65536;  // the bw command's defaults
     s.options.iters = 5000;
+  } else if (cmd->text == "allreduce") {
+    s.command = Command::allreduce;
+    set_allreduce_defaults(s.options);
   } else {
-    throw std::invalid_argument(cmd->where + ": command: unknown command \"" + cmd->text + "\" (valid: lat, bw, budget)");
+    throw std::invalid_argument(cmd->where + ": command: unknown command \"" + cmd->text +
+                                "\" (valid: lat, bw, budget, allreduce)");
   }
   for (const Leaf& l : leaves) apply_leaf(s, l);
   return s;
@@ -434,7 +495,10 @@ void apply_scenario_override(Scenario& s, std::string_view assignment) {
 
 LatConfig scenario_config(const Scenario& s) {
   try {
-    LatConfig c = to_config(s.options);
+    LatOptions o = s.options;
+    if (s.command == Command::allreduce) o.iters = 1000;  // its iterations are checked by to_allreduce_config
+    LatConfig c = to_config(o);
+    if (s.command == Command::allreduce) to_allreduce_config(s.options);
     if (c.topology == LatTopology::fabric) FabricNetwork::make_topology(c);  // topology errors now, not mid-run
     return c;
   } catch (const std::invalid_argument& e) {
@@ -454,7 +518,7 @@ std::string scenario_format_markdown() {
     << "     the profile parameters in src/model/profile.cpp. Do not edit: `make docs` regenerates it, and CI fails\n"
     << "     when it is stale. -->\n\n"
     << "A scenario is a TOML file (or the same tree as JSON, for the HTTP API) that describes one run of\n"
-    << "`rdmasim lat`, `bw` or `budget`: `rdmasim run FILE`, `rdmasim compare A B ...`, `rdmasim sweep FILE\n"
+    << "`rdmasim lat`, `bw`, `budget` or `allreduce`: `rdmasim run FILE`, `rdmasim compare A B ...`, `rdmasim sweep FILE\n"
     << "--param key=v1,v2`. Every key has the meaning of the command-line option of the same name; values\n"
     << "with units are strings (`\"4KiB\"`, `\"100Gbps\"`, `\"1.5us\"`, `\"2m\"`) parsed strictly. Errors name\n"
     << "the file, line and column and the key path, and nothing runs.\n\n"
@@ -462,7 +526,7 @@ std::string scenario_format_markdown() {
     << "[network]\ntopology = \"fat-tree\"\nk = 4\nto = \"h15\"\n\n[params]\nswitch.pipeline = \"400ns\"\n"
     << "link.rate = \"100Gbps\"\n```\n\n"
     << "## Keys\n\n| key | type | default | meaning |\n|---|---|---|---|\n"
-    << "| `command` | string | (required) | lat, bw or budget |\n"
+    << "| `command` | string | (required) | lat, bw, budget or allreduce |\n"
     << "| `name`, `description` | string | \"\" | shown in reports |\n";
   const LatOptions def;
   for (const ScenarioKey& k : scenario_keys()) {

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cmd_allreduce.hpp"
+#include "rdmasim/allreduce.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/traffic.hpp"
@@ -95,7 +97,10 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
       BwConfig b;
       b.base = c;
       b.tx_depth = s.options.tx_depth;
-      const BwResult r = run_bandwidth(b, exports);
+      b.post_list = s.options.post_list;
+      b.cq_mod = s.options.cq_mod;
+      // Batched runs take no exports (their WQEs are not followed one by one): no live samples.
+      const BwResult r = run_bandwidth(b, b.post_list > 1 || b.cq_mod > 1 ? nullptr : exports);
       m.push_back({"bw_avg_Gbps", r.bw_avg_bps / 1e9});
       m.push_back({"bw_peak_Gbps", r.bw_peak_bps / 1e9});
       m.push_back({"msg_rate_Mpps", r.msg_rate_mpps});
@@ -105,6 +110,18 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
         m.push_back({"rc.timeouts", static_cast<double>(r.rc->timeouts)});
       }
       if (r.fabric) add_fabric(m, *r.fabric);
+      break;
+    }
+    case Command::allreduce: {
+      const AllReduceResult r = run_allreduce(to_allreduce_config(s.options));
+      const AllReduceRow& last = r.rows.back();
+      m.push_back({"ranks", static_cast<double>(r.ranks)});
+      m.push_back({"time_us", last.time_us});
+      m.push_back({"algbw_GBps", last.algbw_gbs});
+      m.push_back({"busbw_GBps", last.busbw_gbs});
+      m.push_back({"avg_busbw_GBps", r.avg_busbw_gbs});
+      m.push_back({"bytes_sent_per_rank", static_cast<double>(last.bytes_sent.front())});
+      m.push_back({"wrong", static_cast<double>(r.wrong)});
       break;
     }
     case Command::demo: throw std::invalid_argument("the demo is not a scenario command");

@@ -21,6 +21,14 @@ namespace rdmasim {
 struct BwConfig {
   LatConfig base;            // test (write|send), size, iters, link layer, MTU, profile, topology
   int tx_depth = 128;        // perftest -t
+  int post_list = 1;         // perftest -l/--post_list: WQEs posted with one doorbell (<= tx_depth)
+  int cq_mod = 1;            // perftest -Q/--cq-mod: every Nth WQE signaled (<= tx_depth)
+};
+
+/// Host A's (the client's) servers: busy time per completed message, in picoseconds — the
+/// cost that bounds the message rate (the busiest one is the bottleneck).
+struct ClientCost {
+  double cpu_ps = 0, pcie_down_ps = 0, pcie_up_ps = 0, wire_ps = 0;
 };
 
 struct BwResult {
@@ -38,13 +46,18 @@ struct BwResult {
   std::vector<std::string> routes;
   std::optional<FabricStats> fabric;   // over a switched topology: the fabric's counters
   std::optional<RcStats> rc;           // over a switched topology: the QP's RC transport
+  ClientCost cost;                     // per message, measured on host A's servers
+  Ledger wqe_ledger_sum;               // --post-list/--cq-mod: every WQE's ledger, summed
+  std::int64_t lists = 0;              // doorbells rung (lists posted)
+  std::int64_t signaled = 0;           // CQEs the client polled
   /// With config.base.record_samples: each message's post and completion, in post order.
   std::vector<std::int64_t> posted_ps, completed_ps;
   HostCounters hosts[2];               // CPU accounting and interrupts per host (A, B)
   Time simulated{};
 };
 
-/// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, ...).
+/// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, a post list or CQ
+/// moderation larger than the SQ depth, ...).
 /// `exports` (optional, rdmasim/exports.hpp): trace and capture the run.
 BwResult run_bandwidth(const BwConfig& c, Exports* exports = nullptr);
 

@@ -124,6 +124,8 @@ struct NicParams {
 struct VerbsParams {
   Time post = Time::ns(40);                  // ibv_post_send: build WQE + doorbell write
   Time poll_detect = Time::ns(50);           // polling CPU sees the DMA-written byte / CQE
+  Time doorbell = Time::ns(20);              // the part of `post` that rings the doorbell (MMIO
+                                             // write + barriers): paid once per posted list
 };
 
 struct TcpParams {

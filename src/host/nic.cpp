@@ -20,6 +20,16 @@ void Nic::append_post(PathSpec& path, int side, bool inline_data) const {
   pcie_.append_dma_read(path, side, pre(side) + "pcie.wqe_fetch", data, p_.wqe_size);
 }
 
+void Nic::append_post_list(PathSpec& path, int side, int n, bool inline_data) const {
+  if (n <= 1) return append_post(path, side, inline_data);
+  Cost post;
+  post.fixed = (v_.post - v_.doorbell) * n + v_.doorbell;
+  path.serve(side, ResourceKind::core, Category::driver, pre(side) + "verbs.post_send_list", post);
+  pcie_.append_mmio_write(path, side, pre(side) + "pcie.doorbell", Basis::none, p_.doorbell_size);
+  pcie_.append_dma_read(path, side, pre(side) + "pcie.wqe_list_fetch", inline_data ? Basis::message : Basis::none,
+                        p_.wqe_size * n);
+}
+
 void Nic::append_tx_pipeline(PathSpec& path, int side) const {
   if (p_.tx_jitter > Time::zero()) {
     Cost j;

@@ -24,6 +24,11 @@ class Nic {
   /// post_send on the CPU, doorbell, WQE fetch unless BlueFlame; with `inline_data` the
   /// message bytes travel inside the WQE.
   void append_post(PathSpec& path, int side, bool inline_data) const;
+  /// A list of `n` WQEs posted with one ibv_post_send: the CPU builds n WQEs (verbs.post each
+  /// minus the doorbell) and rings one doorbell (verbs.doorbell); the NIC fetches all n WQEs in
+  /// one DMA read (mlx5 uses BlueFlame for single WQEs only). The token's message size is the
+  /// list's payload bytes (inline data rides in the WQEs). n == 1 is append_post.
+  void append_post_list(PathSpec& path, int side, int n, bool inline_data) const;
   /// Send arbitration jitter (queue) and the send pipeline (nic) for one message.
   void append_tx_pipeline(PathSpec& path, int side) const;
   /// Per packet: payload DMA read (not for inline data or header-only packets).

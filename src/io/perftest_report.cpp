@@ -243,4 +243,29 @@ void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbit
   std::fprintf(out, "%s", kResultLine);
 }
 
+void print_batching(std::FILE* out, const std::vector<BwResult>& rows) {
+  const BwConfig& c = rows.front().config;
+  std::fprintf(out, " Batching: post list %d (one doorbell and one WQE fetch per list), cq-mod %d (%s)\n", c.post_list,
+               c.cq_mod, c.cq_mod == 1 ? "every WQE signaled" : ("one WQE in " + std::to_string(c.cq_mod) + " signaled").c_str());
+  std::fprintf(out, " Client cost per message: busy time of host A's servers / messages, nsec\n");
+  std::fprintf(out, " %-8s %10s %10s %10s %10s %10s %10s %16s\n", "#bytes", "doorbells", "CQEs", "cpu", "pcie_down",
+               "pcie_up", "wire", "cpu bound[Mpps]");
+  for (const BwResult& r : rows)
+    std::fprintf(out, " %-8" PRId64 " %10" PRId64 " %10" PRId64 " %10.3f %10.3f %10.3f %10.3f %16.6f\n",
+                 r.config.base.size.count(), r.lists, r.signaled, r.cost.cpu_ps / 1e3, r.cost.pcie_down_ps / 1e3,
+                 r.cost.pcie_up_ps / 1e3, r.cost.wire_ps / 1e3, r.cost.cpu_ps > 0 ? 1e6 / r.cost.cpu_ps : 0.0);
+  const BwResult& r = rows.back();
+  if (r.completed > 0) {
+    std::fprintf(out, " Latency ledger of a WQE from its list's post to its completion (mean usec, %" PRId64 " B)\n",
+                 r.config.base.size.count());
+    for (Category cat : kAllCategories) {
+      const double us = static_cast<double>(r.wqe_ledger_sum[cat].count_ps()) / static_cast<double>(r.completed) / 1e6;
+      if (r.wqe_ledger_sum[cat] != Time::zero()) std::fprintf(out, "   %-12s %10.3f\n", std::string(category_name(cat)).c_str(), us);
+    }
+    std::fprintf(out, "   %-12s %10.3f\n", "total",
+                 static_cast<double>(r.wqe_ledger_sum.total().count_ps()) / static_cast<double>(r.completed) / 1e6);
+  }
+  std::fprintf(out, "%s", kResultLine);
+}
+
 }  // namespace rdmasim

@@ -18,6 +18,9 @@ void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles
                        const std::vector<std::string>& routes, const char* kind, int tx_depth);
 /// perftest's BW table (MiB/s, or Gb/s with `gbits`), then goodput against the ideal.
 void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbits);
+/// bw --post-list / --cq-mod: doorbells and CQEs, the client's cost per message on each of its
+/// servers (what bounds the message rate) and the mean ledger of a WQE from its list's post.
+void print_batching(std::FILE* out, const std::vector<BwResult>& rows);
 void print_lat_table(std::FILE* out, const std::vector<LatResult>& rows);
 /// One row per category with its mean in usec and its share; rows add up to t_avg.
 void print_ledger(std::FILE* out, const LatResult& r);

@@ -146,10 +146,9 @@ void rdma_completion(PathSpec& path, const Components& k, const LatConfig& c, co
   }
 }
 
-// Post on side `s` through the payload landing in the receiver's memory (the merge at r).
-void rdma_deliver(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
-                  const NetworkAppender& network, bool receiver_staging = true) {
-  const int r = 1 - s;
+// Post on side `s`: a staged sender's whole-message D2H copy, the software, the copies and
+// `list` WQEs through the doorbell.
+void rdma_post(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s, int list) {
   const Profile& p = c.profile;
   if (staged(c, t, s) && !chunked(c, t, s)) k.gpu.append_copy(path, s, pre(s) + "gpu.d2h_copy");
   if (!t.kernel_bypass) {
@@ -157,7 +156,16 @@ void rdma_deliver(PathSpec& path, const Components& k, const LatConfig& c, const
     k.kernel.append_tx_stack(path, s);
   }
   if (!t.zero_copy) k.mem.append_copies(path, s, p.host.tx_copies, pre(s) + "copy.to_bounce");
-  k.nic.append_post(path, s, t.inline_data);
+  k.nic.append_post_list(path, s, list, t.inline_data);
+}
+
+// The posted WQE from the NIC's send pipeline through the payload landing in the receiver's
+// memory (the merge at r). `receiver_staging`: a chunk-staged receiver's H2D copies are on
+// this path.
+void rdma_transmit(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+                   const NetworkAppender& network, bool receiver_staging) {
+  const int r = 1 - s;
+  const Profile& p = c.profile;
   k.nic.append_tx_pipeline(path, s);
   const FrameKind fk = c.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
   path.split(s, SplitSpec{c.mtu, fk, c.link_layer, false, t.inline_data ? p.nic.tx_window : read_window(c, t, s)},
@@ -170,6 +178,13 @@ void rdma_deliver(PathSpec& path, const Components& k, const LatConfig& c, const
   if (receiver_staging && chunked(c, t, r))
     k.gpu.append_chunk_copy(path, r, pre(r) + "gpu.h2d_chunk", *c.gpu.staging_chunk, c.mtu, true);
   path.merge(r, pre(r) + "nic.reassemble");
+}
+
+// Post on side `s` through the payload landing in the receiver's memory.
+void rdma_deliver(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+                  const NetworkAppender& network) {
+  rdma_post(path, k, c, t, s, 1);
+  rdma_transmit(path, k, c, t, s, network, true);
 }
 
 void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
@@ -192,12 +207,13 @@ void mark_network(PathSpec& path, NetRole role) {
 
 // WRITE/SEND completed at the requester: the responder's NIC acknowledges the last packet
 // (an RC ACK frame back over the network) and the requester's NIC writes the send CQE.
-void rdma_acked(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
-                const NetworkAppender& network) {
+// After the send pipeline: delivery, the ACK back, the requester's completion (signaled_only).
+void rdma_acked_send(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+                     const NetworkAppender& network) {
   const int r = 1 - s;
   // The receiver's H2D staging copies run off the ACK path (the sender's copy engine, at the
   // same rate, bounds the stream).
-  rdma_deliver(path, k, c, t, s, network, false);
+  rdma_transmit(path, k, c, t, s, network, false);
   mark_network(path, NetRole::rc_data);
   k.nic.append_tx_pipeline(path, r);
   path.split(r, SplitSpec{c.mtu, FrameKind::roce_ack, c.link_layer, true}, pre(r) + "nic.ack");
@@ -205,7 +221,15 @@ void rdma_acked(PathSpec& path, const Components& k, const LatConfig& c, const R
   mark_network(path, NetRole::rc_ack);
   k.nic.append_rx_pipeline(path, s);
   path.merge(s, pre(s) + "nic.ack_done");
+  const std::size_t completion = path.stages.size();
   rdma_completion(path, k, c, t, s, true);
+  for (std::size_t i = completion; i < path.stages.size(); ++i) path.stages[i].signaled_only = true;
+}
+
+void rdma_acked(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+                const NetworkAppender& network) {
+  rdma_post(path, k, c, t, s, 1);
+  rdma_acked_send(path, k, c, t, s, network);
 }
 
 void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s) {
@@ -431,6 +455,19 @@ PathSpec build_acked_path(const LatConfig& c, const ResolvedToggles& t, const Ne
   else
     rdma_acked(path, k, c, t, 0, [&](PathSpec& p, int s) { k.link.append(p, s); });
   return path;
+}
+
+PostListPaths build_post_list_paths(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network,
+                                    int list) {
+  if (c.transport != Transport::rdma || c.test == TestKind::read)
+    throw std::invalid_argument("post lists are built for RDMA WRITE and SEND");
+  if (list < 1) throw std::invalid_argument("a post list has at least one WQE");
+  const Components k(c.profile);
+  PostListPaths p;
+  rdma_post(p.post, k, c, t, 0, list);
+  const NetworkAppender cable = [&](PathSpec& path, int s) { k.link.append(path, s); };
+  rdma_acked_send(p.send, k, c, t, 0, network ? network : cable);
+  return p;
 }
 
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from, const NetworkAppender& network) {

@@ -112,6 +112,7 @@ struct StageSpec {
   std::shared_ptr<const struct NetworkSpec> network;  // network: the flow across the fabric
   std::vector<struct PathSpec> expansion;             // network: its unloaded route, stage by stage
   NetRole role = NetRole::plain;                      // network: RC data / ACK direction
+  bool signaled_only = false;  // skipped by a message posted unsignaled (Message::unsignaled)
 };
 
 struct PathSpec {
@@ -165,6 +166,17 @@ PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from);
 /// ACK back over the network, the requester's CQE (what a bandwidth test waits for). An empty
 /// `network` means the back-to-back cable.
 PathSpec build_acked_path(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network);
+/// bw --post-list / --cq-mod: the acknowledged WRITE/SEND cut after the post. `post` carries one
+/// token per list (its size: the list's payload bytes) through the CPU, the doorbell and the
+/// fetch of `list` WQEs (Nic::append_post_list); `send` carries each WQE from the NIC's send
+/// pipeline to its send completion, with the requester's completion stages (CQE write, poll)
+/// marked signaled_only. For list == 1, post + send is build_acked_path stage for stage.
+struct PostListPaths {
+  PathSpec post;
+  PathSpec send;
+};
+PostListPaths build_post_list_paths(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network,
+                                    int list);
 /// The same with the cable replaced by `network` (RDMA WRITE/SEND only).
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from, const NetworkAppender& network);
 

@@ -273,6 +273,10 @@ std::vector<ParamDef> build_params() {
                          "UCX ucx_info CX-6 'overhead: 40 nsec' (REFERENCE.md 5)"));
   r.push_back(time_param("verbs.poll_detect", &P::verbs, &VerbsParams::poll_detect,
                          "polling CPU sees DMA-written data or a CQE (cache-line miss)", "estimate"));
+  r.push_back(time_param("verbs.doorbell", &P::verbs, &VerbsParams::doorbell,
+                         "the part of verbs.post that rings the doorbell (MMIO write + write barriers); a post "
+                         "list of N WQEs pays it once (bw --post-list)",
+                         "estimate: half of verbs.post (Kalia et al., ATC'16: MMIOs dominate post cost)"));
   // rc
   r.push_back(int_param("rc.timeout", &RcParams::timeout, &P::rc,
                         "local ACK timeout exponent: a QP retransmits after 4.096 us x 2^timeout without progress",
@@ -381,6 +385,7 @@ Profile make_profile(std::string_view name) {
     p.nic.tx_jitter = Time::ns(300);
     p.verbs.post = Time::zero();
     p.verbs.poll_detect = Time::zero();
+    p.verbs.doorbell = Time::zero();
     return p;
   }
   std::string names;
@@ -473,8 +478,10 @@ void validate(const Profile& p) {
                       {k.busy_poll_detect, "kernel.busy_poll_detect"}, {p.nic.tx_pipeline, "nic.tx_pipeline"},
                       {p.nic.rx_pipeline, "nic.rx_pipeline"}, {p.nic.tx_jitter, "nic.tx_jitter"},
                       {p.nic.rx_usecs, "nic.rx_usecs"}, {p.verbs.post, "verbs.post"},
-                      {p.verbs.poll_detect, "verbs.poll_detect"}})
+                      {p.verbs.poll_detect, "verbs.poll_detect"}, {p.verbs.doorbell, "verbs.doorbell"}})
     nonneg(t, n);
+  if (p.verbs.doorbell > p.verbs.post) fail("verbs.doorbell: must not exceed verbs.post (it is part of it)");
+
   if (p.nic.rx_frames < 1) fail("nic.rx_frames: must be at least 1");
   if (p.nic.tx_window.count() != 0 && (p.nic.tx_window.count() < 16 * 1024 || p.nic.tx_window.count() > (std::int64_t{1} << 30)))
     fail("nic.tx_window: must be 0 (unbounded) or 16KiB..1GiB");

@@ -62,6 +62,7 @@ struct Message {
   // message object is recycled only when they are gone (SimContext::release_message).
   std::int32_t pins = 0;
   bool orphaned = false;  // released by its owner while pinned
+  bool unsignaled = false;  // posted without IBV_SEND_SIGNALED: no CQE (bw --cq-mod)
 };
 
 enum class FramePos : std::uint8_t { only, first, middle, last };

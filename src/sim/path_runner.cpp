@@ -24,6 +24,38 @@ FifoServer& server_for(HostResources& h, const StageSpec& s) {
   }
 }
 
+// A stage that unsignaled messages pass without effect (the requester's CQE write and poll
+// of a WQE posted without IBV_SEND_SIGNALED); signaled ones go through `inner`, which
+// forwards them itself (it sees the same hop index).
+class SignaledOnlyStage final : public Stage {
+ public:
+  SignaledOnlyStage(SimContext& ctx, std::unique_ptr<Stage> inner) : Stage(ctx), inner_(std::move(inner)) {}
+  void receive(Packet& p) override {
+    if (p.msg->unsignaled) return forward(p);
+    inner_->receive(p);
+  }
+  void on_event(std::uint64_t) override {}
+  Stage& inner() { return *inner_; }
+
+ private:
+  std::unique_ptr<Stage> inner_;
+};
+
+// Tells an observer about each packet, then hands it to the stage it wraps.
+class ObservedStage final : public Stage {
+ public:
+  ObservedStage(SimContext& ctx, std::unique_ptr<Stage> inner, StageObserver& o)
+      : Stage(ctx), inner_(std::move(inner)), observer_(o) {}
+  void receive(Packet& p) override {
+    observer_.passed(p);
+    inner_->receive(p);
+  }
+  void on_event(std::uint64_t) override {}
+
+ private:
+  std::unique_ptr<Stage> inner_;
+  StageObserver& observer_;
+};
 // A core stage that takes an interrupt: an irq stage (also inside connection setup, where it is
 // charged to `setup`), or a stage whose (batch) head pays an irq.
 bool takes_interrupt(const StageSpec& s) {
@@ -72,7 +104,10 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
       }
     }
     if (ctx_.tracer && s.kind != StageKind::network) stages_.back()->set_site(ctx_.tracer->stage_site(h, s));
+    if (s.signaled_only && s.kind != StageKind::network)
+      stages_.back() = std::make_unique<SignaledOnlyStage>(ctx_, std::move(stages_.back()));
     route_.hops.push_back(stages_.back().get());
+    labels_.push_back(s.label);
   }
   route_.sink = &sink;
   if (rc_data.first && rc_ack) {
@@ -92,6 +127,17 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
   }
 }
 
+void PathInstance::observe_after(const std::string& label, StageObserver& o) {
+  for (std::size_t i = 0; i + 1 < labels_.size(); ++i) {
+    if (labels_[i] != label) continue;
+    if (dynamic_cast<NetworkStage*>(stages_[i + 1].get())) throw std::logic_error("cannot observe before a network stage");
+    stages_[i + 1] = std::make_unique<ObservedStage>(ctx_, std::move(stages_[i + 1]), o);
+    route_.hops[i + 1] = stages_[i + 1].get();
+    return;
+  }
+  throw std::logic_error("no stage \"" + label + "\" followed by another on this path");
+}
+
 void PathInstance::set_connection(std::uint32_t c) {
   route_.connection = c;
   if (rc_) rc_->set_requester_qp(kFirstQpn + 2 * c);
@@ -105,6 +151,20 @@ void PathInstance::post(Message& m) {
   t.payload = m.size;
   t.stamp = ctx_.sched.now();
   m.posted = t.stamp;
+  if (ctx_.tracer) ctx_.tracer->posted(m, t);
+  route_.hops[0]->receive(t);
+}
+
+void PathInstance::post(Message& m, const Ledger& ledger, Time posted) {
+  if (ledger.total() != ctx_.sched.now() - posted) throw std::logic_error("carried ledger != time since the post");
+  Packet& t = *ctx_.packets.acquire();
+  t.msg = &m;
+  t.route = &route_;
+  t.hop = 0;
+  t.payload = m.size;
+  t.stamp = ctx_.sched.now();
+  t.ledger = ledger;
+  m.posted = posted;
   if (ctx_.tracer) ctx_.tracer->posted(m, t);
   route_.hops[0]->receive(t);
 }

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "model/path.hpp"
@@ -48,6 +49,15 @@ class FabricProvider {
   ~FabricProvider() = default;
 };
 
+/// Told when a message's token passes a point of its path (PathInstance::observe_after).
+class StageObserver {
+ public:
+  virtual void passed(Packet& token) = 0;
+
+ protected:
+  ~StageObserver() = default;
+};
+
 class PathInstance {
  public:
   PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec, MessageSink& sink,
@@ -57,7 +67,14 @@ class PathInstance {
 
   /// Starts `m` now: its token enters the first stage with an empty ledger.
   void post(Message& m);
+  /// Starts `m` now as the continuation of work done for it since `posted` (a post list's
+  /// shared doorbell, PathSpecs cut by build_post_list_paths): the token carries `ledger`,
+  /// whose total must be now - posted, so the message's ledger still sums to its latency.
+  void post(Message& m, const Ledger& ledger, Time posted);
   std::size_t stage_count() const { return stages_.size(); }
+  /// Tells `o` whenever a packet leaves the stage labelled `label` (for a merge: the message is
+  /// complete there), before it continues. Throws std::logic_error if no such stage exists.
+  void observe_after(const std::string& label, StageObserver& o);
   /// The QP pair (connection) this path belongs to: a capture's DestQP (default 0).
   void set_connection(std::uint32_t c);
   /// The network stages of this path (one per direction across a fabric).
@@ -68,6 +85,7 @@ class PathInstance {
  private:
   SimContext& ctx_;
   std::vector<std::unique_ptr<Stage>> stages_;
+  std::vector<std::string> labels_;
   std::vector<const NetworkStage*> network_;
   std::unique_ptr<RcConnection> rc_;  // after the stages it is bound to
   Route route_;

@@ -1,0 +1,97 @@
+#include "io/nccl_report.hpp"
+
+#include <cinttypes>
+#include <cstring>
+
+namespace rdmasim {
+
+std::string nccl_float(double v, int width) {
+  char buf[64];
+  for (int prec = 2; prec >= 0; --prec) {
+    std::snprintf(buf, sizeof buf, "%*.*f", width, prec, v);
+    if (static_cast<int>(std::strlen(buf)) <= width) return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%*.1e", width, v);
+  if (static_cast<int>(std::strlen(buf)) <= width) return buf;
+  std::snprintf(buf, sizeof buf, "%*.0e", width, v);
+  return buf;
+}
+
+std::string nccl_time(double us) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, us >= 10000.0 ? "%7.0f" : us >= 100.0 ? "%7.1f" : "%7.2f", us);
+  return buf;
+}
+
+void print_allreduce(std::FILE* out, const AllReduceResult& r) {
+  const AllReduceConfig& c = r.config;
+  std::fprintf(out, "# rdmasim allreduce: %s AllReduce on %s, %d hosts x %d GPUs, GPUDirect RDMA %s\n",
+               std::string(to_string(c.algo)).c_str(), c.base.fabric.topology.c_str(), c.nodes, c.gpus,
+               c.gpudirect ? "on" : "off (staged through host memory)");
+  std::fprintf(out, "# Collective test starting: all_reduce_perf\n");
+  std::fprintf(out,
+               "# nThread 1 nGpus %d minBytes %" PRId64 " maxBytes %" PRId64 " step: %" PRId64
+               "(factor) warmup iters: %d iters: %d agg iters: 1 validation: 1 graph: 0 unalign: 0\n",
+               c.gpus, c.min_bytes, c.max_bytes, c.step_factor, c.warmup, c.iters);
+  std::fprintf(out, "#\n# Using devices\n");
+  for (int rank = 0; rank < r.ranks; ++rank) {
+    const std::string host = "h" + std::to_string(rank / c.gpus);
+    std::fprintf(out, "#  Rank %2d Group %2d Pid %6d on %10s device %2d [%04x:%02x:%02x] %s\n", rank, 0,
+                 1000 + rank / c.gpus, host.c_str(), rank % c.gpus, 0, 0x10 + rank % c.gpus, 0, "rdmasim GPU");
+  }
+  std::fprintf(out, "#\n");
+  std::fprintf(out, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n", "", "",
+               "", "", "");
+  std::fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s\n", "size", "count", "type",
+               "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
+  std::fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s\n", "(B)", "(elements)", "", "",
+               "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+  for (const AllReduceRow& row : r.rows) {
+    std::fprintf(out, "%12" PRId64 "  %12" PRId64 "  %8s  %6s  %6i", row.bytes, row.count, "float", "sum", -1);
+    for (int placement = 0; placement < 2; ++placement)
+      std::fprintf(out, "  %7s  %6s  %6s %6g", nccl_time(row.time_us).c_str(), nccl_float(row.algbw_gbs, 6).c_str(),
+                   nccl_float(row.busbw_gbs, 6).c_str(), static_cast<double>(row.wrong));
+    std::fprintf(out, "\n");
+  }
+  std::fprintf(out, "# %-20s : %d %s\n", "Out of bounds values", static_cast<int>(r.wrong), r.wrong == 0 ? "OK" : "FAILED");
+  std::fprintf(out, "# %-20s : %g \n", "Avg bus bandwidth", r.avg_busbw_gbs);
+  std::fprintf(out, "#\n");
+  const AllReduceRow& last = r.rows.back();
+  std::fprintf(out,
+               "# rdmasim: %" PRId64 " bytes: %" PRId64 " steps per rank, %" PRId64
+               " bytes sent per rank (2(n-1)/n x S = %.1f), link goodput %.2f GB/s",
+               last.bytes, last.steps, last.bytes_sent.front(), 2.0 * (r.ranks - 1) / r.ranks * static_cast<double>(last.bytes),
+               r.link_goodput_gbs);
+  if (!c.gpudirect) std::fprintf(out, ", staging copies %.3f us per rank", last.staging_per_rank.to_us());
+  std::fprintf(out, "\n#\n# Collective test concluded: all_reduce_perf\n#\n");
+}
+
+nlohmann::ordered_json allreduce_json(const AllReduceResult& r) {
+  nlohmann::ordered_json j;
+  const AllReduceConfig& c = r.config;
+  j["config"] = {{"algo", std::string(to_string(c.algo))}, {"topology", c.base.fabric.topology}, {"nodes", c.nodes},
+                 {"gpus", c.gpus},   {"ranks", r.ranks},  {"gpudirect", c.gpudirect},
+                 {"min_bytes", c.min_bytes}, {"max_bytes", c.max_bytes}, {"step_factor", c.step_factor},
+                 {"iters", c.iters}, {"warmup", c.warmup}, {"mtu", c.base.mtu.count()}};
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const AllReduceRow& row : r.rows)
+    rows.push_back({{"size", row.bytes},
+                    {"count", row.count},
+                    {"type", "float"},
+                    {"redop", "sum"},
+                    {"root", -1},
+                    {"time_us", row.time_us},
+                    {"algbw_GBps", row.algbw_gbs},
+                    {"busbw_GBps", row.busbw_gbs},
+                    {"wrong", row.wrong},
+                    {"steps", row.steps},
+                    {"bytes_sent_per_rank", row.bytes_sent.front()},
+                    {"staging_us_per_rank", row.staging_per_rank.to_us()}});
+  j["results"] = rows;
+  j["avg_busbw_GBps"] = r.avg_busbw_gbs;
+  j["out_of_bounds"] = r.wrong;
+  j["link_goodput_GBps"] = r.link_goodput_gbs;
+  return j;
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,292 @@
+// run_allreduce: the AllReduce schedule's steps as one-way RDMA WRITEs over the packet-level
+// fabric, with per-step data dependencies, GPU peer copies and CPU staging (gpu_staging.hpp).
+#include "rdmasim/allreduce.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "model/path.hpp"
+#include "net/wire_format.hpp"
+#include "workload/allreduce_schedule.hpp"
+#include "workload/gpu_staging.hpp"
+#include "workload/sim_world.hpp"
+
+namespace rdmasim {
+namespace {
+
+constexpr std::int64_t kFloat = 4;
+enum : std::uint64_t { kPostAfterD2H = 1, kArrive = 2, kNextIteration = 3 };
+
+class AllReduceRun final : public MessageSink, public StageObserver, public EventHandler {
+ public:
+  AllReduceRun(const AllReduceConfig& c, int ranks, std::int64_t count)
+      : c_(c), n_(ranks), words_((ranks + 63) / 64), sched_(allreduce_schedule(c.algo, ranks)), w_(c.base.seed) {
+    for (int ch = 0; ch < n_; ++ch) chunk_elems_.push_back(count / n_ + (ch < count % n_ ? 1 : 0));
+    steps_ = static_cast<int>(sched_.front().size());
+    masks_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_) * static_cast<std::size_t>(words_), 0);
+    recv_done_.assign(static_cast<std::size_t>(n_ * steps_), 0);
+    next_step_.assign(static_cast<std::size_t>(n_), 0);
+    bytes_sent_.assign(static_cast<std::size_t>(n_), 0);
+    build_paths();
+  }
+
+  void run() {
+    // The next iteration starts when the last rank finishes (a barrier); the scheduler then
+    // still drains the transports' timers, which do not count.
+    iteration_ = 0;
+    start_iteration();
+    w_.sched.run();
+    if (iteration_ != c_.warmup + c_.iters)
+      throw std::runtime_error("allreduce stalled: a step's data never arrived (a QP failed: RETRY_EXC_ERR)");
+  }
+
+  // The sender's completion (the responder's ACK back, CQE, poll): the QP may carry on.
+  void delivered(Packet& token) override {
+    Message& m = *token.msg;
+    if (token.ledger.total() != w_.sched.now() - m.posted) ++violations;
+    w_.packets.release(&token);
+    w_.ctx.release_message(m);
+  }
+
+  // The step's data is in the receiver's memory (the NIC reassembled the message).
+  void passed(Packet& token) override {
+    const std::uint64_t t = token.msg->tag;
+    if (!c_.gpudirect) {  // staged: the NIC wrote host memory; copy it to the GPU
+      const Time h2d = gpu_copy_time(c_.base.profile.gpu, transfers_[t].bytes);
+      staging_ += h2d;
+      w_.sched.schedule_in(h2d, *this, (kArrive << 32) | t);
+    } else {
+      arrive(t);
+    }
+  }
+
+  void on_event(std::uint64_t arg) override {
+    const std::uint64_t t = arg & 0xffffffffu;
+    if ((arg >> 32) == kPostAfterD2H) post(t);
+    else if ((arg >> 32) == kNextIteration) start_iteration();
+    else arrive(t);
+  }
+
+  std::int64_t wrong() const {  // elements (of the last iteration) not summed over every rank
+    std::int64_t bad = 0;
+    for (int r = 0; r < n_; ++r)
+      for (int ch = 0; ch < n_; ++ch)
+        for (int w = 0; w < words_; ++w)
+          if (mask(r, ch)[w] != full_word(w)) {
+            bad += chunk_elems_[static_cast<std::size_t>(ch)];
+            break;
+          }
+    return bad;
+  }
+
+  Time mean_time() const { return c_.iters > 0 ? timed_ / c_.iters : Time::zero(); }
+  std::vector<std::int64_t> bytes_per_rank() const {
+    std::vector<std::int64_t> b = bytes_sent_;
+    for (auto& x : b) x /= (c_.warmup + c_.iters);
+    return b;
+  }
+  Time staging_per_rank() const { return staging_ / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters)); }
+  int steps() const { return steps_; }
+  std::uint64_t events() const { return w_.sched.executed(); }
+  std::int64_t violations = 0;
+
+ private:
+  struct Transfer {
+    int src = 0, dst = 0, step = 0;
+    Bytes bytes{};
+    std::vector<std::uint64_t> payload;  // the sender's masks of the sent chunks at send time
+  };
+
+  int host_of(int rank) const { return rank / c_.gpus; }
+  std::uint64_t* mask(int r, int ch) {
+    return &masks_[(static_cast<std::size_t>(r) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(ch)) *
+                   static_cast<std::size_t>(words_)];
+  }
+  const std::uint64_t* mask(int r, int ch) const { return const_cast<AllReduceRun*>(this)->mask(r, ch); }
+  std::uint64_t full_word(int w) const {
+    const int bits = std::min(64, n_ - 64 * w);
+    return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  }
+
+  void build_paths() {
+    LatConfig base = c_.base;
+    base.topology = LatTopology::fabric;
+    base.transport = Transport::rdma;
+    base.test = TestKind::write;
+    base.toggles.inline_data = false;  // NCCL's data never rides inline in the WQE
+    const ResolvedToggles tog = resolve(base);
+    const auto topo = FabricNetwork::make_topology(base);
+    const FabricOptions opts = fabric_options(base);
+    for (int h = 0; h < (n_ + c_.gpus - 1) / c_.gpus; ++h) hosts_.push_back(std::make_unique<HostResources>(w_.sched));
+    std::uint32_t qp = 0;
+    for (int r = 0; r < n_; ++r)
+      for (const CollStep& s : sched_[static_cast<std::size_t>(r)]) {
+        const int a = host_of(r), b = host_of(s.send_to);
+        const int key = r * n_ + s.send_to;
+        if (a == b || paths_.count(key)) continue;
+        const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + qp);
+        const FabricNetwork net(topo, base.profile, opts, a, b, sport);
+        auto p = std::make_unique<PathInstance>(w_.ctx, std::array<HostResources*, 2>{hosts_[static_cast<std::size_t>(a)].get(),
+                                                                                       hosts_[static_cast<std::size_t>(b)].get()},
+                                                build_acked_path(base, tog, net.appender()), *this, &w_);
+        p->set_connection(qp++);
+        p->observe_after("B.nic.reassemble", *this);
+        paths_[key] = std::move(p);
+      }
+  }
+
+  void start_iteration() {
+    started_ = w_.sched.now();
+    finished_ = 0;
+    std::fill(masks_.begin(), masks_.end(), 0);
+    for (int r = 0; r < n_; ++r)
+      for (int ch = 0; ch < n_; ++ch) mask(r, ch)[r / 64] = std::uint64_t{1} << (r % 64);
+    std::fill(recv_done_.begin(), recv_done_.end(), 0);
+    std::fill(next_step_.begin(), next_step_.end(), 0);
+    for (int r = 0; r < n_; ++r) advance(r);
+  }
+
+  // Sends every step of rank r whose input has arrived.
+  void advance(int r) {
+    int& k = next_step_[static_cast<std::size_t>(r)];
+    while (k < steps_ && (k == 0 || recv_done_[static_cast<std::size_t>(r * steps_ + k - 1)])) send(r, k++);
+    if (k == steps_ && recv_done_[static_cast<std::size_t>(r * steps_ + steps_ - 1)] && ++finished_ == n_) {
+      if (iteration_ >= c_.warmup) timed_ += w_.sched.now() - started_;
+      if (++iteration_ < c_.warmup + c_.iters) w_.sched.schedule_in(Time::zero(), *this, kNextIteration << 32);
+    }
+  }
+
+  void send(int r, int k) {
+    const CollStep& s = sched_[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
+    std::uint64_t t;
+    if (free_.empty()) {
+      t = transfers_.size();
+      transfers_.emplace_back();
+    } else {
+      t = free_.back();
+      free_.pop_back();
+    }
+    Transfer& x = transfers_[t];
+    x.src = r, x.dst = s.send_to, x.step = k;
+    std::int64_t elems = 0;
+    x.payload.clear();
+    for (int ch = s.send_lo; ch < s.send_hi; ++ch) {
+      elems += chunk_elems_[static_cast<std::size_t>(ch)];
+      x.payload.insert(x.payload.end(), mask(r, ch), mask(r, ch) + words_);
+    }
+    x.bytes = Bytes(elems * kFloat);
+    bytes_sent_[static_cast<std::size_t>(r)] += x.bytes.count();
+    if (x.bytes.count() == 0) return w_.sched.schedule_in(Time::zero(), *this, (kArrive << 32) | t);
+    if (host_of(r) == host_of(s.send_to))  // GPUs of one host: a peer copy
+      return w_.sched.schedule_in(gpu_copy_time(c_.base.profile.gpu, x.bytes), *this, (kArrive << 32) | t);
+    if (!c_.gpudirect) {  // staged: copy to a host buffer first
+      const Time d2h = gpu_copy_time(c_.base.profile.gpu, x.bytes);
+      staging_ += d2h;
+      return w_.sched.schedule_in(d2h, *this, (kPostAfterD2H << 32) | t);
+    }
+    post(t);
+  }
+
+  void post(std::uint64_t t) {
+    const Transfer& x = transfers_[t];
+    Message& m = *w_.messages.acquire();
+    m.id = ++next_id_;
+    m.size = x.bytes;
+    m.tag = t;
+    paths_.at(x.src * n_ + x.dst)->post(m);
+  }
+
+  void arrive(std::uint64_t t) {
+    Transfer& x = transfers_[t];
+    const CollStep& s = sched_[static_cast<std::size_t>(x.dst)][static_cast<std::size_t>(x.step)];
+    if (s.recv_from != x.src || s.recv_hi - s.recv_lo != static_cast<int>(x.payload.size()) / words_)
+      throw std::logic_error("allreduce: a step's sender and receiver disagree");
+    for (int ch = s.recv_lo; ch < s.recv_hi; ++ch) {
+      std::uint64_t* m = mask(x.dst, ch);
+      const std::uint64_t* in = &x.payload[static_cast<std::size_t>((ch - s.recv_lo) * words_)];
+      for (int w = 0; w < words_; ++w) m[w] = s.reduce ? (m[w] | in[w]) : in[w];
+    }
+    recv_done_[static_cast<std::size_t>(x.dst * steps_ + x.step)] = 1;
+    free_.push_back(t);
+    advance(x.dst);
+  }
+
+  const AllReduceConfig& c_;
+  int n_, words_, steps_ = 0;
+  std::vector<std::vector<CollStep>> sched_;
+  std::vector<std::int64_t> chunk_elems_;
+  SimWorld w_;
+  std::vector<std::unique_ptr<HostResources>> hosts_;
+  std::map<int, std::unique_ptr<PathInstance>> paths_;  // src rank * n + dst rank (across hosts)
+  std::vector<std::uint64_t> masks_;
+  std::vector<char> recv_done_;
+  std::vector<int> next_step_;
+  std::vector<std::int64_t> bytes_sent_;
+  std::vector<Transfer> transfers_;
+  std::vector<std::uint64_t> free_;
+  int iteration_ = 0, finished_ = 0;
+  Time started_{}, timed_{}, staging_{};
+  std::uint64_t next_id_ = 0;
+};
+
+}  // namespace
+
+AllReduceResult run_allreduce(const AllReduceConfig& c) {
+  LatConfig base = c.base;
+  base.topology = LatTopology::fabric;
+  base.transport = Transport::rdma;
+  base.test = TestKind::write;
+  validate(base);
+  if (base.fabric.routing == Routing::spray)
+    throw std::invalid_argument("allreduce: --routing spray is not supported (use ecmp or adaptive)");
+  const int hosts = FabricNetwork::make_topology(base)->host_count();
+  const int nodes = c.nodes == 0 ? hosts : c.nodes;
+  if (nodes < 1 || nodes > hosts)
+    throw std::invalid_argument("--nodes: the topology has " + std::to_string(hosts) + " hosts, got " + std::to_string(c.nodes));
+  if (c.gpus < 1 || c.gpus > 16) throw std::invalid_argument("--ngpus: must be 1..16");
+  const int ranks = nodes * c.gpus;
+  if (ranks < 2) throw std::invalid_argument("allreduce needs at least 2 ranks (--nodes x --ngpus)");
+  if (ranks > 1024) throw std::invalid_argument("allreduce: at most 1024 ranks");
+  if (c.min_bytes < kFloat || c.max_bytes < c.min_bytes)
+    throw std::invalid_argument("-b/-e: sizes must be at least 4 bytes (one float) and -b <= -e");
+  if (c.max_bytes > (std::int64_t{1} << 34)) throw std::invalid_argument("-e: at most 16GiB");
+  if (c.step_factor < 2) throw std::invalid_argument("-f: the step factor must be at least 2");
+  if (c.iters < 1 || c.iters > 10000) throw std::invalid_argument("-n: iterations must be 1..10000");
+  if (c.warmup < 0 || c.warmup > 1000) throw std::invalid_argument("-w: warmup iterations must be 0..1000");
+  allreduce_schedule(c.algo, ranks);  // validates the rank count for the algorithm
+  AllReduceResult res;
+  res.config = c;
+  res.config.nodes = nodes;
+  res.ranks = ranks;
+  const double factor = 2.0 * (ranks - 1) / ranks;
+  for (std::int64_t s = c.min_bytes; s <= c.max_bytes; s *= c.step_factor) {
+    AllReduceRow row;
+    row.count = s / kFloat;
+    row.bytes = row.count * kFloat;
+    AllReduceRun run(c, ranks, row.count);
+    run.run();
+    if (run.violations != 0) throw std::logic_error("ledger invariant violated");
+    row.time_us = run.mean_time().to_us();
+    row.algbw_gbs = static_cast<double>(row.bytes) / 1e3 / row.time_us;  // B/us / 1e3 = GB/s
+    row.busbw_gbs = row.algbw_gbs * factor;
+    row.wrong = run.wrong();
+    row.bytes_sent = run.bytes_per_rank();
+    row.staging_per_rank = run.staging_per_rank();
+    row.steps = run.steps();
+    row.events = run.events();
+    res.wrong += row.wrong;
+    res.rows.push_back(std::move(row));
+    if (s > c.max_bytes / c.step_factor) break;
+  }
+  double sum = 0;
+  for (const AllReduceRow& r : res.rows) sum += r.busbw_gbs;
+  res.avg_busbw_gbs = sum / static_cast<double>(res.rows.size());
+  const Bytes big(std::int64_t{1} << 30);
+  res.link_goodput_gbs = static_cast<double>(base.profile.link.rate.bits_per_sec()) / 8e9 * static_cast<double>(big.count()) /
+                         static_cast<double>(message_wire_bytes(FrameKind::roce_write, big, base.mtu, base.link_layer).count());
+  return res;
+}
+
+}  // namespace rdmasim
