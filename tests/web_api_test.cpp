@@ -209,6 +209,8 @@ TEST_F(WebApi, StreamLimit) {
   for (auto& t : readers) t.join();
   EXPECT_EQ(finished(id)["status"], "cancelled");
   EXPECT_GT(opened.load(), 0);
+  // The server's side of a stream ends after its client saw the end: wait for it.
+  for (int i = 0; i < 300 && server->api().open_streams() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(server->api().open_streams(), 0);
 }
 

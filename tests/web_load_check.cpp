@@ -45,6 +45,7 @@ int main() {
   for (int i = 0; i < 8; ++i)
     threads.emplace_back([&, i] {
       httplib::Client s("127.0.0.1", port);
+      s.set_connection_timeout(10);  // a loaded CI machine may queue the connect past httplib's 300 ms
       s.set_read_timeout(120);
       std::string buf;
       auto r = s.Get(("/api/runs/" + ids[static_cast<std::size_t>(i % 2)] + "/events").c_str(), [&](const char* d, size_t n) {
@@ -63,6 +64,8 @@ int main() {
   for (int k = 0; k < clients; ++k)
     burst.emplace_back([&, k] {
       httplib::Client h("127.0.0.1", port);
+      h.set_connection_timeout(10);
+      h.set_read_timeout(60);
       for (int i = 0; i < per_client; ++i) {
         const auto q0 = Clock::now();
         const int want = i % 6 == 3 || i % 6 == 5 ? 400 : 200;
