@@ -203,6 +203,11 @@ class Fabric {
   void on_watchdog_restore(Port& e, unsigned tc);
   void schedule_pfc(Port& e, std::uint64_t kind, unsigned tc, std::uint32_t value, Time delay);
   void flush_queue(Port& e, unsigned tc);  // watchdog: drops every frame of the priority queued at e
+  /// Takes every frame of priority `tc` out of e's queue (its buffer released, which may XON
+  /// the upstream) and hands each to drop(packet).
+  template <typename Drop>
+  void drain_queue(Port& e, unsigned tc, Drop&& drop);
+  void count_watchdog_drop(Port& e, Packet& p);
   bool watchdog_drop(Port& e, Packet& p);   // in drop mode for p's priority: drops p (true)
   // Link faults (fabric_links.cpp).
   void link_change(int cable, bool up);
@@ -231,5 +236,22 @@ class Fabric {
   bool observed_ = false;  // tracer_ or tap_
   TraceSite site_base_ = 0, node_site_base_ = 0;
 };
+
+template <typename Drop>
+void Fabric::drain_queue(Port& e, unsigned tc, Drop&& drop) {
+  Packet* p = e.head[tc];
+  e.head[tc] = e.tail[tc] = nullptr;
+  while (p) {
+    Packet* next = p->next_in_queue;
+    const std::int64_t w = p->wire.count();
+    e.qbytes[tc] -= w;
+    note_queue(e);
+    e.queued -= w;
+    --e.queued_packets;
+    release_buffer(e.node, p->fab_port ^ 1, static_cast<std::uint8_t>(tc), w);
+    drop(*p);
+    p = next;
+  }
+}
 
 }  // namespace rdmasim

@@ -27,21 +27,7 @@ void Fabric::link_change(int cable, bool up) {
     for (unsigned tc = 0; tc < kClasses; ++tc) ++e.wd_epoch[tc];
     if (!up) {
       // The port loses what waits for it (the frame being sent is lost on arrival).
-      for (unsigned tc = 0; tc < kClasses; ++tc) {
-        Packet* p = e.head[tc];
-        e.head[tc] = e.tail[tc] = nullptr;
-        while (p) {
-          Packet* next = p->next_in_queue;
-          const std::int64_t w = p->wire.count();
-          e.qbytes[tc] -= w;
-          note_queue(e);
-          e.queued -= w;
-          --e.queued_packets;
-          release_buffer(e.node, p->fab_port ^ 1, static_cast<std::uint8_t>(tc), w);
-          link_drop(&e, *p);
-          p = next;
-        }
-      }
+      for (unsigned tc = 0; tc < kClasses; ++tc) drain_queue(e, tc, [&](Packet& p) { link_drop(&e, p); });
       if (tracer_) [[unlikely]] traced_depth(e);
       if (e.blocked) {
         e.c.paused += sched_.now() - e.blocked_since;

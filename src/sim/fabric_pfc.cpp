@@ -99,34 +99,21 @@ void Fabric::on_watchdog_restore(Port& e, unsigned tc) {
 
 bool Fabric::watchdog_drop(Port& e, Packet& p) {
   if (!(e.wd_dropping >> p.tc & 1)) return false;
+  count_watchdog_drop(e, p);
+  return true;
+}
+
+void Fabric::count_watchdog_drop(Port& e, Packet& p) {
   ++e.c.watchdog_drops;
   ++watchdog_drops_;
   ++dropped_;
   ++p.flow->dropped;
   p.fab_port = -1;
   p.flow->client->dropped(p);
-  return true;
 }
 
 void Fabric::flush_queue(Port& e, unsigned tc) {
-  Packet* p = e.head[tc];
-  e.head[tc] = e.tail[tc] = nullptr;
-  while (p) {
-    Packet* next = p->next_in_queue;
-    const std::int64_t w = p->wire.count();
-    e.qbytes[tc] -= w;
-    note_queue(e);
-    e.queued -= w;
-    --e.queued_packets;
-    release_buffer(e.node, p->fab_port ^ 1, static_cast<std::uint8_t>(tc), w);  // may XON the upstream
-    ++e.c.watchdog_drops;
-    ++watchdog_drops_;
-    ++dropped_;
-    ++p->flow->dropped;
-    p->fab_port = -1;
-    p->flow->client->dropped(*p);
-    p = next;
-  }
+  drain_queue(e, tc, [&](Packet& p) { count_watchdog_drop(e, p); });
   if (tracer_) [[unlikely]] traced_depth(e);
   if (e.queued_packets == 0 && e.blocked) {
     e.c.paused += sched_.now() - e.blocked_since;
