@@ -143,17 +143,7 @@ void PathInstance::set_connection(std::uint32_t c) {
   if (rc_) rc_->set_requester_qp(kFirstQpn + 2 * c);
 }
 
-void PathInstance::post(Message& m) {
-  Packet& t = *ctx_.packets.acquire();
-  t.msg = &m;
-  t.route = &route_;
-  t.hop = 0;
-  t.payload = m.size;
-  t.stamp = ctx_.sched.now();
-  m.posted = t.stamp;
-  if (ctx_.tracer) ctx_.tracer->posted(m, t);
-  route_.hops[0]->receive(t);
-}
+void PathInstance::post(Message& m) { post(m, Ledger{}, ctx_.sched.now()); }
 
 void PathInstance::post(Message& m, const Ledger& ledger, Time posted) {
   if (ledger.total() != ctx_.sched.now() - posted) throw std::logic_error("carried ledger != time since the post");
