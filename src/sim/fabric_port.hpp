@@ -67,4 +67,21 @@ struct Fabric::Port final : EventHandler {
   FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
 };
 
+template <typename Drop>
+void Fabric::drain_queue(Port& e, unsigned tc, Drop&& drop) {
+  Packet* p = e.head[tc];
+  e.head[tc] = e.tail[tc] = nullptr;
+  while (p) {
+    Packet* next = p->next_in_queue;
+    const std::int64_t w = p->wire.count();
+    e.qbytes[tc] -= w;
+    note_queue(e);
+    e.queued -= w;
+    --e.queued_packets;
+    release_buffer(e.node, p->fab_port ^ 1, static_cast<std::uint8_t>(tc), w);
+    drop(*p);
+    p = next;
+  }
+}
+
 }  // namespace rdmasim
