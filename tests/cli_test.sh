@@ -200,6 +200,20 @@ check "bw --pattern --csv writes flows.csv and ports.csv" [ -s "$csvdir/bw/flows
 expect_error "--csv $csvdir/lat/messages.csv: not a directory" lat -n 10 --csv "$csvdir/lat/messages.csv"
 "$bin" lat -n 4 --csv "$csvdir/bad" >/dev/null 2>&1
 check "a failed run writes no CSV" [ ! -e "$csvdir/bad/messages.csv" ]
+"$bin" lat -n 200 --json >"$csvdir/plain.json"
+"$bin" lat -n 200 --json --csv "$csvdir/ts" >"$csvdir/observed.json"
+check "lat --csv's time series does not change the run" cmp -s "$csvdir/plain.json" "$csvdir/observed.json"
+check "lat --csv writes timeseries.csv" [ "$(head -1 "$csvdir/ts/timeseries.csv")" = "t_us,dt_us,messages,total_messages,gbps,p50_us,p99_us,max_us,events" ]
+"$bin" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --csv "$csvdir/w" --watch 'sw0->h0' \
+  --sample-interval 5us >/dev/null 2>"$csvdir/w.err"
+check "bw --watch adds the port's queue to timeseries.csv" grep -q 'queue_bytes sw0->h0' "$csvdir/w/timeseries.csv"
+check "bw --sample-interval fixes the slices" [ "$(awk -F, 'NR==2 {print $2}' "$csvdir/w/timeseries.csv")" = 5 ]
+check "no progress line when stderr is not a terminal" [ ! -s "$csvdir/w.err" ]
+expect_error "--watch: no fabric port \"sw0->h9\"" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 \
+  --csv "$csvdir/nw" --watch 'sw0->h9'
+check "an unknown --watch port writes no CSV" [ ! -e "$csvdir/nw/timeseries.csv" ]
+expect_error "--watch: the watched ports go to timeseries.csv: give --csv DIR" bw --watch 'sw0->h0'
+expect_error "--sample-interval: expected" lat --csv "$csvdir/si" --sample-interval fast
 rm -rf "$csvdir"
 
 # docs/json.md lists each document's top-level keys: every one must be in the real output,

@@ -132,6 +132,7 @@ TEST_F(WebApi, BadScenariosNameTheKey) {
   expect_error(post(R"([1,2])"), 400, "", "");
   expect_error(post(""), 400, "", "the body must be a scenario");
   expect_error(post(R"({"command":"lat","host_profile":"/etc/passwd"})"), 400, "host_profile", "cannot be named");
+  expect_error(post(R"({"command":"lat","outputs":{"csv":"/tmp/x"}})"), 400, "outputs.csv", "the server writes no files");
   expect_error(post(R"({"command":"lat","workload":{"all":true}})"), 422, "workload.all", "one message size");
   expect_error(post(kLat, "?sample_us=abc"), 400, "sample_us", "microseconds");
 }

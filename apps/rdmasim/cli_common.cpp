@@ -151,7 +151,14 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--pcap-port", x.pcap_ports, "--pcap: capture this fabric port instead, e.g. edge0.0->h1 (repeatable)");
     app.add_option("--csv", o.csv,
                    "write the run's tables as CSV into this directory: messages.csv (per iteration/message), "
-                   "flows.csv (--pattern), ports.csv (switched topology)");
+                   "flows.csv (--pattern), ports.csv (switched topology), timeseries.csv (over simulated time)");
+    app.add_option("--sample-interval", o.sample_interval,
+                   "--csv: timeseries.csv rows of this much simulated time each, e.g. 10us (default: about 200 "
+                   "rows over the expected run, the row length doubling every 200 rows)");
+    app.add_option("--watch", o.watch, "--csv: a fabric port whose mean queue depth and PFC frames go to "
+                                       "timeseries.csv, e.g. edge0.0->h0 (repeatable)");
+    app.add_flag("-q,--quiet", o.quiet, "no progress line on stderr (it is shown only when stderr is a terminal "
+                                        "and the run takes more than a second)");
     app.add_option("--pcap-frames", x.pcap_frames, "--pcap: write at most N frames")->capture_default_str();
     app.add_option("--pcap-snaplen", x.pcap_snaplen, "--pcap: bytes kept per frame (0: whole frames)")->capture_default_str();
   }

@@ -61,6 +61,9 @@ struct LatOptions {
   ExportOptions exports;     // lat, bw: --trace, --pcap
   CollectiveOptions collective;  // allreduce
   std::string csv;           // lat, bw: --csv DIR (tables as CSV files)
+  std::string sample_interval;     // lat, bw: timeseries.csv slice length ("" = adaptive)
+  std::vector<std::string> watch;  // lat, bw: fabric ports whose queue goes to timeseries.csv
+  bool quiet = false;        // lat, bw: no progress line on stderr
   // GPU data path (host/gpu.hpp)
   std::string mem;           // "host" | "gpu" | "A,B" per side ("" = host)
   bool use_cuda = false;     // perftest --use-cuda: GPU buffers on both sides

@@ -9,6 +9,7 @@
 
 #include "calibrate/calibration.hpp"
 #include "cli_common.hpp"
+#include "live_run.hpp"
 #include "cmd_allreduce.hpp"
 #include "cmd_scenario.hpp"
 #include "cmd_serve.hpp"
@@ -57,16 +58,20 @@ int run_lat(const cli::LatOptions& o) {
   std::vector<LatResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
-  for (const LatConfig& x : configs) rows.push_back(run_latency(x, exports.get()));
+  for (const LatConfig& x : configs) {
+    cli::LiveRun live(o, x, 2 * x.iters, /*pingpong: a message each way*/ true, 1);
+    rows.push_back(run_latency(x, live.exports(exports.get())));
+    live.finish();
+    if (csv) {
+      const std::string suffix = configs.size() == 1 ? ".csv" : "-" + std::to_string(x.size.count()) + ".csv";
+      csv->add("messages" + suffix, lat_messages_csv(rows.back()));
+      csv->add("timeseries" + suffix, live.timeseries_csv());
+    }
+  }
   for (const LatResult& r : rows)
     if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   cli::publish_exports(exports.get());
-  if (csv) {
-    for (const LatResult& r : rows)
-      csv->add(rows.size() == 1 ? "messages.csv" : "messages-" + std::to_string(r.config.size.count()) + ".csv",
-               lat_messages_csv(r));
-    csv->publish();
-  }
+  if (csv) csv->publish();
   if (wants_json(o) && emit_json(o, lat_json(rows))) return 0;
   print_lat_header(stdout, rows.front());
   print_data_path(stdout, rows.front().config, rows.front().toggles);
@@ -163,13 +168,17 @@ int run_pattern(const cli::LatOptions& o) {
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
   if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o);
-  const TrafficResult r = run_traffic(t, exports.get());
+  cli::LiveRun live(o, t.base, t.pattern == Pattern::incast ? t.incast_senders * t.base.iters : 0, false,
+                    t.pattern == Pattern::incast ? t.incast_senders : 1);
+  const TrafficResult r = run_traffic(t, live.exports(exports.get()));
+  live.finish();
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   if (!r.fabric.conserved) throw std::logic_error("fabric packet conservation violated");
   cli::publish_exports(exports.get());
   if (csv) {
     csv->add("flows.csv", flows_csv(r));
     csv->add("ports.csv", ports_csv(r.fabric));
+    csv->add("timeseries.csv", live.timeseries_csv());
     csv->publish();
   }
   if (wants_json(o) && emit_json(o, traffic_json(r))) return 0;
@@ -213,10 +222,18 @@ int run_bw(const cli::LatOptions& o) {
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
-  for (std::int64_t s : o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size}) {
+  const std::vector<std::int64_t> sizes = o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size};
+  for (std::int64_t s : sizes) {
     BwConfig x = b;
     x.base.size = Bytes(s);
-    rows.push_back(run_bandwidth(x, exports.get()));
+    cli::LiveRun live(o, x.base, x.base.iters, false, 1);
+    rows.push_back(run_bandwidth(x, live.exports(exports.get())));
+    live.finish();
+    if (csv) {
+      const std::string suffix = sizes.size() == 1 ? ".csv" : "-" + std::to_string(s) + ".csv";
+      csv->add("messages" + suffix, bw_messages_csv(rows.back()));
+      csv->add("timeseries" + suffix, live.timeseries_csv());
+    }
     if (rows.back().invariant_violations != 0) throw std::logic_error("ledger invariant violated");
     if (rows.back().rc && rows.back().rc->status != "ok") {
       // As ib_write_bw does when a completion comes back with an error: say so and fail.
@@ -235,9 +252,6 @@ int run_bw(const cli::LatOptions& o) {
   }
   cli::publish_exports(exports.get());
   if (csv) {
-    for (const BwResult& r : rows)
-      csv->add(rows.size() == 1 ? "messages.csv" : "messages-" + std::to_string(r.config.base.size.count()) + ".csv",
-               bw_messages_csv(r));
     if (rows.back().fabric) csv->add("ports.csv", ports_csv(*rows.back().fabric));
     csv->publish();
   }
