@@ -457,6 +457,25 @@ PathSpec build_acked_path(const LatConfig& c, const ResolvedToggles& t, const Ne
   return path;
 }
 
+PathSpec build_receive_path(const LatConfig& c, const ResolvedToggles& t, bool completion) {
+  const Components k(c.profile);
+  const int r = 1;
+  PathSpec path;
+  if (completion) rdma_completion(path, k, c, t, r, c.test == TestKind::send);
+  if (!t.zero_copy) k.mem.append_copies(path, r, c.profile.host.rx_copies, pre(r) + "copy.from_bounce");
+  if (chunked(c, t, r)) {
+    const std::int64_t chunk = c.gpu.staging_chunk->count();
+    Cost cost;
+    cost.fixed = c.profile.gpu.copy_latency * ((c.size.count() + chunk - 1) / chunk);
+    cost.rate = c.profile.gpu.copy_bw;
+    cost.basis = Basis::message;
+    path.serve(r, ResourceKind::gpu_copy, Category::gpu, pre(r) + "gpu.h2d_chunks", cost);
+  } else if (staged(c, t, r)) {
+    k.gpu.append_copy(path, r, pre(r) + "gpu.h2d_copy");
+  }
+  return path;
+}
+
 PostListPaths build_post_list_paths(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network,
                                     int list) {
   if (c.transport != Transport::rdma || c.test == TestKind::read)
