@@ -234,7 +234,10 @@ int run_bw(const cli::LatOptions& o) {
       if (wants_json(o)) {
         emit_json(o, {{"error", "Completion with error at client"}, {"status", rc.status}, {"rc", rc_stats_json(rc)}});
       } else {
-        std::printf(" Completion with error at client\n Failed status 12: wr_id 0 syndrom 0x81\n");
+        // ibv_wc_status: 12 IBV_WC_RETRY_EXC_ERR, 13 IBV_WC_RNR_RETRY_EXC_ERR (the vendor syndrome is illustrative).
+        const bool rnr = rc.status == "RNR_RETRY_EXC_ERR";
+        std::printf(" Completion with error at client\n Failed status %d: wr_id 0 syndrom 0x%x\n", rnr ? 13 : 12,
+                    rnr ? 0x82 : 0x81);
         std::printf(" scnt=%lld, ccnt=%lld\n", static_cast<long long>(std::min<std::int64_t>(x.base.iters, b.tx_depth)),
                     static_cast<long long>(rows.back().completed));
         print_rc_stats(stdout, rc);
