@@ -290,10 +290,10 @@ std::vector<ParamDef> build_params() {
   r.push_back(int_param("rc.min_rnr_timer", &RcParams::min_rnr_timer, &P::rc,
                         "RNR NAK wait, the 5-bit IBA code: the requester retries a SEND the responder had no "
                         "receive for after 0.01 ms (1) ... 491.52 ms (31); 0 = 655.36 ms",
-                        "perftest default 12 (0.64 ms); IBA table 45"));
+                        "12 (0.64 ms) as in rdma-core's ibv_rc_pingpong and most examples; IBA table 45"));
   r.push_back(int_param("rc.rnr_retry", &RcParams::rnr_retry, &P::rc,
                         "RNR NAKs retried before the QP fails with RNR_RETRY_EXC_ERR (7: retry forever)",
-                        "perftest default 7"));
+                        "the usual 7 (retry forever)"));
   // dcqcn
   r.push_back(number_param("dcqcn.g", &DcqcnParams::g, &P::dcqcn, "alpha gain g (alpha <- (1-g) alpha + g on a CNP)",
                            "DCQCN paper: 1/256"));
