@@ -5,9 +5,14 @@
 // (7: forever), then the QP fails with RNR_RETRY_EXC_ERR. The wait is charged to `recovery`.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <stdexcept>
 
+#include "pcapng_reader.hpp"
 #include "rdmasim/bandwidth.hpp"
+#include "rdmasim/exports.hpp"
 #include "verbs/rnr_timer.hpp"
 
 using namespace rdmasim;
@@ -130,4 +135,29 @@ TEST(RnrNak, BadInputIsOneClearError) {
   c = send_bw(5, 1, 1, Time::zero());
   c.base.profile.rc.min_rnr_timer = 32;
   EXPECT_THROW(validate(c.base.profile), std::invalid_argument);
+}
+
+// In a capture an RNR NAK is an ACK frame whose AETH syndrome is 001 + the min_rnr_timer code.
+TEST(RnrNak, CapturedAsAethRnrNakWithTheTimerCode) {
+  namespace fs = std::filesystem;
+  const fs::path p = fs::path(::testing::TempDir()) / ("rdmasim_" + std::to_string(::getpid()) + "_rnr.pcapng");
+  ExportOptions o;
+  o.pcap_path = p.string();
+  Exports x(o);
+  BwConfig c = send_bw(5, 1, 1, Time::ms(1));
+  c.base.profile.rc.min_rnr_timer = 14;
+  const BwResult r = run_bandwidth(c, &x);
+  x.publish();
+  const rdmasim::testing::Pcapng cap = rdmasim::testing::parse_pcapng(rdmasim::testing::read_bytes(p));
+  fs::remove(p);
+  std::uint64_t rnr = 0, acks = 0;
+  for (const rdmasim::testing::PcapngPacket& f : cap.packets) {
+    if (f.data.size() < 58 || f.data.at(42) != 0x11) continue;  // BTH opcode: RC Acknowledge
+    if (f.data.at(54) == (0x20 | 14)) ++rnr;
+    else if (f.data.at(54) == 0x1F) ++acks;
+  }
+  ASSERT_TRUE(r.rc);
+  EXPECT_EQ(rnr, r.rc->rnr_naks);  // the client's port both ways sees each once
+  EXPECT_EQ(rnr, 4u);
+  EXPECT_EQ(acks, 5u);
 }

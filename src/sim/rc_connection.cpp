@@ -44,6 +44,8 @@ RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
   control_msg_[kNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
   control_msg_[kCnp].frame = static_cast<std::uint8_t>(FrameKind::roce_cnp);
   control_msg_[kRnrNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
+  control_msg_[kNak].tag = 0x60;                                                // AETH: NAK, PSN sequence error
+  control_msg_[kRnrNak].tag = 0x20 | static_cast<std::uint64_t>(o.rc.min_rnr_timer);  // AETH: RNR NAK + timer
   for (Message& m : control_msg_) m.dest_qp = o_.requester_qp;
 }
 
