@@ -211,8 +211,8 @@ void mark_network(PathSpec& path, NetRole role) {
 void rdma_acked_send(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
                      const NetworkAppender& network) {
   const int r = 1 - s;
-  // The receiver's H2D staging copies run off the ACK path (the sender's copy engine, at the
-  // same rate, bounds the stream).
+  // The responder's NIC acknowledges on placement: the receiving application's completion
+  // (a staged receiver's H2D copy included) is build_receive_path, off the ACK path.
   rdma_transmit(path, k, c, t, s, network, false);
   mark_network(path, NetRole::rc_data);
   k.nic.append_tx_pipeline(path, r);
