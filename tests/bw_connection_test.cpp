@@ -100,9 +100,28 @@ TEST(BwConnection, BadCombinationsAreOneClearError) {
   EXPECT_THROW(run_bandwidth(c), std::invalid_argument);
   c = base(10, 128);
   c.base.conn.reuse = 1;
+  c.base.test = TestKind::send;
   c.base.topology = LatTopology::fabric;
   c.base.fabric.topology = "single-switch";
-  EXPECT_THROW(run_bandwidth(c), std::invalid_argument);  // as lat: connections are modelled back-to-back
+  c.rx_depth = 4;
+  EXPECT_THROW(run_bandwidth(c), std::invalid_argument);  // each connection's first SEND has its own QP
+}
+
+TEST(BwConnection, OverAFabricEachMessagePaysTheRoutesSetup) {
+  BwConfig c = base(10, 128);
+  c.base.conn.reuse = 1;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.topology = "single-switch";
+  const BwResult r = run_bandwidth(c);
+  const FabricNetwork net(c.base);
+  const Time ls = evaluate_path(build_setup_path(c.base, net.appender()), c.base.size, true).total();
+  EXPECT_EQ(r.invariant_violations, 0);
+  EXPECT_EQ(r.connections, 10);
+  EXPECT_EQ(r.setup, ls);
+  EXPECT_GT(ls, setup_time(base(10, 128)));  // a switch hop on each of the four MAD legs
+  const Time lm = evaluate_path(build_acked_path(c.base, resolve(c.base), net.appender()), c.base.size, true).total();
+  EXPECT_EQ(span(r), (ls + lm) * 10);
+  EXPECT_EQ(r.wqe_ledger_sum[Category::setup], ls * 10);
 }
 
 // The staged GPU receiver: the NIC places the payload in a host buffer and acknowledges; the

@@ -223,6 +223,9 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
   if (c.rx_depth > 0 && (c.base.test != TestKind::send || c.base.topology != LatTopology::fabric))
     throw std::invalid_argument("--rx-depth: receives are consumed by SENDs and RNR NAKs are the RC transport's "
                                 "(needs --test send and a switched --topology)");
+  if (c.rx_depth > 0 && c.base.conn.reuse > 0)
+    throw std::invalid_argument("--rx-depth with --connect-per-msg/--conn-reuse is not modelled (each connection's "
+                                "first SEND runs on its own new QP): drop one of them");
   if (c.rx_depth == 0 && c.recv_delay > Time::zero())
     throw std::invalid_argument("--recv-delay: delays reposting receives; give --rx-depth too");
   if ((c.post_list > 1 || c.cq_mod > 1) && exports)
@@ -252,7 +255,7 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
     run_batched(r, c, t, net);
   } else {
     if (c.base.conn.reuse > 0 || c.base.conn.pool) {
-      PathSpec setup = build_setup_path(c.base);
+      PathSpec setup = build_setup_path(c.base, net);
       r.setup = evaluate_path(setup, c.base.size, true).total();
       if (c.base.conn.reuse > 0) {
         setup.stages.insert(setup.stages.end(), path.stages.begin(), path.stages.end());
