@@ -83,10 +83,21 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--rx-frames", o.rx_frames, "interrupt coalescing frame count (sets nic.rx_frames, turns coalescing on)");
     app.add_option("--adaptive-rx", o.adaptive_rx,
                    "on|off: adaptive moderation: interrupt at once unless the previous interrupt was within rx-usecs");
-    if (cmd == Command::lat) {
-      app.add_flag("--connect-per-msg", o.connect_per_msg, "set up a new RC connection for every exchange (timed)");
-      app.add_option("--conn-reuse", o.conn_reuse, "a new RC connection every N exchanges (timed); 0 = pre-connected");
+    if (cmd == Command::lat || cmd == Command::bw) {
+      const char* what = cmd == Command::lat ? "exchange" : "message";
+      app.add_flag("--connect-per-msg", o.connect_per_msg,
+                   std::string("set up a new RC connection for every ") + what + " (timed)");
+      app.add_option("--conn-reuse", o.conn_reuse,
+                     std::string("a new RC connection every N ") + what + "s (timed); 0 = pre-connected");
       app.add_flag("--qp-pool", o.qp_pool, "connections pre-built outside the timed loop (print their setup cost)");
+    }
+    if (cmd == Command::bw) {
+      app.add_option("-r,--rx-depth", o.rx_depth,
+                     "--test send on a switched topology: receives the server keeps posted (a SEND finding none "
+                     "is answered with an RNR NAK); 0 = always ready")
+          ->capture_default_str();
+      app.add_option("--recv-delay", o.recv_delay,
+                     "with --rx-depth: the server's processing after a receive completes before it reposts it (e.g. 20us)");
     }
   } else {
     app.add_option("-s,--size", o.size, "message size in bytes")->capture_default_str();

@@ -52,6 +52,8 @@ struct LatOptions {
   int tx_depth = 128;        // bw
   int post_list = 1;         // bw: WQEs posted with one doorbell (perftest --post_list)
   int cq_mod = 1;            // bw: signal every Nth WQE (perftest --cq-mod)
+  int rx_depth = 0;          // bw --test send: receives posted (perftest --rx-depth; 0 = always ready)
+  std::string recv_delay;    // bw: the receiver's processing before it reposts a receive
   bool report_gbits = false; // bw
   std::string pattern;       // bw: permutation | incast | alltoall | stride
   int incast = 8;            // bw: incast senders

@@ -154,6 +154,8 @@ int run_pattern_seeds(TrafficConfig t, int seeds, const cli::LatOptions& o) {
 int run_pattern(const cli::LatOptions& o) {
   if (o.post_list != 1 || o.cq_mod != 1)
     throw std::invalid_argument("--post-list/--cq-mod batch the single-QP bw test; --pattern posts one WQE per doorbell");
+  if (o.connect_per_msg || o.conn_reuse > 0 || o.qp_pool || o.rx_depth != 0 || !o.recv_delay.empty())
+    throw std::invalid_argument("--connect-per-msg/--conn-reuse/--qp-pool/--rx-depth are for the single-QP bw test, not --pattern");
   TrafficConfig t;
   t.base = cli::to_config(o);
   if (t.base.topology != LatTopology::fabric)
@@ -219,6 +221,14 @@ int run_bw(const cli::LatOptions& o) {
   b.tx_depth = o.tx_depth;
   b.post_list = o.post_list;
   b.cq_mod = o.cq_mod;
+  b.rx_depth = o.rx_depth;
+  if (!o.recv_delay.empty()) {
+    try {
+      b.recv_delay = parse_time(o.recv_delay);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--recv-delay: ") + e.what());
+    }
+  }
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
@@ -241,7 +251,10 @@ int run_bw(const cli::LatOptions& o) {
       if (wants_json(o)) {
         emit_json(o, {{"error", "Completion with error at client"}, {"status", rc.status}, {"rc", rc_stats_json(rc)}});
       } else {
-        std::printf(" Completion with error at client\n Failed status 12: wr_id 0 syndrom 0x81\n");
+        // ibv_wc_status: 12 IBV_WC_RETRY_EXC_ERR, 13 IBV_WC_RNR_RETRY_EXC_ERR (the vendor syndrome is illustrative).
+        const bool rnr = rc.status == "RNR_RETRY_EXC_ERR";
+        std::printf(" Completion with error at client\n Failed status %d: wr_id 0 syndrom 0x%x\n", rnr ? 13 : 12,
+                    rnr ? 0x82 : 0x81);
         std::printf(" scnt=%lld, ccnt=%lld\n", static_cast<long long>(std::min<std::int64_t>(x.base.iters, b.tx_depth)),
                     static_cast<long long>(rows.back().completed));
         print_rc_stats(stdout, rc);
@@ -273,6 +286,19 @@ int run_bw(const cli::LatOptions& o) {
                      {"ideal_Gbps", r.ideal_bps / 1e9},
                      {"wire_bytes_per_message", r.wire_bytes_per_message.count()},
                      {"events", r.events}});
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const BwResult& r = rows[i];
+      if (r.connections > 0 || b.base.conn.pool)
+        res[i]["connections"] = {{"timed", r.connections},
+                                 {"reuse", b.base.conn.reuse},
+                                 {"setup_us", r.setup.to_us()},
+                                 {"setup_ledger_us_per_msg",
+                                  r.completed > 0 ? static_cast<double>(r.wqe_ledger_sum[Category::setup].count_ps()) /
+                                                        static_cast<double>(r.completed) / 1e6
+                                                  : 0.0}};
+      if (r.rx_completed > 0)
+        res[i]["receiver"] = {{"completed", r.rx_completed}, {"BW_average_Gbps", r.rx_bw_avg_bps / 1e9}};
+    }
     if (b.post_list > 1 || b.cq_mod > 1)
       for (std::size_t i = 0; i < rows.size(); ++i)
         res[i]["batching"] = {{"doorbells", rows[i].lists},
@@ -291,6 +317,7 @@ int run_bw(const cli::LatOptions& o) {
   print_data_path(stdout, b.base, resolve(b.base));
   print_bw_table(stdout, rows, o.report_gbits);
   if (b.post_list > 1 || b.cq_mod > 1) print_batching(stdout, rows);
+  print_bw_connections_and_receiver(stdout, rows);
   print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
   if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
   if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);

@@ -81,6 +81,7 @@ class PathInstance {
   const std::vector<const NetworkStage*>& network_stages() const { return network_; }
   /// The RC transport of an acknowledged path across a fabric (nullptr otherwise).
   const RcConnection* rc() const { return rc_.get(); }
+  RcConnection* rc_mut() { return rc_.get(); }
 
  private:
   SimContext& ctx_;
