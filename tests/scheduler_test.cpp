@@ -146,6 +146,8 @@ TEST(Scheduler, NearAndFarDelaysInterleaveExactly) {
   for (std::size_t i = 1; i < chain.log.size(); ++i) {
     ASSERT_LE(chain.log[i - 1].first, chain.log[i].first) << i;
     // Same time: scheduled earlier runs first (args grow with the scheduling order).
-    if (chain.log[i - 1].first == chain.log[i].first) ASSERT_LT(chain.log[i - 1].second, chain.log[i].second) << i;
+    if (chain.log[i - 1].first == chain.log[i].first) {
+      ASSERT_LT(chain.log[i - 1].second, chain.log[i].second) << i;
+    }
   }
 }
