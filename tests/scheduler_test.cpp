@@ -96,3 +96,58 @@ TEST(Scheduler, StopEndsTheRunAfterTheCurrentEvent) {
   EXPECT_EQ(r.seen, (std::vector<std::uint64_t>{1, 2, 3, 4}));
   EXPECT_FALSE(s.stopped());
 }
+
+// The timing wheel covers the next ~67 us; later events wait in the heap. An event scheduled
+// far ahead (heap) and one scheduled later for the same time once it is near (wheel) still run
+// in insertion order, and a mix of near and far delays comes out as one (time, sequence) sort.
+TEST(Scheduler, WheelAndHeapKeepOneGlobalOrder) {
+  Scheduler s;
+  Recorder r(s);
+  const Time far = Time::ms(5);
+  s.schedule_at(far, r, 1);  // beyond the wheel: heap
+  struct Later : EventHandler {
+    Scheduler& s;
+    Recorder& r;
+    Time far;
+    Later(Scheduler& sc, Recorder& rc, Time f) : s(sc), r(rc), far(f) {}
+    void on_event(std::uint64_t) override { s.schedule_at(far, r, 2); }  // now near: wheel
+  } later(s, r, far);
+  s.schedule_at(far - Time::ns(100), later, 0);
+  s.run();
+  ASSERT_EQ(r.log.size(), 2u);
+  EXPECT_EQ(r.log[0].second, 1u);
+  EXPECT_EQ(r.log[1].second, 2u);
+}
+
+TEST(Scheduler, NearAndFarDelaysInterleaveExactly) {
+  Scheduler s;
+  struct Chain : EventHandler {
+    Scheduler& s;
+    RandomStream rng{7, "test.chain"};
+    std::vector<std::pair<std::int64_t, std::uint64_t>> log;
+    std::uint64_t next = 1000;
+    explicit Chain(Scheduler& sc) : s(sc) {}
+    void on_event(std::uint64_t arg) override {
+      log.emplace_back(s.now().count_ps(), arg);
+      if (log.size() > 30'000) return;
+      // Mostly near (ns..us), sometimes past the wheel's span (up to 1 ms), sometimes "now".
+      for (int k = 0; k < 2 && next < 1000 + 40'000; ++k) {
+        const std::uint64_t pick = rng.uniform_u64(0, 99);
+        const std::int64_t d = pick < 5 ? 0 : pick < 90 ? static_cast<std::int64_t>(rng.uniform_u64(1, 2'000'000))
+                                                        : static_cast<std::int64_t>(rng.uniform_u64(60'000'000, 1'000'000'000));
+        s.schedule_in(Time::ps(d), *this, next++);
+      }
+    }
+  } chain(s);
+  for (std::uint64_t i = 0; i < 50; ++i) s.schedule_at(Time::ps(static_cast<std::int64_t>(i * 977)), chain, i);
+  s.run();
+  ASSERT_GT(chain.log.size(), 30'000u);
+  EXPECT_EQ(s.pending(), 0u);
+  for (std::size_t i = 1; i < chain.log.size(); ++i) {
+    ASSERT_LE(chain.log[i - 1].first, chain.log[i].first) << i;
+    // Same time: scheduled earlier runs first (args grow with the scheduling order).
+    if (chain.log[i - 1].first == chain.log[i].first) {
+      ASSERT_LT(chain.log[i - 1].second, chain.log[i].second) << i;
+    }
+  }
+}

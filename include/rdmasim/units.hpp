@@ -82,6 +82,13 @@ class Rate {
 /// Exact for every int64 byte count (computed in 128-bit integers).
 constexpr Time serialization_time(Bytes b, Rate r) {
   if (r.unlimited() || b.count() <= 0) return Time::zero();
+  // Frames and rates that fit (< 2 MiB, < 1 Tb/s) take 64-bit arithmetic: the same exact value,
+  // without the 128-bit division per frame.
+  if (b.count() < (std::int64_t{1} << 21) && r.bits_per_sec() > 0 && r.bits_per_sec() < (std::int64_t{1} << 40)) {
+    const std::uint64_t n = static_cast<std::uint64_t>(b.count()) * 8'000'000'000'000ULL;
+    const auto d = static_cast<std::uint64_t>(r.bits_per_sec());
+    return Time::ps(static_cast<std::int64_t>((n + d - 1) / d));
+  }
   const i128 num = static_cast<i128>(b.count()) * 8 * 1'000'000'000'000LL;
   const i128 den = r.bits_per_sec();
   return Time::ps(static_cast<std::int64_t>((num + den - 1) / den));

@@ -1,51 +1,175 @@
 #include "core/scheduler.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace rdmasim {
 
-void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
-  if (at < now_) throw std::logic_error("Scheduler: event scheduled in the past");
-  Entry e{at, next_seq_++, &h, arg};
-  // Sift up with a hole: move parents down until e's place is found.
-  std::size_t i = heap_.size();
-  heap_.push_back(e);
-  while (i > 0) {
-    const std::size_t parent = (i - 1) / 4;
-    if (!earlier(e, heap_[parent])) break;
-    heap_[i] = heap_[parent];
-    i = parent;
-  }
-  heap_[i] = e;
+Scheduler::Scheduler() : buckets_(kBuckets, kNil), tails_(kBuckets, kNil) {
+  grow(64);
+  slots_.reserve(1024);
 }
 
-void Scheduler::pop_into(Entry& out) {
-  out = heap_.front();
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  const std::size_t n = heap_.size();
-  if (n == 0) return;
-  // Sift the former last entry down from the root.
+void Scheduler::grow(std::size_t capacity) {
+  Key* k = static_cast<Key*>(::operator new[]((capacity + kOffset) * sizeof(Key), std::align_val_t{64}));
+  if (heap_size_ > 0) std::memcpy(static_cast<void*>(k + kOffset), static_cast<const void*>(&key(0)), heap_size_ * sizeof(Key));
+  keys_.reset(k);
+  capacity_ = capacity;
+}
+
+void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
+  if (at < now_) throw std::logic_error("Scheduler: event scheduled in the past");
+  if (next_seq_ >> (64 - kSlotBits)) throw std::logic_error("Scheduler: more than 2^40 events scheduled");
+  const auto t = static_cast<std::uint64_t>(at.count_ps());
+  std::uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    if (slots_.size() > kSlotMask) throw std::logic_error("Scheduler: more than 2^24 events pending");
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  const std::uint64_t seq = next_seq_++;
+  slots_[slot] = Slot{t, seq, &h, arg, kNil};
+  ++size_;
+  if ((t >> kBucketShift) - (static_cast<std::uint64_t>(now_.count_ps()) >> kBucketShift) < kBuckets) {
+    // Wheel: appended when it sorts last in its bucket (all there have times <= t and smaller
+    // sequences), else inserted after a short walk; a long walk would take the heap instead.
+    const std::size_t b = bucket_of(t);
+    if (buckets_[b] == kNil) {
+      buckets_[b] = tails_[b] = slot;
+      bits_[b >> 6] |= std::uint64_t{1} << (b & 63);
+      summary_[b >> 12] |= std::uint64_t{1} << ((b >> 6) & 63);
+      ++wheel_count_;
+      return;
+    }
+    if (slots_[tails_[b]].at <= t) {
+      slots_[tails_[b]].next = slot;
+      tails_[b] = slot;
+      ++wheel_count_;
+      return;
+    }
+    // Before the tail: after the bucket's entries with a time <= t (their sequences are smaller).
+    std::uint32_t* link = &buckets_[b];
+    int walked = 0;
+    while (slots_[*link].at <= t && ++walked <= kMaxWalk) link = &slots_[*link].next;  // ends before the tail
+    if (walked <= kMaxWalk) {
+      slots_[slot].next = *link;
+      *link = slot;
+      ++wheel_count_;
+      return;
+    }
+  }
+  heap_push(Key{t, seq << kSlotBits | slot});
+}
+
+void Scheduler::heap_push(Key e) {
+  if (heap_size_ == capacity_) grow(capacity_ * 2);
+  // Sift up with a hole: move parents down until e's place is found.
+  std::size_t i = heap_size_++;
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / 4;
+    if (!earlier(e, key(parent))) break;
+    key(i) = key(parent);
+    i = parent;
+  }
+  key(i) = e;
+}
+
+std::uint32_t Scheduler::heap_pop() {
+  const auto slot = static_cast<std::uint32_t>(key(0).seq_slot & kSlotMask);
+  const Key last = key(--heap_size_);
+  const std::size_t n = heap_size_;
+  if (n == 0) return slot;
+  // Sift the former last key down from the root: at each level the earliest of up to four
+  // children (one cache line) moves up into the hole.
   std::size_t i = 0;
   for (;;) {
     const std::size_t first = 4 * i + 1;
     if (first >= n) break;
     std::size_t best = first;
-    const std::size_t end = first + 4 < n ? first + 4 : n;
-    for (std::size_t c = first + 1; c < end; ++c)
-      if (earlier(heap_[c], heap_[best])) best = c;
-    if (!earlier(heap_[best], last)) break;
-    heap_[i] = heap_[best];
+    if (first + 4 <= n) {  // a full line of children: branch-free selection
+      const std::size_t b01 = earlier(key(first + 1), key(first)) ? first + 1 : first;
+      const std::size_t b23 = earlier(key(first + 3), key(first + 2)) ? first + 3 : first + 2;
+      best = earlier(key(b23), key(b01)) ? b23 : b01;
+    } else {
+      for (std::size_t c = first + 1; c < n; ++c)
+        if (earlier(key(c), key(best))) best = c;
+    }
+    if (!earlier(key(best), last)) break;
+    key(i) = key(best);
     i = best;
   }
-  heap_[i] = last;
+  key(i) = last;
+  return slot;
+}
+
+std::size_t Scheduler::first_bucket() const {
+  const std::size_t c = bucket_of(static_cast<std::uint64_t>(now_.count_ps()));
+  const std::size_t w = c >> 6;
+  if (const std::uint64_t m = bits_[w] & (~std::uint64_t{0} << (c & 63))) return (w << 6) | static_cast<std::size_t>(__builtin_ctzll(m));
+  // The next non-zero word after w, then (wrapping) from word 0 up to w itself, whose bits
+  // below c are the buckets furthest ahead.
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::size_t from = pass == 0 ? w + 1 : 0;
+    const std::size_t to = pass == 0 ? kWords : w + 1;  // word range [from, to)
+    for (std::size_t sw = from >> 6; sw < kSummaryWords && (sw << 6) < to; ++sw) {
+      std::uint64_t sm = summary_[sw];
+      if (sw == (from >> 6)) sm &= from & 63 ? ~std::uint64_t{0} << (from & 63) : ~std::uint64_t{0};
+      if (!sm) continue;
+      const std::size_t word = (sw << 6) | static_cast<std::size_t>(__builtin_ctzll(sm));
+      if (word >= to) break;
+      return (word << 6) | static_cast<std::size_t>(__builtin_ctzll(bits_[word]));
+    }
+  }
+  throw std::logic_error("Scheduler: wheel count without a bucket");
+}
+
+std::uint32_t Scheduler::earliest(bool& from_wheel, std::size_t& bucket) const {
+  std::uint32_t best = kNil;
+  if (wheel_count_ > 0) {
+    bucket = first_bucket();
+    best = buckets_[bucket];
+    from_wheel = true;
+  }
+  if (heap_size_ > 0) {
+    const Key& top = key(0);
+    const auto hs = static_cast<std::uint32_t>(top.seq_slot & kSlotMask);
+    if (best == kNil || top.at < slots_[best].at || (top.at == slots_[best].at && slots_[hs].seq < slots_[best].seq)) {
+      best = hs;
+      from_wheel = false;
+    }
+  }
+  return best;
+}
+
+Time Scheduler::next_time() const {
+  if (size_ == 0) return Time::max();
+  bool wheel = false;
+  std::size_t b = 0;
+  return Time::ps(static_cast<std::int64_t>(slots_[earliest(wheel, b)].at));
 }
 
 bool Scheduler::step() {
-  if (heap_.empty()) return false;
-  Entry e;
-  pop_into(e);
-  now_ = e.at;
+  if (size_ == 0) return false;
+  bool wheel = false;
+  std::size_t b = 0;
+  const std::uint32_t s = earliest(wheel, b);
+  if (wheel) {
+    buckets_[b] = slots_[s].next;
+    if (buckets_[b] == kNil) {
+      bits_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+      if (bits_[b >> 6] == 0) summary_[b >> 12] &= ~(std::uint64_t{1} << ((b >> 6) & 63));
+    }
+    --wheel_count_;
+  } else {
+    heap_pop();
+  }
+  --size_;
+  const Slot e = slots_[s];
+  free_slots_.push_back(s);
+  now_ = Time::ps(static_cast<std::int64_t>(e.at));
   ++executed_;
   e.handler->on_event(e.arg);
   return true;
@@ -53,10 +177,10 @@ bool Scheduler::step() {
 
 void Scheduler::run() {
   stopped_ = false;
-  while (slice_hook_ && !heap_.empty()) {
+  while (slice_hook_ && size_ > 0) {
     // The end of the slice holding the next event; the hook may change or remove itself.
     const Time every = slice_every_;
-    const Time end = Time::ps((heap_.front().at.count_ps() / every.count_ps() + 1) * every.count_ps());
+    const Time end = Time::ps((next_time().count_ps() / every.count_ps() + 1) * every.count_ps());
     run_until(end);  // clears and honours stop()
     if (stopped_) return;
     slice_hook_->on_slice(end);
@@ -67,7 +191,7 @@ void Scheduler::run() {
 
 void Scheduler::run_until(Time limit) {
   stopped_ = false;
-  while (!stopped_ && !heap_.empty() && heap_.front().at <= limit) step();
+  while (!stopped_ && size_ > 0 && next_time() <= limit) step();
 }
 
 }  // namespace rdmasim

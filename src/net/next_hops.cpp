@@ -20,14 +20,18 @@ NextHopTable::NextHopTable(const Topology& t) {
     attach_.push_back(a);
     if (attach_slot_[static_cast<std::size_t>(a)] < 0) attach_slot_[static_cast<std::size_t>(a)] = slots_++;
   }
-  entries_.resize(nodes.size() * static_cast<std::size_t>(slots_));
+  int switches = 0;
+  switch_index_.assign(nodes.size(), -1);
+  for (std::size_t n = 0; n < nodes.size(); ++n)
+    if (is_switch(static_cast<int>(n))) switch_index_[n] = switches++;
+  entries_.resize(static_cast<std::size_t>(switches) * static_cast<std::size_t>(slots_));
   for (std::size_t e = 0; e < nodes.size(); ++e) {
     const int slot = attach_slot_[e];
     if (slot < 0 || !is_switch(static_cast<int>(e))) continue;
     const std::vector<int> d = distances_to(t, static_cast<int>(e));
     for (std::size_t n = 0; n < nodes.size(); ++n) {
       if (!is_switch(static_cast<int>(n)) || n == e || d[n] < 0) continue;
-      Entry& en = entries_[n * static_cast<std::size_t>(slots_) + static_cast<std::size_t>(slot)];
+      Entry& en = entries_[static_cast<std::size_t>(switch_index_[n]) * static_cast<std::size_t>(slots_) + static_cast<std::size_t>(slot)];
       en.offset = static_cast<std::uint32_t>(ports_.size());
       for (int c : nodes[n].cables) {  // cable order, as ecmp_route
         const Cable& cab = cables[static_cast<std::size_t>(c)];
@@ -50,7 +54,9 @@ NextHopTable::Hops NextHopTable::towards(int node, int dst_host) const {
     return {std::span<const std::int32_t>(ports_.data() + at, 1), host_rate_[h]};
   }
   const auto slot = static_cast<std::size_t>(attach_slot_[static_cast<std::size_t>(attach_[h])]);
-  const Entry& en = entries_[static_cast<std::size_t>(node) * static_cast<std::size_t>(slots_) + slot];
+  const int sw = switch_index_[static_cast<std::size_t>(node)];
+  if (sw < 0) return {};  // a host forwards nothing
+  const Entry& en = entries_[static_cast<std::size_t>(sw) * static_cast<std::size_t>(slots_) + slot];
   return {std::span<const std::int32_t>(ports_.data() + en.offset, en.count), en.max_rate_bps};
 }
 

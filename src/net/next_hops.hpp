@@ -40,9 +40,10 @@ class NextHopTable {
     std::int64_t max_rate_bps = 0;
   };
   std::vector<int> host_port_, attach_, attach_slot_;
+  std::vector<int> switch_index_;    // per node: its index among the switches (-1: a host)
   std::vector<std::int64_t> host_rate_;
   int slots_ = 0;
-  std::vector<Entry> entries_;       // [node * slots_ + slot]
+  std::vector<Entry> entries_;       // [switch index * slots_ + slot]: switches only, hosts need none
   std::vector<std::int32_t> ports_;  // referenced by entries_
 };
 

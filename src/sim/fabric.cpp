@@ -43,8 +43,10 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       port->node = dir == 0 ? c.a : c.b;
       port->peer = dir == 0 ? c.b : c.a;
       port->peer_switch = is_switch(port->peer);
+      port->node_switch = is_switch(port->node);
       port->rate = c.rate;
       port->prop = prop;
+      port->ct_release = serialization_time(opt_.sw.cut_through_bytes, c.rate);
       port->loss = c.loss;
       port->drops = dir == 0 ? c.drops_from_a : c.drops_from_b;
       if (opt_.layer == LinkLayer::ib && port->peer_switch) port->credits.fill(opt_.sw.ib_vl_buffer.count());
@@ -183,15 +185,32 @@ FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient&
   return f;
 }
 
-int Fabric::route(Packet& p, int node) const {
-  const FabricFlow& f = *p.flow;
+FabricFlow::RouteMemo Fabric::route_memo(FabricFlow& f, int node) const {
+  if (f.memo_epoch != reroutes_) {  // the next-hop table was rebuilt since: forget
+    f.memo_used = 0;
+    f.memo_epoch = reroutes_;
+  }
+  for (int i = 0; i < f.memo_used; ++i)
+    if (f.memo[static_cast<std::size_t>(i)].node == node) return f.memo[static_cast<std::size_t>(i)];
   const NextHopTable::Hops nh = hops_.towards(node, f.dst);
-  const auto count = static_cast<std::uint32_t>(nh.ports.size());
+  FabricFlow::RouteMemo m;
+  m.ports = nh.ports.data();
+  m.count = static_cast<std::uint32_t>(nh.ports.size());
+  m.hash = m.count > 1 ? ecmp_hash(f.key, node) : 0;
+  m.node = node;
+  m.max_rate_bps = nh.max_rate_bps;
+  if (f.memo_used < FabricFlow::kMemoSlots) f.memo[static_cast<std::size_t>(f.memo_used++)] = m;
+  return m;
+}
+
+int Fabric::route(Packet& p, int node) const {
+  const FabricFlow::RouteMemo m = route_memo(*p.flow, node);
+  const std::uint32_t count = m.count;
   if (count == 0 && reroutes_ > 0) return -1;  // links down: no route left
   if (count == 0) throw std::logic_error("fabric: no route from " + topo_->nodes()[static_cast<std::size_t>(node)].name);
-  const std::int32_t* hops = nh.ports.data();
+  const std::int32_t* hops = m.ports;
   if (count == 1) return hops[0];
-  const std::uint32_t h = ecmp_hash(f.key, node) % count;
+  const std::uint32_t h = m.hash % count;
   switch (opt_.routing) {
     case Routing::ecmp: return hops[h];
     case Routing::spray: {
@@ -321,16 +340,19 @@ void Fabric::start_next(Port& e) {
   if (Observed && tracer_) traced_depth(e);
   if (opt_.layer == LinkLayer::ib && e.peer_switch) e.credits[q] -= w;
   e.path.start<Observed>(p, now, tx_site(e.id));
-  e.cur_in = is_switch(e.node) ? p.fab_port ^ 1 : -1;
+  e.cur_in = e.node_switch ? p.fab_port ^ 1 : -1;
   e.cur_tc = p.tc;
   e.cur_bytes = w;
   p.fab_port = e.id;
-  e.service = serialization_time(p.wire, e.rate);
+  if (w != e.ser_wire) [[unlikely]] {  // a frame size unlike the last one here
+    e.ser_wire = w;
+    e.ser_time = serialization_time(p.wire, e.rate);
+  }
+  e.service = e.ser_time;
   e.release = e.service;
   if (e.peer_switch && opt_.sw.cut_through) {
-    const int dst = p.flow->dst;
-    const std::int64_t next_rate = hops_.towards(e.peer, dst).max_rate_bps;
-    if (next_rate <= e.rate.bits_per_sec()) e.release = std::min(e.service, serialization_time(opt_.sw.cut_through_bytes, e.rate));
+    const std::int64_t next_rate = route_memo(*p.flow, e.peer).max_rate_bps;
+    if (next_rate <= e.rate.bits_per_sec()) e.release = std::min(e.service, e.ct_release);
   }
   e.busy = true;
   e.busy_until = now + e.service;
@@ -344,7 +366,7 @@ void Fabric::start_next(Port& e) {
   ++in_transit_;
   sched_.schedule_in(e.release + (e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop), arrive_, packet_arg(p));
   sched_.schedule_in(e.service, e, 0);
-  if (!is_switch(e.node)) p.notify_pacer();  // last: the NIC may fetch its next packet now
+  if (!e.node_switch) p.notify_pacer();  // last: the NIC may fetch its next packet now
 }
 
 void Fabric::on_port(Port& e, std::uint64_t) {
@@ -379,7 +401,7 @@ void Fabric::on_arrive(std::uint64_t arg) {
   if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, tx_site(p.fab_port), Category::transmit, p.stamp, p.release);
   p.ledger.add(Category::transmit, p.release);
   p.stamp += p.release;
-  if (is_switch(ip.node)) {
+  if (ip.node_switch) {
     const Time prop = ports_[static_cast<std::size_t>(p.fab_port)]->prop;
     if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, cable_site(p.fab_port), Category::propagate, p.stamp, prop);
     p.ledger.add(Category::propagate, prop);

@@ -118,6 +118,21 @@ struct FabricFlow {
   Packet* head = nullptr;
   Packet* tail = nullptr;
   FabricFlow* next_active = nullptr;
+  // Routing memo (Fabric::route_memo): for each node this flow's packets were forwarded at, the
+  // next hops towards `dst` (a view into the fabric's next-hop table) and the node's ECMP hash
+  // of `key`, so a packet-hop neither re-hashes the 5-tuple nor walks the table. Valid while
+  // `memo_epoch` equals the fabric's count of routing changes (a reroute rebuilds the table).
+  struct RouteMemo {
+    const std::int32_t* ports = nullptr;
+    std::uint32_t count = 0;
+    std::uint32_t hash = 0;  // ecmp_hash(key, node)
+    std::int32_t node = -1;
+    std::int64_t max_rate_bps = 0;
+  };
+  static constexpr int kMemoSlots = 6;  // a 3-tier fat-tree path crosses at most 5 switches
+  std::array<RouteMemo, kMemoSlots> memo{};
+  int memo_used = 0;
+  std::uint64_t memo_epoch = 0;
 };
 
 class Fabric {
@@ -189,6 +204,8 @@ class Fabric {
   void release_buffer(int node, int in_port, std::uint8_t tc, std::int64_t bytes);
   void send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value);
   int route(Packet& p, int node) const;
+  /// The flow's next hops and ECMP hash at `node` (memoised in the flow, FabricFlow::RouteMemo).
+  FabricFlow::RouteMemo route_memo(FabricFlow& f, int node) const;
   bool lossless(std::uint8_t tc) const { return opt_.layer == LinkLayer::roce && opt_.sw.lossless && tc == opt_.sw.data_tc; }
   bool is_switch(int node) const;
   // Trace sites of a port's transmitter (and its queue) and cable, and of a switch's pipeline.

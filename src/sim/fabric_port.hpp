@@ -29,42 +29,50 @@ struct Fabric::Port final : EventHandler {
   Port(Fabric& f, int i) : fabric(f), id(i) {}
   void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
 
+  // Member order is the access order of a packet-hop (arrival, admit, start, free): the
+  // scalars every frame touches share the first cache lines, then the per-class queues and
+  // ingress accounting, the counters and critical path, and last what only PFC pathologies,
+  // InfiniBand credits or link faults use.
   Fabric& fabric;
   int id;
   int node = 0, peer = 0;
   bool peer_switch = false;
+  bool node_switch = false;  // its own node is a switch (not a host NIC)
+  bool busy = false;
+  bool blocked = false;
+  bool down = false;  // its link is down (link fault)
+  std::uint8_t paused = 0;       // PFC: priorities the peer has paused
+  std::uint8_t wd_dropping = 0;  // PFC watchdog: priorities in drop mode
+  std::uint8_t xoff_sent = 0;    // ingress: priorities it has sent XOFF for
+  std::uint8_t cur_tc = 0;
+  int cur_in = -1;  // ingress port the frame in transmission was buffered under (-1: a host)
+  std::uint32_t queued_packets = 0;
   Rate rate{};
   Time prop{};
-  // Egress: strict-priority queues toward the peer.
-  std::array<Packet*, fabric_detail::kClasses> head{}, tail{};
-  std::array<std::int64_t, fabric_detail::kClasses> qbytes{};
   std::int64_t queued = 0;
   Time queue_since{};  // last change of `queued` (for the time-weighted mean)
-  std::uint32_t queued_packets = 0;
-  bool busy = false;
   Time busy_until{}, service{}, release{};
-  int cur_in = -1;  // ingress port the frame in transmission was buffered under (-1: a host)
-  std::uint8_t cur_tc = 0;
   std::int64_t cur_bytes = 0;
-  CriticalPath path;
+  std::int64_t headroom = 0;
+  std::int64_t ser_wire = -1;  // the last frame size it sent and its serialization time (memo)
+  Time ser_time{};
+  Time ct_release{};           // cut-through: serialization of switch.cut_through_bytes
   double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
+  FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
   std::vector<std::uint64_t> drops;  // frames it sends that are lost, by count (1-based, ascending)
-  std::size_t next_drop = 0;
-  std::uint64_t sent_count = 0;      // frames it sent that reached the far end (counted when drops)
-  std::uint8_t paused = 0;                     // PFC: priorities the peer has paused
-  std::array<Time, fabric_detail::kClasses> paused_since{};   // when each priority's pause began (switch ports)
-  std::array<std::uint32_t, fabric_detail::kClasses> wd_epoch{};  // PFC watchdog: bumped by every XON
-  std::uint8_t wd_dropping = 0;                // PFC watchdog: priorities in drop mode
-  std::array<std::int64_t, fabric_detail::kClasses> credits{};  // IB: room in the peer's input buffer per VL
-  bool down = false;  // its link is down (link fault)
-  bool blocked = false;
-  Time blocked_since{};
+  // Egress: strict-priority queues toward the peer.
+  std::array<std::int64_t, fabric_detail::kClasses> qbytes{};
+  std::array<Packet*, fabric_detail::kClasses> head{}, tail{};
   // Ingress: frames received from the peer and buffered at this node.
   std::array<std::int64_t, fabric_detail::kClasses> in_bytes{}, in_headroom{};
-  std::uint8_t xoff_sent = 0;
-  std::int64_t headroom = 0;
   PortCounters c;
-  FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
+  CriticalPath path;
+  std::size_t next_drop = 0;
+  std::uint64_t sent_count = 0;      // frames it sent that reached the far end (counted when drops)
+  Time blocked_since{};
+  std::array<Time, fabric_detail::kClasses> paused_since{};   // when each priority's pause began (switch ports)
+  std::array<std::uint32_t, fabric_detail::kClasses> wd_epoch{};  // PFC watchdog: bumped by every XON
+  std::array<std::int64_t, fabric_detail::kClasses> credits{};  // IB: room in the peer's input buffer per VL
 };
 
 template <typename Drop>

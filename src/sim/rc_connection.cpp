@@ -85,6 +85,16 @@ Packet& RcConnection::clone(const Packet& p) {
   return c;
 }
 
+void RcConnection::copy_for_retransmit(const Packet& p) {
+  // What clone() would hold, kept in the log instead of a pool packet.
+  Packet c = p;
+  c.next_in_queue = nullptr;
+  c.pacer = nullptr;
+  c.pinned = true;
+  ++c.msg->pins;
+  copies_.push(c);
+}
+
 void RcConnection::release(Packet& p) {
   if (p.pinned) ctx_.unpin(*p.msg);
   ctx_.packets.release(&p);
@@ -111,7 +121,7 @@ void RcConnection::transmit(Packet& p, bool fresh) {
   if (fresh) {
     p.psn = snd_nxt_++;
     if (last_of_message(p)) p.msg->rc_last_psn = p.psn;
-    push(copies_head_, copies_tail_, clone(p));
+    copy_for_retransmit(p);
     ++unacked_;
     ++c_.sent;
   } else {
@@ -163,12 +173,12 @@ void RcConnection::go_back(std::uint32_t from) {
   // The send queue rewinds to `from`: resends not yet handed to the NIC are superseded.
   while (Packet* stale = pop(resend_head_, resend_tail_)) release(*stale);
   const Time now = ctx_.sched.now();
-  for (Packet* c = copies_head_; c; c = c->next_in_queue) {
-    if (c->psn < from) continue;
-    Packet& r = clone(*c);
+  copies_.for_each([&](const Packet& c) {
+    if (c.psn < from) return;
+    Packet& r = clone(c);
     r.charge(Category::recovery, now);
     push(resend_head_, resend_tail_, r);
-  }
+  });
   deadline_ = now + timeout_;
   arm_timer();
   pump();
@@ -176,8 +186,9 @@ void RcConnection::go_back(std::uint32_t from) {
 
 void RcConnection::acknowledge(std::uint32_t last) {
   bool progress = false;
-  while (copies_head_ && copies_head_->psn <= last) {
-    release(*pop(copies_head_, copies_tail_));
+  while (!copies_.empty() && copies_.front().psn <= last) {
+    ctx_.unpin(*copies_.front().msg);  // a copy always holds a pin
+    copies_.pop_front();
     --unacked_;
     progress = true;
   }
@@ -217,13 +228,16 @@ void RcConnection::on_event(std::uint64_t arg) {
   }
   if (++retries_ > o_.rc.retry_cnt) return fail();
   ++c_.timeouts;
-  go_back(copies_head_->psn);
+  go_back(copies_.front().psn);
 }
 
 void RcConnection::fail(QpStatus why) {
   status_ = why;  // the QP is in the error state: its work requests flush
   failed_at_ = ctx_.sched.now();
-  while (Packet* p = pop(copies_head_, copies_tail_)) release(*p);
+  while (!copies_.empty()) {
+    ctx_.unpin(*copies_.front().msg);
+    copies_.pop_front();
+  }
   unacked_ = 0;
   while (Packet* p = pop(resend_head_, resend_tail_)) release(*p);
   while (Packet* p = pop(new_head_, new_tail_)) discard(*p);

@@ -35,6 +35,7 @@
 
 #include "rdmasim/profile.hpp"
 #include "rdmasim/rc_stats.hpp"
+#include "sim/copy_log.hpp"
 #include "sim/dcqcn.hpp"
 #include "sim/stage.hpp"
 
@@ -116,6 +117,7 @@ class RcConnection final : public EventHandler, public TxPacer {
   enum Timer : std::uint64_t { kRetransmit = 1, kPacer = 2, kRnr = 3 };
 
   Packet& clone(const Packet& p);
+  void copy_for_retransmit(const Packet& p);
   void transmit(Packet& p, bool fresh);
   void pump();
   void go_back(std::uint32_t from);
@@ -142,8 +144,7 @@ class RcConnection final : public EventHandler, public TxPacer {
 
   // Requester.
   std::uint32_t snd_nxt_ = 0;
-  Packet* copies_head_ = nullptr;  // retransmission copies in PSN order (next_in_queue)
-  Packet* copies_tail_ = nullptr;
+  CopyLog copies_;  // retransmission copies in PSN order, compactly coded (sim/copy_log.hpp)
   std::size_t unacked_ = 0;
   int retries_ = 0;
   Time deadline_{};

@@ -1,0 +1,81 @@
+// CopyLog: an RC requester's retransmission copies (sim/rc_connection.hpp), oldest first, stored
+// compactly. A copy is the Packet exactly as it was handed to the fabric; a NAK or a timeout
+// turns copies back into packets (go-back-N), an ACK drops the oldest ones.
+//
+// Encoding: front() is kept fully decoded; every later copy is stored as the difference of its
+// Packet's 64-bit words from the copy before it — a 32-bit mask of the words that differ, then
+// each difference (modulo 2^64) zigzag-LEB128 coded. Consecutive packets of a message differ in
+// a few words (PSN and index, stamp, a handful of ledger entries), so a copy costs ~15-30
+// bytes instead of sizeof(Packet) — what keeps a 2 MiB message's 512 copies per QP small.
+//
+// Invariants: decoding reproduces each pushed Packet word for word; size() == copies pushed and
+// not popped; the byte stream holds exactly size() - 1 records (none when empty). The hot path
+// allocates nothing once the stream's buffer has grown to the peak it needs (it is compacted,
+// never shrunk).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "net/packet.hpp"
+
+namespace rdmasim {
+
+class CopyLog {
+ public:
+  bool empty() const { return count_ == 0; }
+  std::size_t size() const { return count_; }
+  /// Bytes the encoded copies after front() take (for memory accounting).
+  std::size_t stored_bytes() const { return end_ - read_; }
+
+  /// Appends a copy of `p` (the newest).
+  void push(const Packet& p);
+  /// The oldest copy (!empty()).
+  const Packet& front() const { return front_; }
+  /// Drops the oldest copy (!empty()).
+  void pop_front();
+  void clear() {
+    count_ = 0;
+    read_ = end_ = 0;
+  }
+  /// Calls f(const Packet&) for every copy, oldest first (each one decoded into a scratch packet).
+  template <typename F>
+  void for_each(F&& f) const {
+    if (count_ == 0) return;
+    f(static_cast<const Packet&>(front_));
+    Words w = words(front_);
+    Packet scratch;
+    std::size_t at = read_;
+    for (std::size_t i = 1; i < count_; ++i) {
+      at += decode(buf_.data() + at, w);
+      std::memcpy(static_cast<void*>(&scratch), w.data(), sizeof(Packet));
+      f(static_cast<const Packet&>(scratch));
+    }
+  }
+
+ private:
+  static_assert(std::is_trivially_copyable_v<Packet>, "CopyLog stores Packet as raw words");
+  static_assert(sizeof(Packet) % 8 == 0 && sizeof(Packet) / 8 <= 32, "Packet: at most 32 words");
+  static constexpr std::size_t kWords = sizeof(Packet) / 8;
+  using Words = std::array<std::uint64_t, kWords>;
+
+  static Words words(const Packet& p) {
+    Words w;
+    std::memcpy(w.data(), static_cast<const void*>(&p), sizeof(Packet));
+    return w;
+  }
+  /// Applies the record at `in` to `w` (the previous copy's words); returns its length.
+  static std::size_t decode(const std::uint8_t* in, Words& w);
+
+  Packet front_;                   // valid while count_ > 0
+  Words back_{};                   // the newest copy's words, what push() codes against
+  std::vector<std::uint8_t> buf_;  // records of the copies after front_: bytes [read_, end_)
+  std::size_t read_ = 0, end_ = 0;
+  std::size_t count_ = 0;
+};
+
+}  // namespace rdmasim

@@ -1,0 +1,99 @@
+// CopyLog: copies come back word for word, oldest first, through push / pop_front / for_each,
+// and consecutive packets of a message code into a few bytes each.
+#include "sim/copy_log.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+using namespace rdmasim;
+
+namespace {
+
+bool same_bytes(const Packet& a, const Packet& b) { return std::memcmp(&a, &b, sizeof(Packet)) == 0; }
+
+// Packets as a requester's NIC emits them: one message, consecutive PSNs, growing stamps and ledgers.
+std::vector<Packet> message_packets(Message& m, int n) {
+  std::vector<Packet> v(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    Packet& p = v[static_cast<std::size_t>(i)];
+    std::memset(static_cast<void*>(&p), 0, sizeof(Packet));  // no stray padding
+    p = Packet{};
+    p.msg = &m;
+    p.index = i;
+    p.psn = 1000u + static_cast<std::uint32_t>(i);
+    p.pos = i == 0 ? FramePos::first : i == n - 1 ? FramePos::last : FramePos::middle;
+    p.wire = Bytes(i == n - 1 ? 1200 : 4178);
+    p.payload = Bytes(i == n - 1 ? 1100 : 4096);
+    p.stamp = Time::ps(5'000'000 + 335'000LL * i);
+    p.ledger.add(Category::pcie_dma, Time::ps(120'000LL * (i + 1)));
+    p.ledger.add(Category::queue, Time::ps(i % 3 == 0 ? 0 : 7'000LL * i));
+    p.ledger.add(Category::driver, Time::ps(90'000));
+    p.pinned = true;
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST(CopyLog, PopFrontReturnsEveryCopyInOrder) {
+  Message m;
+  const std::vector<Packet> v = message_packets(m, 512);
+  CopyLog log;
+  for (const Packet& p : v) log.push(p);
+  EXPECT_EQ(log.size(), 512u);
+  // Far below sizeof(Packet) per copy: the point of the log.
+  EXPECT_LT(log.stored_bytes(), 511u * 24u);
+  for (const Packet& p : v) {
+    ASSERT_FALSE(log.empty());
+    EXPECT_TRUE(same_bytes(log.front(), p)) << "psn " << p.psn;
+    log.pop_front();
+  }
+  EXPECT_TRUE(log.empty());
+  EXPECT_EQ(log.stored_bytes(), 0u);
+}
+
+TEST(CopyLog, ForEachDecodesWithoutConsuming) {
+  Message m;
+  const std::vector<Packet> v = message_packets(m, 40);
+  CopyLog log;
+  for (const Packet& p : v) log.push(p);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::size_t i = 0;
+    log.for_each([&](const Packet& c) { EXPECT_TRUE(same_bytes(c, v[i++])); });
+    EXPECT_EQ(i, v.size());
+  }
+  log.pop_front();
+  std::size_t i = 1;
+  log.for_each([&](const Packet& c) { EXPECT_TRUE(same_bytes(c, v[i++])); });
+  EXPECT_EQ(i, v.size());
+}
+
+TEST(CopyLog, InterleavedPushPopAcrossMessagesAndLargeDifferences) {
+  Message a, b;
+  std::vector<Packet> all = message_packets(a, 3000);  // crosses the compaction threshold
+  const std::vector<Packet> more = message_packets(b, 3000);
+  all.insert(all.end(), more.begin(), more.end());
+  all[10].stamp = Time::ps(-1);            // negative differences
+  all[11].ledger.add(Category::recovery, Time::ps(std::int64_t{1} << 62));  // ten-byte varints
+  CopyLog log;
+  std::size_t next_out = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    log.push(all[i]);
+    if (i % 3 == 2) {  // pop one for every three pushed
+      ASSERT_TRUE(same_bytes(log.front(), all[next_out++]));
+      log.pop_front();
+    }
+  }
+  EXPECT_EQ(log.size(), all.size() - next_out);
+  while (!log.empty()) {
+    ASSERT_TRUE(same_bytes(log.front(), all[next_out++]));
+    log.pop_front();
+  }
+  EXPECT_EQ(next_out, all.size());
+  log.push(all[0]);  // reusable after it emptied, and after clear()
+  EXPECT_TRUE(same_bytes(log.front(), all[0]));
+  log.clear();
+  EXPECT_TRUE(log.empty());
+}
