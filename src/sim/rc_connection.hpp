@@ -35,6 +35,7 @@
 #include "rdmasim/profile.hpp"
 #include "rdmasim/rc_stats.hpp"
 #include "sim/dcqcn.hpp"
+#include "sim/net_transport.hpp"
 #include "sim/stage.hpp"
 
 namespace rdmasim {
@@ -65,7 +66,7 @@ struct RcOptions {
   std::uint32_t requester_qp = 0;    // DestQP of frames to the requester (captures)
 };
 
-class RcConnection final : public EventHandler, public TxPacer {
+class RcConnection final : public EventHandler, public TxPacer, public NetTransport {
  public:
   RcConnection(SimContext& ctx, const RcOptions& o);
   ~RcConnection();
@@ -76,13 +77,13 @@ class RcConnection final : public EventHandler, public TxPacer {
   void bind(NetworkStage& data, NetworkStage& ack);
 
   // Requester.
-  void send(Packet& p);         // a data packet leaves the requester's NIC
-  void ack_arrived(Packet& p);  // an ACK token, NAK or CNP reached the requester
-  void ack_dropped(Packet& p);  // the fabric dropped one of them
+  void send(Packet& p) override;         // a data packet leaves the requester's NIC
+  void ack_arrived(Packet& p) override;  // an ACK token, NAK or CNP reached the requester
+  void ack_dropped(Packet& p) override;  // the fabric dropped one of them
   // Responder.
-  void data_arrived(Packet& p);
-  void data_dropped(Packet& p);
-  void send_ack(Packet& token);  // the responder acknowledges a message (the path's ACK token)
+  void data_arrived(Packet& p) override;
+  void data_dropped(Packet& p) override;
+  void send_ack(Packet& token) override;  // the responder acknowledges a message (the path's ACK token)
 
   void on_event(std::uint64_t arg) override;
   /// A resend started on the requester's wire: the next one may go to the NIC.
