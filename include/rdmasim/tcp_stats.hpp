@@ -15,6 +15,7 @@ struct TcpStats {
   std::uint64_t retransmitted_bytes = 0;
   std::uint64_t fast_retransmits = 0;    // entries into fast recovery (3 duplicate ACKs)
   std::uint64_t timeouts = 0;            // RTO expiries
+  std::uint64_t lost_retransmits = 0;    // resends found lost in fast recovery and resent again
   std::uint64_t acks_sent = 0, acks_received = 0, dup_acks = 0;
   std::uint64_t out_of_order = 0;        // segments the receiver queued past a hole
   std::uint64_t duplicates = 0;          // segments the receiver discarded (already received)

@@ -145,6 +145,7 @@ nlohmann::ordered_json tcp_stats_json(const TcpStats& s) {
           {"retransmitted_bytes", s.retransmitted_bytes},
           {"fast_retransmits", s.fast_retransmits},
           {"timeouts", s.timeouts},
+          {"lost_retransmits", s.lost_retransmits},
           {"acks_sent", s.acks_sent},
           {"acks_received", s.acks_received},
           {"dup_acks", s.dup_acks},

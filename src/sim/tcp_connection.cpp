@@ -73,7 +73,9 @@ void TcpConnection::changed() {
 
 // ---- sender ----
 
-double TcpConnection::window() const { return std::min(std::max(1.0, cwnd_), rwnd_segments_); }
+double TcpConnection::window() const {
+  return std::min(std::max(1.0, cwnd_) + static_cast<double>(limited_), rwnd_segments_);
+}
 
 double TcpConnection::flight_half() const { return std::max(static_cast<double>((snd_max_ - snd_una_) / 2), 2.0); }
 
@@ -105,13 +107,9 @@ void TcpConnection::transmit_fresh(Packet& p) {
   p.psn = snd_max_++;
   snd_nxt_ = snd_max_;
   p.ce = false;
+  p.ts = now;
   push(copies_head_, copies_tail_, clone(p));
   ++c_.sent;
-  if (!timing_) {
-    timing_ = true;
-    rtt_seq_ = p.psn;
-    rtt_start_ = now;
-  }
   arm_rto();
   data_->inject(p, o_.tcp.tc);
 }
@@ -121,9 +119,9 @@ void TcpConnection::resend(Packet& copy) {
   Packet& r = clone(copy);
   r.charge(Category::recovery, now);  // from its first transmission until this resend
   r.ce = false;
+  r.ts = now;  // the timestamp tells the ACK of a resend from the original's (RFC 7323)
   ++c_.retransmitted;
   c_.retransmitted_bytes += static_cast<std::uint64_t>(r.payload.count());
-  if (timing_ && copy.psn <= rtt_seq_) timing_ = false;  // Karn: no sample across a resend
   if (snd_max_ == snd_una_) deadline_ = now + rto_;
   arm_rto();
   data_->inject(r, o_.tcp.tc);
@@ -165,13 +163,15 @@ void TcpConnection::rtt_sample(Time r) {
 void TcpConnection::ack_arrived(Packet& p) {
   const std::uint32_t ack = p.psn;
   const bool ece = (p.index & kEce) != 0;
+  const Time echo = p.ts;
   ctx_.packets.release(&p);
   ++c_.acks_received;
   if (ece) ++c_.ece;
   if (ack > snd_una_ && ack <= snd_max_) {
+    rtt_sample(ctx_.sched.now() - echo);  // RTTM: every ACK of new data echoes a timestamp
     on_new_ack(ack, ece);
   } else if (ack == snd_una_) {
-    if (snd_max_ != snd_una_) on_dup_ack();
+    if (snd_max_ != snd_una_) on_dup_ack(echo);
     if (ece && o_.cc == TcpCc::dctcp) dctcp_ack(0, true);
   }
   pump();
@@ -180,10 +180,6 @@ void TcpConnection::ack_arrived(Packet& p) {
 void TcpConnection::on_new_ack(std::uint32_t ack, bool ece) {
   const Time now = ctx_.sched.now();
   const std::uint32_t acked = ack - snd_una_;
-  if (timing_ && ack > rtt_seq_) {
-    timing_ = false;
-    rtt_sample(now - rtt_start_);
-  }
   acknowledge(ack);
   if (in_recovery_) {
     if (ack >= recover_) {  // ack >= recover: the whole window is repaired
@@ -191,11 +187,13 @@ void TcpConnection::on_new_ack(std::uint32_t ack, bool ece) {
       cwnd_ = ssthresh_;
       dupacks_ = 0;
     } else {  // partial ACK (NewReno): the next hole is lost too
+      rtx_time_ = now;
       resend(*copies_head_);
       cwnd_ = std::max(1.0, cwnd_ - static_cast<double>(acked) + 1.0);
     }
   } else {
     dupacks_ = 0;
+    limited_ = 0;
     double a = static_cast<double>(acked);
     if (cwnd_ < ssthresh_) {  // slow start, up to ssthresh; the rest of the ACK grows linearly
       const double room = ssthresh_ - cwnd_;
@@ -211,20 +209,31 @@ void TcpConnection::on_new_ack(std::uint32_t ack, bool ece) {
   changed();
 }
 
-void TcpConnection::on_dup_ack() {
+void TcpConnection::on_dup_ack(Time echo) {
   ++c_.dup_acks;
   if (in_recovery_) {
     cwnd_ += 1.0;  // a segment left the network
+    if (echo > rtx_time_) {  // a segment sent after the resend got there first: the resend was lost
+      ++c_.lost_retransmits;
+      rtx_time_ = ctx_.sched.now();
+      resend(*copies_head_);
+    }
     changed();
     return;
   }
-  if (++dupacks_ != o_.tcp.dupack_threshold) return;
+  if (++dupacks_ < o_.tcp.dupack_threshold) {
+    if (dupacks_ <= 2 && snd_nxt_ == snd_max_) limited_ = dupacks_;  // limited transmit (RFC 3042)
+    return;
+  }
+  if (dupacks_ != o_.tcp.dupack_threshold) return;
   if (snd_una_ < recover_ || snd_nxt_ != snd_max_) return;  // still repairing the last timeout
   ++c_.fast_retransmits;
   ssthresh_ = flight_half();
   cwnd_ = ssthresh_ + static_cast<double>(o_.tcp.dupack_threshold);
   in_recovery_ = true;
+  limited_ = 0;
   recover_ = snd_max_;
+  rtx_time_ = ctx_.sched.now();
   resend(*copies_head_);
   changed();
 }
@@ -253,10 +262,10 @@ void TcpConnection::timeout() {
   cwnd_ = 1.0;
   in_recovery_ = false;
   dupacks_ = 0;
+  limited_ = 0;
   recover_ = snd_max_;
   snd_nxt_ = snd_una_;  // go back: everything outstanding is presumed lost
   cursor_ = copies_head_;
-  timing_ = false;
   rto_ = std::min(rto_ * 2, o_.tcp.max_rto);  // exponential backoff
   deadline_ = ctx_.sched.now() + rto_;
   changed();
@@ -275,7 +284,7 @@ void TcpConnection::on_event(std::uint64_t arg) {
       ctx_.sched.schedule_at(delack_deadline_, *this, kDelack);
       return;
     }
-    ack_now();
+    ack_now(ts_recent_);
     return;
   }
   if (!rto_armed_ || now != rto_event_) return;  // superseded by an earlier expiry
@@ -291,7 +300,7 @@ void TcpConnection::send_ack(Packet&) { throw std::logic_error("a TCP route has 
 
 void TcpConnection::data_dropped(Packet& p) { release(p); }  // the sender resends it
 
-void TcpConnection::ack_now() {
+void TcpConnection::ack_now(Time echo) {
   pending_acks_ = 0;
   Packet& a = *ctx_.packets.acquire();
   a.msg = &ack_msg_;
@@ -302,6 +311,7 @@ void TcpConnection::ack_now() {
   a.payload = Bytes(0);
   a.wire = o_.ack_wire;
   a.stamp = ctx_.sched.now();
+  a.ts = echo;
   ++c_.acks_sent;
   ack_->inject(a, o_.tcp.tc);
 }
@@ -319,11 +329,13 @@ void TcpConnection::deliver(Packet& p) {
 void TcpConnection::data_arrived(Packet& p) {
   const Time now = ctx_.sched.now();
   if (o_.cc == TcpCc::dctcp && p.ce != ce_state_) {
-    if (pending_acks_ > 0) ack_now();  // acknowledge the segments before the change with the old echo
+    if (pending_acks_ > 0) ack_now(ts_recent_);  // acknowledge the segments before the change with the old echo
     ce_state_ = p.ce;
   }
   const std::uint32_t seq = p.psn;
   if (seq == rcv_nxt_) {
+    // TS.Recent (RFC 7323): the timestamp of the earliest segment the next ACK acknowledges.
+    if (pending_acks_ == 0) ts_recent_ = p.ts;
     const bool hole = ofo_head_ != nullptr;
     const bool psh = last_of_message(p);
     deliver(p);
@@ -332,7 +344,7 @@ void TcpConnection::data_arrived(Packet& p) {
       q.charge(Category::recovery, now);  // waited for the hole before it to be repaired
       deliver(q);
     }
-    if (++pending_acks_ >= o_.tcp.delayed_ack || hole || psh) return ack_now();
+    if (++pending_acks_ >= o_.tcp.delayed_ack || hole || psh) return ack_now(ts_recent_);
     if (pending_acks_ == 1) delack_deadline_ = now + o_.tcp.delayed_ack_timeout;
     if (!delack_armed_) {
       delack_armed_ = true;
@@ -352,11 +364,11 @@ void TcpConnection::data_arrived(Packet& p) {
       *link = &p;
       if (!p.next_in_queue) ofo_tail_ = &p;
     }
-    return ack_now();  // a duplicate ACK: the sender counts them
+    return ack_now(p.ts);  // a duplicate ACK (echoing the segment that caused it): the sender counts them
   }
   ++c_.duplicates;
   release(p);
-  ack_now();
+  ack_now(ts_recent_);
 }
 
 }  // namespace rdmasim

@@ -12,8 +12,14 @@
 // ssthresh = max(flight/2, 2), cwnd = ssthresh + 3, fast recovery (NewReno): each further
 // duplicate inflates cwnd by one, a partial ACK resends the next hole and deflates, the ACK
 // covering `recover` (the highest sequence sent at entry) ends it with cwnd = ssthresh.
-// RTO (RFC 6298): srtt/rttvar from one timed segment per RTT (Karn: never a resent one),
-// RTO = max(tcp.min_rto, srtt + 4 rttvar), tcp.initial_rto before the first sample; on expiry
+// A lost resend: a duplicate ACK echoes the timestamp of the segment that caused it, and one
+// caused by a segment sent after the resend (the path is FIFO) proves the resend lost — it is
+// resent again at once (what Linux's RACK learns from SACK), else only the RTO would repair it.
+// Limited transmit (RFC 3042): the first two duplicate ACKs each let one new segment out.
+// RTO (RFC 6298): srtt/rttvar sampled by every ACK of new data from the timestamp it echoes
+// (RFC 7323 RTTM: the MSS assumes the timestamps option; a resend carries its own timestamp,
+// so no Karn ambiguity), RTO = max(tcp.min_rto, srtt + 4 rttvar), tcp.initial_rto before the
+// first sample, and a sample ends the backoff; on expiry
 // ssthresh = max(flight/2, 2), cwnd = 1, the RTO doubles (up to tcp.max_rto) and the sender
 // goes back to the first unacknowledged segment, resending in slow start (no SACK).
 // DCTCP (cc dctcp): segments are ECN-capable, the fabric's RED/ECN marks them CE; the
@@ -109,7 +115,7 @@ class TcpConnection final : public EventHandler, public NetTransport {
   void resend(Packet& copy);
   void acknowledge(std::uint32_t ack);
   void on_new_ack(std::uint32_t ack, bool ece);
-  void on_dup_ack();
+  void on_dup_ack(Time echo);
   void dctcp_ack(std::uint32_t acked, bool ece);
   void timeout();
   void arm_rto();
@@ -118,7 +124,7 @@ class TcpConnection final : public EventHandler, public NetTransport {
   double flight_half() const;
   void changed();
   // Receiver.
-  void ack_now();
+  void ack_now(Time echo);
   void deliver(Packet& p);
 
   SimContext& ctx_;
@@ -135,6 +141,7 @@ class TcpConnection final : public EventHandler, public NetTransport {
   int dupacks_ = 0;
   bool in_recovery_ = false;
   std::uint32_t recover_ = 0;          // fast recovery ends when this is acknowledged
+  Time rtx_time_{};                    // when the first unacknowledged segment was last resent
   Packet* copies_head_ = nullptr;      // retransmission copies in sequence order
   Packet* copies_tail_ = nullptr;
   Packet* cursor_ = nullptr;           // the copy of snd_nxt_ while snd_nxt_ < snd_max_ (after an RTO)
@@ -142,9 +149,7 @@ class TcpConnection final : public EventHandler, public NetTransport {
   Packet* queue_tail_ = nullptr;
   Time srtt_{}, rttvar_{}, rto_;
   bool have_rtt_ = false;
-  bool timing_ = false;                // one segment timed per RTT (Karn's rule)
-  std::uint32_t rtt_seq_ = 0;
-  Time rtt_start_{};
+  int limited_ = 0;                    // limited transmit: segments allowed past cwnd on dup ACKs 1 and 2
   Time deadline_{};
   bool rto_armed_ = false;
   Time rto_event_{};                   // when the armed expiry fires (earlier ones are stale)
@@ -161,6 +166,7 @@ class TcpConnection final : public EventHandler, public NetTransport {
   Packet* ofo_tail_ = nullptr;
   int pending_acks_ = 0;               // in-order segments not yet acknowledged
   bool ce_state_ = false;              // DCTCP receiver: CE of the last segment
+  Time ts_recent_{};                   // the timestamp the next ACK echoes
   Time delack_deadline_{};
   bool delack_armed_ = false;
   Message ack_msg_;                    // the wire identity of ACKs (captures)
