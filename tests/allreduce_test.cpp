@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "io/nccl_report.hpp"
-#include "workload/gpu_staging.hpp"
+#include "host/gpu.hpp"
 
 using namespace rdmasim;
 
@@ -92,12 +92,19 @@ TEST(AllReduce, StagedPathAddsTheCopiesOfEveryStep) {
   off.gpudirect = false;
   const AllReduceResult a = run_allreduce(on), b = run_allreduce(off);
   EXPECT_EQ(b.rows[0].wrong, 0);
-  // Each of the 14 steps: one D2H copy of S/8 before the send, one H2D copy after the receive.
-  const Time copy = gpu_copy_time(Profile{}.gpu, Bytes(s / 8));
+  // Each of the 14 steps: one D2H copy of S/8 before the send, one H2D copy after the receive,
+  // on the hosts' copy engines (the host model's staged path).
+  const Time copy = GpuCopyEngine(Profile{}.gpu).copy_time(Bytes(s / 8));
   EXPECT_EQ(b.rows[0].staging_per_rank, copy * 28);
   EXPECT_EQ(a.rows[0].staging_per_rank, Time::zero());
-  // Steps are serial, so the staged iteration is longer by the copies of each step.
-  EXPECT_NEAR(b.rows[0].time_us - a.rows[0].time_us, (copy * 28).to_us(), 1.0);
+  // Steps are serial, so the staged iteration is longer by the copies of each step, and by the
+  // PCIe difference of each step's DMAs: GPUDirect reads (a round trip) and writes the GPU under
+  // the NIC's switch (pcie.switch_latency), staged the host buffer behind the root complex
+  // (pcie.latency): 3 traversals x (250 - 150) ns per step.
+  const PcieParams& pcie = Profile{}.pcie;
+  const Time pcie_per_step = (pcie.latency - pcie.switch_latency) * 3;
+  EXPECT_EQ(pcie_per_step, Time::ns(300));
+  EXPECT_NEAR(b.rows[0].time_us - a.rows[0].time_us, (copy * 28 + pcie_per_step * 14).to_us(), 1e-6);
 }
 
 TEST(AllReduce, BadInputIsAClearError) {
@@ -153,4 +160,37 @@ TEST(AllReduce, LostFramesAreRetransmittedByTheRcQps) {
   EXPECT_EQ(r.rows[0].wrong, 0);
   for (std::int64_t b : r.rows[0].bytes_sent) EXPECT_EQ(b, 2 * 3 * s / 4);
   EXPECT_GT(r.rows[0].time_us, clean.rows[0].time_us);  // go-back-N after each loss
+}
+
+// The host model's GPU path: GPUDirect reads and writes GPU memory through pcie.topology, so a
+// GPU and NIC on different sockets (the "bad PCIe topology") show in the bus bandwidth: on the
+// cx6-200g profile the NIC's outstanding DMA reads bound each read's round trip, which crosses
+// the inter-socket link twice (as in bw, README: ~24.5 vs ~12.6 GB/s).
+TEST(AllReduce, BadPcieTopologyHalvesGpuDirectBusBandwidth) {
+  AllReduceConfig good = cfg(4, 16 << 20);
+  good.base.profile = make_profile("cx6-200g");
+  AllReduceConfig bad = good;
+  bad.base.profile.pcie.topology = PcieTopology::cross_socket;
+  const AllReduceResult g = run_allreduce(good), b = run_allreduce(bad);
+  EXPECT_EQ(g.rows[0].wrong, 0);
+  EXPECT_EQ(b.rows[0].wrong, 0);
+  const double ratio = b.rows[0].busbw_gbs / g.rows[0].busbw_gbs;
+  EXPECT_GT(ratio, 0.45);
+  EXPECT_LT(ratio, 0.6);
+  // GPUDirect: no copy engine work.
+  EXPECT_EQ(b.rows[0].staging_per_rank, Time::zero());
+}
+
+// Staged, the copies are the host model's D2H/H2D on each host's copy engine; a host's copy
+// engine serves one copy at a time.
+TEST(AllReduce, StagedCopiesRunOnTheHostsCopyEngine) {
+  AllReduceConfig c = cfg(4, 4 << 20);
+  c.gpudirect = false;
+  c.base.profile.gpu.copy_bw = Rate::bytes_per_sec(2'500'000'000);  // slower than the link
+  AllReduceConfig fast = c;
+  fast.base.profile.gpu.copy_bw = Rate::bytes_per_sec(25'000'000'000);
+  const AllReduceResult slow = run_allreduce(c), quick = run_allreduce(fast);
+  EXPECT_EQ(slow.rows[0].wrong, 0);
+  EXPECT_EQ(slow.rows[0].staging_per_rank, GpuCopyEngine(c.base.profile.gpu).copy_time(Bytes((4 << 20) / 4)) * 12);
+  EXPECT_LT(slow.rows[0].busbw_gbs, quick.rows[0].busbw_gbs);
 }

@@ -182,12 +182,21 @@ expect_error "apply to GPU buffers: add --mem gpu" lat --gpudirect on
 expect_error "--mem: expected host, gpu" lat --mem tpu
 expect_error "--rx-frames: must be 1..65535" lat --rx-frames 0
 expect_error "--qp-pool pre-builds the connections" lat --conn-reuse 5 --qp-pool
-expect_error "back-to-back" lat --connect-per-msg --topology single-switch
+expect_ok "Connections: 5 set up in the timed loop" lat --connect-per-msg --topology single-switch -n 6
 expect_ok "GPUDirect RDMA (NIC <-> GPU peer-to-peer, pcie.topology cross-socket)" \
   bw --profile cx6-200g --use-cuda --set pcie.topology=cross-socket -n 200
 expect_ok "CPU-staged, pipelined in 65536 B chunks" lat --mem gpu,host --gpudirect off --staging-chunk 64KiB -s 1048576 -n 10
 expect_ok "Connections: 5 set up in the timed loop" lat --connect-per-msg -n 6
 expect_ok "QP pool, pre-built outside the timed loop" lat --qp-pool -n 6
+expect_ok "Connections: 6 set up in the timed loop (one per 1 messages)" bw --connect-per-msg -n 6
+expect_ok "QP pool, pre-built outside the timed loop" bw --qp-pool -n 6
+expect_ok "Connections: 3 set up in the timed loop (one per 2 messages)" bw --conn-reuse 2 --topology single-switch -n 6
+expect_error "--connect-per-msg / --conn-reuse model RC connections" lat --connect-per-msg --transport tcp
+expect_ok "Receiver: 10 messages completed by its application" bw --mem host,gpu --gpudirect off -s 65536 -n 10
+expect_ok "RNR NAKs" bw --test send --topology single-switch -s 4096 -n 200 --rx-depth 4 --recv-delay 5us --set rc.min_rnr_timer=1
+expect_error "--rx-depth: receives are consumed by SENDs" bw --rx-depth 4 --topology single-switch
+expect_error "--recv-delay: delays reposting receives" bw --test send --topology single-switch --recv-delay 5us
+expect_error "rc.min_rnr_timer: must be 0..31" bw --set rc.min_rnr_timer=32
 expect_ok "rx-frames" coalescing --frames 1,8 -n 20
 expect_ok "32 interrupts, 256 moderated packets" lat --transport tcp -s 92672 --rx-frames 8 --rx-usecs 1ms -n 5
 
@@ -200,6 +209,20 @@ check "bw --pattern --csv writes flows.csv and ports.csv" [ -s "$csvdir/bw/flows
 expect_error "--csv $csvdir/lat/messages.csv: not a directory" lat -n 10 --csv "$csvdir/lat/messages.csv"
 "$bin" lat -n 4 --csv "$csvdir/bad" >/dev/null 2>&1
 check "a failed run writes no CSV" [ ! -e "$csvdir/bad/messages.csv" ]
+"$bin" lat -n 200 --json >"$csvdir/plain.json"
+"$bin" lat -n 200 --json --csv "$csvdir/ts" >"$csvdir/observed.json"
+check "lat --csv's time series does not change the run" cmp -s "$csvdir/plain.json" "$csvdir/observed.json"
+check "lat --csv writes timeseries.csv" [ "$(head -1 "$csvdir/ts/timeseries.csv")" = "t_us,dt_us,messages,total_messages,gbps,p50_us,p99_us,max_us,events" ]
+"$bin" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --csv "$csvdir/w" --watch 'sw0->h0' \
+  --sample-interval 5us >/dev/null 2>"$csvdir/w.err"
+check "bw --watch adds the port's queue to timeseries.csv" grep -q 'queue_bytes sw0->h0' "$csvdir/w/timeseries.csv"
+check "bw --sample-interval fixes the slices" [ "$(awk -F, 'NR==2 {print $2}' "$csvdir/w/timeseries.csv")" = 5 ]
+check "no progress line when stderr is not a terminal" [ ! -s "$csvdir/w.err" ]
+expect_error "--watch: no fabric port \"sw0->h9\"" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 \
+  --csv "$csvdir/nw" --watch 'sw0->h9'
+check "an unknown --watch port writes no CSV" [ ! -e "$csvdir/nw/timeseries.csv" ]
+expect_error "--watch: the watched ports go to timeseries.csv: give --csv DIR" bw --watch 'sw0->h0'
+expect_error "--sample-interval: expected" lat --csv "$csvdir/si" --sample-interval fast
 rm -rf "$csvdir"
 
 # docs/json.md lists each document's top-level keys: every one must be in the real output,

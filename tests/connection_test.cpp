@@ -7,6 +7,10 @@
 
 #include "model/budget.hpp"
 #include "model/connection.hpp"
+#include "model/path.hpp"
+#include "net/fabric_route.hpp"
+#include "net/link.hpp"
+#include "net/wire_format.hpp"
 #include "rdmasim/latency.hpp"
 
 using namespace rdmasim;
@@ -87,4 +91,36 @@ TEST(Connection, RegistrationGrowsWithPages) {
   const Time ta = evaluate_path(build_setup_path(a), a.size, true).total();
   const Time tb = evaluate_path(build_setup_path(b), b.size, true).total();
   EXPECT_EQ(tb - ta, a.profile.conn.pin_per_page * 64 * 2);  // both sides register
+}
+
+// Over a switched topology the MADs cross the flow's route: each leg's cable is replaced by the
+// route's unloaded hops at the MAD's size (FabricRoute::unloaded), and the timed loop pays it.
+TEST(Connection, OverAFabricTheMadsCrossTheRoute) {
+  LatConfig b2b = base();
+  b2b.iters = 41;
+  LatConfig f = b2b;
+  f.topology = LatTopology::fabric;
+  f.fabric.topology = "fat-tree";
+  f.fabric.from = 0;
+  f.fabric.to = 15;
+  const FabricNetwork net(f);
+  const Time ls_b = evaluate_path(build_setup_path(b2b), b2b.size, true).total();
+  const Ledger ls_f = evaluate_path(build_setup_path(f, net.appender()), f.size, true);
+  EXPECT_EQ(ls_f[Category::setup], ls_f.total());
+  const Bytes size = f.profile.conn.mad_size;
+  const Bytes wire = frame_wire_bytes(FrameKind::roce_send, FramePos::only, size, f.link_layer);
+  PathSpec cable;
+  Link(f.profile.link).append(cable, 0);
+  Time cable_t{};
+  for (const StageSpec& s : cable.stages) cable_t += s.cost.eval(size, size, wire);
+  EXPECT_EQ(ls_f.total() - ls_b, (net.forward->unloaded(wire, 0) + net.reverse->unloaded(wire, 1)) * 2 - cable_t * 4);
+  EXPECT_GT(ls_f.total(), ls_b);  // five hops instead of one cable
+  // lat over the fat-tree: one connection every 10 exchanges, its setup inside the timed loop.
+  const LatResult ref = run_latency(f);
+  f.conn.reuse = 10;
+  const LatResult r = run_latency(f);
+  EXPECT_EQ(r.invariant_violations, 0);
+  EXPECT_EQ(r.connections, 4);
+  EXPECT_EQ(r.setup, ls_f.total());
+  EXPECT_NEAR(r.mean_all_rtt_ps, ref.stats.typical_ps * 2 + static_cast<double>(r.setup.count_ps()) / 10, 1.0);
 }

@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "rdmasim/bandwidth.hpp"
+#include "rdmasim/exports.hpp"
 #include "rdmasim/traffic.hpp"
 
 using namespace rdmasim;
@@ -91,4 +93,54 @@ TEST(CsvExport, FieldsWithSeparatorsAreQuoted) {
 TEST(CsvExport, DirectoryIsCheckedBeforeTheRun) {
   EXPECT_THROW(CsvDir("/proc/version"), std::invalid_argument);  // a file, not a directory
   EXPECT_THROW(CsvDir("/proc/no/such/dir"), std::invalid_argument);
+}
+
+TEST(CsvExport, TimeseriesRowsAreTheProbesSlices) {
+  TrafficConfig t;
+  t.base.topology = LatTopology::fabric;
+  t.base.fabric.topology = "single-switch";
+  t.base.fabric.hosts = 4;
+  t.base.size = Bytes(65536);
+  t.base.iters = 50;
+  t.pattern = Pattern::incast;
+  t.incast_senders = 3;  // 3 x 100G into one 100G port: its queue builds and PFC pauses the senders
+  const std::string watched = "sw0->h0";
+  std::vector<Sample> samples;
+  ProbeOptions o;
+  o.interval = Time::us(20);
+  o.target_samples = 1 << 30;  // fixed slices
+  o.watch = {watched};
+  o.sink = [&](Sample&& s) { samples.push_back(std::move(s)); };
+  SampleProbe probe(o);
+  Exports x{ExportOptions{}};
+  x.set_probe(&probe);
+  const TrafficResult r = run_traffic(t, &x);
+  const auto rows = parse(timeseries_csv(samples, probe.port_names(), o.watch));
+  ASSERT_EQ(rows.size(), samples.size() + 1);
+  const std::vector<std::string> header{"t_us", "dt_us", "messages", "total_messages", "gbps", "p50_us", "p99_us",
+                                        "max_us", "events", "pause_frames", "paused_us", "max_mean_queue_bytes",
+                                        "max_queue_port", "queue_bytes sw0->h0", "pause_frames sw0->h0"};
+  EXPECT_EQ(rows[0], header);
+  std::int64_t messages = 0;
+  std::uint64_t pauses = 0, watched_pauses = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    // Slices end at multiples of 20 us; empty ones are skipped, so a row spans one or more.
+    EXPECT_EQ(std::fmod(std::stod(rows[i][0]), 20.0), 0.0);
+    EXPECT_EQ(std::fmod(std::stod(rows[i][1]), 20.0), 0.0);
+    EXPECT_GE(std::stod(rows[i][1]), 20.0);
+    messages += std::stoll(rows[i][2]);
+    EXPECT_EQ(std::stoll(rows[i][3]), messages);
+    pauses += std::stoull(rows[i][9]);
+    watched_pauses += std::stoull(rows[i][14]);
+  }
+  EXPECT_EQ(messages, 3 * 50);
+  std::uint64_t run_pauses = 0;
+  for (const PortStats& p : r.fabric.ports) run_pauses += p.pause_tx;
+  EXPECT_GT(run_pauses, 0u);
+  EXPECT_EQ(pauses, run_pauses);  // the slices' PFC frames are the run's
+  EXPECT_EQ(watched_pauses, 0u);  // the switch's egress to the receiver is paused by nobody
+  // The watched egress port is the bottleneck: its queue is the deepest in some slice.
+  bool deepest = false;
+  for (std::size_t i = 1; i < rows.size(); ++i) deepest = deepest || rows[i][12] == watched;
+  EXPECT_TRUE(deepest);
 }

@@ -38,5 +38,34 @@ expect_error "unknown parameter \"switch.bufer\"" run "$s/incast-pfc.toml" --set
 expect_error "compare: give two or more scenarios" compare "$s/mtu-goodput.toml"
 expect_error "runs a different command" compare "$s/mtu-goodput.toml" "$s/tcp-baseline.toml"
 expect_error "-o /nonexistent/x.csv: cannot write there" sweep "$s/mtu-goodput.toml" --param network.mtu=1024 -o /nonexistent/x.csv
+# [outputs]: `run` writes the files the command-line options would; compare and sweep refuse them.
+cat >"$tmp/out.toml" <<EOF
+command = "bw"
+[workload]
+iters = 20
+[network]
+topology = "single-switch"
+hosts = 4
+[outputs]
+trace = "$tmp/o/trace.json"
+pcap = "$tmp/o/cap.pcapng"
+csv = "$tmp/o/csv"
+sample_interval = "2us"
+watch = ["sw0->h1"]
+EOF
+mkdir -p "$tmp/o"
+expect_ok "RDMA_Write BW Test" run "$tmp/out.toml"
+check "outputs.trace written" test -s "$tmp/o/trace.json"
+check "outputs.pcap written" test -s "$tmp/o/cap.pcapng"
+check "outputs.csv + watch + sample_interval" grep -q '^2,2,' "$tmp/o/csv/timeseries.csv"
+check "outputs.watch column" grep -q 'queue_bytes sw0->h1' "$tmp/o/csv/timeseries.csv"
+expect_error "out.toml:10:7: outputs.csv: compare writes no files" compare "$tmp/out.toml" --vs seed=2
+expect_error "out.toml:10:7: outputs.csv: sweep writes one table" sweep "$tmp/out.toml" --param seed=1,2
+printf 'command = "budget"\n[outputs]\ncsv = "x"\n' >"$tmp/ob.toml"
+expect_error "ob.toml:3:7: outputs.csv: not used by command \"budget\"" run "$tmp/ob.toml"
+printf 'command = "lat"\n[outputs]\nsample_interval = "0us"\n' >"$tmp/oi.toml"
+expect_error "oi.toml:3:19: outputs.sample_interval: must be > 0" run "$tmp/oi.toml"
+printf 'command = "lat"\n[outputs]\ncsvv = "x"\n' >"$tmp/ou.toml"
+expect_error "outputs.csvv: unknown key (valid in [outputs]: " run "$tmp/ou.toml"
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

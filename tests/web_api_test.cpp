@@ -132,6 +132,7 @@ TEST_F(WebApi, BadScenariosNameTheKey) {
   expect_error(post(R"([1,2])"), 400, "", "");
   expect_error(post(""), 400, "", "the body must be a scenario");
   expect_error(post(R"({"command":"lat","host_profile":"/etc/passwd"})"), 400, "host_profile", "cannot be named");
+  expect_error(post(R"({"command":"lat","outputs":{"csv":"/tmp/x"}})"), 400, "outputs.csv", "the server writes no files");
   expect_error(post(R"({"command":"lat","workload":{"all":true}})"), 422, "workload.all", "one message size");
   expect_error(post(kLat, "?sample_us=abc"), 400, "sample_us", "microseconds");
 }
@@ -236,12 +237,33 @@ TEST_F(WebApi, Views) {
   EXPECT_NEAR(j["steps"][0]["t_avg_us"].get<double>(), 10.165, 0.001);  // `rdmasim demo` (README)
   EXPECT_NEAR(j["steps"][3]["t_avg_us"].get<double>(), 1.268, 0.001);
   EXPECT_NEAR(j["steps"][1]["saves_us"].get<double>(), 4.775, 0.001);
-  r = client->Get("/api/path?size=65536");
+  r = client->Get("/api/path?size=65536&mem=host");
   j = body(r);
   ASSERT_EQ(j["paths"].size(), 2u);
   EXPECT_NEAR(j["paths"][0]["one_way_us"].get<double>(), 7.1413, 1e-4);  // `budget --stages`: A.verbs.post_send .. B.verbs.poll
   EXPECT_NEAR(j["paths"][1]["one_way_us"].get<double>() - j["paths"][0]["one_way_us"].get<double>(), 2 * 6.7716, 1e-3);
-  EXPECT_EQ(j["gpu"]["available"], false);
+  // GPU buffers (the default): each path's one way is `budget -s 1048576 --mem gpu ...`'s total
+  // (RTT/2 of a symmetric exchange), and its GPU segments are the copy engine's.
+  r = client->Get("/api/path?size=1048576&chunk=262144");
+  j = body(r);
+  ASSERT_EQ(j["paths"].size(), 3u);
+  EXPECT_EQ(j["pcie_topology"], "switch");
+  EXPECT_NEAR(j["paths"][0]["one_way_us"].get<double>(), 87.058889, 1e-6);   // --gpudirect on
+  EXPECT_NEAR(j["paths"][1]["one_way_us"].get<double>(), 181.244969, 1e-6);  // --gpudirect off
+  EXPECT_NEAR(j["paths"][2]["one_way_us"].get<double>(), 118.330409, 1e-6);  // --staging-chunk 262144
+  const auto has_gpu = [](const json& p) {
+    for (const auto& s : p["segments"]) if (s["component"] == "gpu") return true;
+    return false;
+  };
+  EXPECT_FALSE(has_gpu(j["paths"][0]));
+  EXPECT_TRUE(has_gpu(j["paths"][1]));
+  EXPECT_EQ(j["paths"][1]["segments"].front()["stages"].front()["label"], "A.gpu.d2h_copy");
+  EXPECT_EQ(j["paths"][1]["segments"].back()["stages"].back()["label"], "B.gpu.h2d_copy");
+  r = client->Get("/api/path?size=1048576&pcie_topology=cross-socket");
+  EXPECT_NEAR(body(r)["paths"][0]["one_way_us"].get<double>(), 89.756889, 1e-6);  // --set pcie.topology=cross-socket
+  expect_error(client->Get("/api/path?pcie_topology=numa"), 400, "pcie_topology", "switch, root or cross-socket");
+  expect_error(client->Get("/api/path?chunk=5000"), 400, "chunk", "multiple of the MTU");
+  expect_error(client->Get("/api/path?mem=disk"), 400, "mem", "gpu or host");
   r = client->Get("/api/topology?k=4&from=h0&to=h15");
   j = body(r);
   EXPECT_EQ(j["hosts"], 16);

@@ -51,16 +51,13 @@
       const div = RD.el('div', { class: 'path', 'data-total': p.one_way_us });
       div.appendChild(RD.el('div', { class: 'title' }, `${p.name}: ${RD.fmt(p.one_way_us)} µs one way`));
       const segs = RD.el('div', { class: 'segs' });
-      const gpu = (label) => { const g = RD.el('div', { class: 'seg gpu', title: data.gpu.needs }, label); g.style.width = '7%'; return g; };
-      segs.appendChild(gpu('GPU → PCIe: needs issue 4'));
       for (const s of p.segments) {
         const e = RD.el('div', { class: 'seg', 'data-us': s.us, title: s.stages.map((x) => `${x.label} ${RD.fmt(x.us, 4)} µs`).join('\n') },
           `${s.side}.${s.component} ${RD.fmt(s.us)}`);
-        e.style.width = `${(86 * s.us) / longest}%`;
+        e.style.width = `${(100 * s.us) / longest}%`;
         e.style.background = COLORS[s.category] || '#888';
         segs.appendChild(e);
       }
-      segs.appendChild(gpu('PCIe → GPU: needs issue 4'));
       segs.appendChild(RD.el('div', { class: 'dot' }));
       div.appendChild(segs);
       root.appendChild(div);
@@ -71,18 +68,31 @@
     document.querySelectorAll('#gpu-paths .path').forEach((p) => {
       const dot = p.querySelector('.dot');
       const ms = Math.min(8000, 60 * Number(p.dataset.total));
-      dot.animate([{ left: '7%' }, { left: `${7 + 86 * Number(p.dataset.total) / Math.max(...[...document.querySelectorAll('#gpu-paths .path')].map((x) => Number(x.dataset.total)))}%` }],
+      dot.animate([{ left: '0%' }, { left: `${100 * Number(p.dataset.total) / Math.max(...[...document.querySelectorAll('#gpu-paths .path')].map((x) => Number(x.dataset.total)))}%` }],
         { duration: ms, fill: 'forwards' });
     });
   }
 
   async function loadPaths() {
-    drawPaths(await RD.api('/api/path?size=' + document.getElementById('gpu-size').value));
+    const v = (id) => document.getElementById(id).value;
+    const gpu = v('gpu-mem') === 'gpu';
+    document.getElementById('gpu-topo').disabled = !gpu;
+    const data = await RD.api(`/api/path?size=${v('gpu-size')}&mem=${v('gpu-mem')}` + (gpu ? `&pcie_topology=${v('gpu-topo')}` : ''));
+    drawPaths(data);
+    const fig = document.getElementById('gpu-figure');
+    if (gpu) {
+      const [direct, staged, piped] = data.paths.map((p) => p.one_way_us);
+      fig.textContent = `GPUDirect saves ${RD.fmt(staged - direct)} µs of the staged path's ${RD.fmt(staged)} µs` +
+        ` (${RD.fmt(100 * (staged - direct) / staged, 1)}%); pipelining in ${data.chunk} B chunks: ${RD.fmt(piped)} µs`;
+    } else {
+      fig.textContent = `zero copy saves ${RD.fmt(data.paths[1].one_way_us - data.paths[0].one_way_us)} µs`;
+    }
   }
 
   document.getElementById('lat-next').onclick = () => { shown = shown % demo.steps.length + 1; drawLatency(); };
   document.getElementById('lat-size').onchange = () => loadLatency().catch((e) => RD.error(e.message));
-  document.getElementById('gpu-size').onchange = () => loadPaths().catch((e) => RD.error(e.message));
+  for (const id of ['gpu-size', 'gpu-mem', 'gpu-topo'])
+    document.getElementById(id).onchange = () => loadPaths().catch((e) => RD.error(e.message));
   document.getElementById('gpu-play').onclick = animate;
   RD.ready = Promise.all([loadLatency(), loadPaths()]).catch((e) => RD.error(e.message));
 })();

@@ -88,10 +88,21 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--rx-frames", o.rx_frames, "interrupt coalescing frame count (sets nic.rx_frames, turns coalescing on)");
     app.add_option("--adaptive-rx", o.adaptive_rx,
                    "on|off: adaptive moderation: interrupt at once unless the previous interrupt was within rx-usecs");
-    if (cmd == Command::lat) {
-      app.add_flag("--connect-per-msg", o.connect_per_msg, "set up a new RC connection for every exchange (timed)");
-      app.add_option("--conn-reuse", o.conn_reuse, "a new RC connection every N exchanges (timed); 0 = pre-connected");
+    if (cmd == Command::lat || cmd == Command::bw) {
+      const char* what = cmd == Command::lat ? "exchange" : "message";
+      app.add_flag("--connect-per-msg", o.connect_per_msg,
+                   std::string("set up a new RC connection for every ") + what + " (timed)");
+      app.add_option("--conn-reuse", o.conn_reuse,
+                     std::string("a new RC connection every N ") + what + "s (timed); 0 = pre-connected");
       app.add_flag("--qp-pool", o.qp_pool, "connections pre-built outside the timed loop (print their setup cost)");
+    }
+    if (cmd == Command::bw) {
+      app.add_option("-r,--rx-depth", o.rx_depth,
+                     "--test send on a switched topology: receives the server keeps posted (a SEND finding none "
+                     "is answered with an RNR NAK); 0 = always ready")
+          ->capture_default_str();
+      app.add_option("--recv-delay", o.recv_delay,
+                     "with --rx-depth: the server's processing after a receive completes before it reposts it (e.g. 20us)");
     }
   } else {
     app.add_option("-s,--size", o.size, "message size in bytes")->capture_default_str();
@@ -156,7 +167,14 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--pcap-port", x.pcap_ports, "--pcap: capture this fabric port instead, e.g. edge0.0->h1 (repeatable)");
     app.add_option("--csv", o.csv,
                    "write the run's tables as CSV into this directory: messages.csv (per iteration/message), "
-                   "flows.csv (--pattern), ports.csv (switched topology)");
+                   "flows.csv (--pattern), ports.csv (switched topology), timeseries.csv (over simulated time)");
+    app.add_option("--sample-interval", o.sample_interval,
+                   "--csv: timeseries.csv rows of this much simulated time each, e.g. 10us (default: about 200 "
+                   "rows over the expected run, the row length doubling every 200 rows)");
+    app.add_option("--watch", o.watch, "--csv: a fabric port whose mean queue depth and PFC frames go to "
+                                       "timeseries.csv, e.g. edge0.0->h0 (repeatable)");
+    app.add_flag("-q,--quiet", o.quiet, "no progress line on stderr (it is shown only when stderr is a terminal "
+                                        "and the run takes more than a second)");
     app.add_option("--pcap-frames", x.pcap_frames, "--pcap: write at most N frames")->capture_default_str();
     app.add_option("--pcap-snaplen", x.pcap_snaplen, "--pcap: bytes kept per frame (0: whole frames)")->capture_default_str();
   }

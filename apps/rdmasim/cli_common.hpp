@@ -53,6 +53,8 @@ struct LatOptions {
   int tx_depth = 128;        // bw
   int post_list = 1;         // bw: WQEs posted with one doorbell (perftest --post_list)
   int cq_mod = 1;            // bw: signal every Nth WQE (perftest --cq-mod)
+  int rx_depth = 0;          // bw --test send: receives posted (perftest --rx-depth; 0 = always ready)
+  std::string recv_delay;    // bw: the receiver's processing before it reposts a receive
   bool report_gbits = false; // bw
   std::string pattern;       // bw: permutation | incast | alltoall | stride
   int incast = 8;            // bw: incast senders
@@ -62,6 +64,9 @@ struct LatOptions {
   ExportOptions exports;     // lat, bw: --trace, --pcap
   CollectiveOptions collective;  // allreduce
   std::string csv;           // lat, bw: --csv DIR (tables as CSV files)
+  std::string sample_interval;     // lat, bw: timeseries.csv slice length ("" = adaptive)
+  std::vector<std::string> watch;  // lat, bw: fabric ports whose queue goes to timeseries.csv
+  bool quiet = false;        // lat, bw: no progress line on stderr
   // GPU data path (host/gpu.hpp)
   std::string mem;           // "host" | "gpu" | "A,B" per side ("" = host)
   bool use_cuda = false;     // perftest --use-cuda: GPU buffers on both sides

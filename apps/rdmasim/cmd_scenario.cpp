@@ -18,6 +18,7 @@ struct Options {
   std::vector<std::string> files, sets, vs, params;
   std::string output;
   bool json = false;
+  bool quiet = false;
   int threads = 0;
 };
 
@@ -57,6 +58,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
   run->add_option("scenario", o->files, "scenario file")->required()->expected(1);
   run->add_option("--set", o->sets, "override a scenario key or parameter, key=value (repeatable)");
   run->add_flag("--json", o->json, "print the command's JSON instead of tables");
+  run->add_flag("-q,--quiet", o->quiet, "no progress line on stderr (shown only on a terminal, for runs over a second)");
   CLI::App* run_cmd = run;
   run_cmd->add_option("-o,--output", o->output, "also write the results as JSON to this file");
   CLI::App* cmp = app.add_subcommand("compare", "run schemes side by side: one column each, deltas vs the first");
@@ -77,6 +79,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       check_writable(o->output);
       Scenario s = load_with_sets(o->files.at(0), o->sets);
       s.options.json = s.options.json || o->json;
+      s.options.quiet = s.options.quiet || o->quiet;
       if (o->output.empty()) return run_command(s, nullptr);
       nlohmann::ordered_json results;
       const int rc = run_command(s, &results);
@@ -95,6 +98,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
         scenario_config(schemes.back());
       }
       if (schemes.size() < 2) throw std::invalid_argument("compare: give two or more scenarios, or one with --vs");
+      for (const Scenario& s : schemes) refuse_outputs(s, "compare writes no files (use `rdmasim run` for one scheme's outputs)");
       for (const Scenario& s : schemes)
         if (s.command != schemes.front().command)
           throw std::invalid_argument("compare: " + s.path + " runs a different command than " + schemes.front().path);
@@ -124,6 +128,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
     if (sw->parsed()) {
       check_writable(o->output);
       const Scenario base = load_with_sets(o->files.at(0), o->sets);
+      refuse_outputs(base, "sweep writes one table, not each run's files (use `rdmasim run`)");
       std::vector<SweepParam> params;
       for (const std::string& p : o->params) params.push_back(parse_sweep_param(p));
       const int threads = o->threads > 0 ? o->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

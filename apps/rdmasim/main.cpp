@@ -9,6 +9,7 @@
 
 #include "calibrate/calibration.hpp"
 #include "cli_common.hpp"
+#include "live_run.hpp"
 #include "cmd_allreduce.hpp"
 #include "cmd_scenario.hpp"
 #include "cmd_serve.hpp"
@@ -57,16 +58,20 @@ int run_lat(const cli::LatOptions& o) {
   std::vector<LatResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
-  for (const LatConfig& x : configs) rows.push_back(run_latency(x, exports.get()));
+  for (const LatConfig& x : configs) {
+    cli::LiveRun live(o, x, 2 * x.iters, /*pingpong: a message each way*/ true, 1);
+    rows.push_back(run_latency(x, live.exports(exports.get())));
+    live.finish();
+    if (csv) {
+      const std::string suffix = configs.size() == 1 ? ".csv" : "-" + std::to_string(x.size.count()) + ".csv";
+      csv->add("messages" + suffix, lat_messages_csv(rows.back()));
+      csv->add("timeseries" + suffix, live.timeseries_csv());
+    }
+  }
   for (const LatResult& r : rows)
     if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   cli::publish_exports(exports.get());
-  if (csv) {
-    for (const LatResult& r : rows)
-      csv->add(rows.size() == 1 ? "messages.csv" : "messages-" + std::to_string(r.config.size.count()) + ".csv",
-               lat_messages_csv(r));
-    csv->publish();
-  }
+  if (csv) csv->publish();
   if (wants_json(o) && emit_json(o, lat_json(rows))) return 0;
   print_lat_header(stdout, rows.front());
   print_data_path(stdout, rows.front().config, rows.front().toggles);
@@ -149,6 +154,8 @@ int run_pattern_seeds(TrafficConfig t, int seeds, const cli::LatOptions& o) {
 int run_pattern(const cli::LatOptions& o) {
   if (o.post_list != 1 || o.cq_mod != 1)
     throw std::invalid_argument("--post-list/--cq-mod batch the single-QP bw test; --pattern posts one WQE per doorbell");
+  if (o.connect_per_msg || o.conn_reuse > 0 || o.qp_pool || o.rx_depth != 0 || !o.recv_delay.empty())
+    throw std::invalid_argument("--connect-per-msg/--conn-reuse/--qp-pool/--rx-depth are for the single-QP bw test, not --pattern");
   TrafficConfig t;
   t.base = cli::to_config(o);
   if (t.base.topology != LatTopology::fabric)
@@ -163,13 +170,17 @@ int run_pattern(const cli::LatOptions& o) {
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
   if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o);
-  const TrafficResult r = run_traffic(t, exports.get());
+  cli::LiveRun live(o, t.base, t.pattern == Pattern::incast ? t.incast_senders * t.base.iters : 0, false,
+                    t.pattern == Pattern::incast ? t.incast_senders : 1);
+  const TrafficResult r = run_traffic(t, live.exports(exports.get()));
+  live.finish();
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   if (!r.fabric.conserved) throw std::logic_error("fabric packet conservation violated");
   cli::publish_exports(exports.get());
   if (csv) {
     csv->add("flows.csv", flows_csv(r));
     csv->add("ports.csv", ports_csv(r.fabric));
+    csv->add("timeseries.csv", live.timeseries_csv());
     csv->publish();
   }
   if (wants_json(o) && emit_json(o, traffic_json(r))) return 0;
@@ -217,13 +228,29 @@ int run_bw(const cli::LatOptions& o) {
   b.tx_depth = o.tx_depth;
   b.post_list = o.post_list;
   b.cq_mod = o.cq_mod;
+  b.rx_depth = o.rx_depth;
+  if (!o.recv_delay.empty()) {
+    try {
+      b.recv_delay = parse_time(o.recv_delay);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--recv-delay: ") + e.what());
+    }
+  }
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
-  for (std::int64_t s : o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size}) {
+  const std::vector<std::int64_t> sizes = o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size};
+  for (std::int64_t s : sizes) {
     BwConfig x = b;
     x.base.size = Bytes(s);
-    rows.push_back(run_bandwidth(x, exports.get()));
+    cli::LiveRun live(o, x.base, x.base.iters, false, 1);
+    rows.push_back(run_bandwidth(x, live.exports(exports.get())));
+    live.finish();
+    if (csv) {
+      const std::string suffix = sizes.size() == 1 ? ".csv" : "-" + std::to_string(s) + ".csv";
+      csv->add("messages" + suffix, bw_messages_csv(rows.back()));
+      csv->add("timeseries" + suffix, live.timeseries_csv());
+    }
     if (rows.back().invariant_violations != 0) throw std::logic_error("ledger invariant violated");
     if (rows.back().rc && rows.back().rc->status != "ok") {
       // As ib_write_bw does when a completion comes back with an error: say so and fail.
@@ -231,7 +258,10 @@ int run_bw(const cli::LatOptions& o) {
       if (wants_json(o)) {
         emit_json(o, {{"error", "Completion with error at client"}, {"status", rc.status}, {"rc", rc_stats_json(rc)}});
       } else {
-        std::printf(" Completion with error at client\n Failed status 12: wr_id 0 syndrom 0x81\n");
+        // ibv_wc_status: 12 IBV_WC_RETRY_EXC_ERR, 13 IBV_WC_RNR_RETRY_EXC_ERR (the vendor syndrome is illustrative).
+        const bool rnr = rc.status == "RNR_RETRY_EXC_ERR";
+        std::printf(" Completion with error at client\n Failed status %d: wr_id 0 syndrom 0x%x\n", rnr ? 13 : 12,
+                    rnr ? 0x82 : 0x81);
         std::printf(" scnt=%lld, ccnt=%lld\n", static_cast<long long>(std::min<std::int64_t>(x.base.iters, b.tx_depth)),
                     static_cast<long long>(rows.back().completed));
         print_rc_stats(stdout, rc);
@@ -242,9 +272,6 @@ int run_bw(const cli::LatOptions& o) {
   }
   cli::publish_exports(exports.get());
   if (csv) {
-    for (const BwResult& r : rows)
-      csv->add(rows.size() == 1 ? "messages.csv" : "messages-" + std::to_string(r.config.base.size.count()) + ".csv",
-               bw_messages_csv(r));
     if (rows.back().fabric) csv->add("ports.csv", ports_csv(*rows.back().fabric));
     csv->publish();
   }
@@ -266,6 +293,19 @@ int run_bw(const cli::LatOptions& o) {
                      {"ideal_Gbps", r.ideal_bps / 1e9},
                      {"wire_bytes_per_message", r.wire_bytes_per_message.count()},
                      {"events", r.events}});
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const BwResult& r = rows[i];
+      if (r.connections > 0 || b.base.conn.pool)
+        res[i]["connections"] = {{"timed", r.connections},
+                                 {"reuse", b.base.conn.reuse},
+                                 {"setup_us", r.setup.to_us()},
+                                 {"setup_ledger_us_per_msg",
+                                  r.completed > 0 ? static_cast<double>(r.wqe_ledger_sum[Category::setup].count_ps()) /
+                                                        static_cast<double>(r.completed) / 1e6
+                                                  : 0.0}};
+      if (r.rx_completed > 0)
+        res[i]["receiver"] = {{"completed", r.rx_completed}, {"BW_average_Gbps", r.rx_bw_avg_bps / 1e9}};
+    }
     if (b.post_list > 1 || b.cq_mod > 1)
       for (std::size_t i = 0; i < rows.size(); ++i)
         res[i]["batching"] = {{"doorbells", rows[i].lists},
@@ -285,6 +325,7 @@ int run_bw(const cli::LatOptions& o) {
   print_data_path(stdout, b.base, resolve(b.base));
   print_bw_table(stdout, rows, o.report_gbits);
   if (b.post_list > 1 || b.cq_mod > 1) print_batching(stdout, rows);
+  print_bw_connections_and_receiver(stdout, rows);
   print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
   if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
   if (rows.back().tcp) print_tcp_stats(stdout, *rows.back().tcp);

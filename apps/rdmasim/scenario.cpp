@@ -229,6 +229,49 @@ std::vector<ScenarioKey> build_keys() {
                   &O::profile));
   r.push_back(str("host_profile", "host profile TOML from `rdmasim calibrate` (applied before [params])", {},
                   &O::host_profile));
+  // [outputs]: the files a `run` writes (paths relative to the working directory, as on the
+  // command line); compare, sweep and the HTTP API refuse them.
+  const auto path_key = [](std::string path, std::string help, std::string ExportOptions::*f) {
+    K k{std::move(path), "string", std::move(help), {}, nullptr, nullptr};
+    k.set = [f](Scenario& s, const std::string& v) {
+      if (v.empty()) throw std::invalid_argument("expected a file path, got \"\"");
+      s.options.exports.*f = v;
+    };
+    k.get = [f](const O& o) { return o.exports.*f; };
+    return k;
+  };
+  r.push_back(path_key("outputs.trace", "write a Perfetto / Chrome trace of the first messages here (--trace)",
+                       &ExportOptions::trace_path));
+  K trace_messages{"outputs.trace_messages", "int", "trace the first N messages posted (--trace-messages)", {}, nullptr, nullptr};
+  trace_messages.set = [](Scenario& s, const std::string& v) { s.options.exports.trace_messages = to_int(v, 1, 1'000'000); };
+  trace_messages.get = [](const O& o) { return std::to_string(o.exports.trace_messages); };
+  r.push_back(trace_messages);
+  r.push_back(path_key("outputs.pcap", "write a pcapng capture here (--pcap)", &ExportOptions::pcap_path));
+  K pcap_ports{"outputs.pcap_ports", "list", "capture these fabric ports, [\"edge0.0->h1\", ...] (--pcap-port)", {}, nullptr, nullptr};
+  pcap_ports.set = [](Scenario& s, const std::string& v) { s.options.exports.pcap_ports.push_back(v); };
+  pcap_ports.get = [](const O&) { return std::string("[]"); };
+  r.push_back(pcap_ports);
+  K pcap_frames{"outputs.pcap_frames", "int", "write at most N frames (--pcap-frames)", {}, nullptr, nullptr};
+  pcap_frames.set = [](Scenario& s, const std::string& v) { s.options.exports.pcap_frames = to_int(v, 1, INT64_MAX); };
+  pcap_frames.get = [](const O& o) { return std::to_string(o.exports.pcap_frames); };
+  r.push_back(pcap_frames);
+  K csv{"outputs.csv", "string", "write the CSV tables into this directory (--csv)", {}, nullptr, nullptr};
+  csv.set = [](Scenario& s, const std::string& v) {
+    if (v.empty()) throw std::invalid_argument("expected a directory, got \"\"");
+    s.options.csv = v;
+  };
+  csv.get = [](const O& o) { return o.csv; };
+  r.push_back(csv);
+  K interval{"outputs.sample_interval", "string", "timeseries.csv slice length, e.g. \"10us\" (--sample-interval)", {},
+             nullptr, nullptr};
+  interval.set = [](Scenario& s, const std::string& v) {
+    if (parse_time(v) <= Time::zero()) throw std::invalid_argument("must be > 0, got \"" + v + "\"");
+    s.options.sample_interval = v;
+  };
+  interval.get = [](const O& o) { return o.sample_interval.empty() ? std::string("(adaptive)") : o.sample_interval; };
+  r.push_back(interval);
+  r.push_back(list("outputs.watch", "fabric ports whose queue goes to timeseries.csv, [\"edge0.0->h0\", ...] (--watch)",
+                   &O::watch));
   K seed{"seed", "int", "seed of every random stream", {}, nullptr, nullptr};
   seed.set = [](Scenario& s, const std::string& v) {
     s.options.seed = static_cast<std::uint64_t>(to_int(v, 0, INT64_MAX));
@@ -247,6 +290,7 @@ bool allowed(const std::string& key, Command c) {
   if (key == "workload.post_list" || key == "workload.cq_mod") return c == Command::bw;
   if (c == Command::allreduce)  // its own workload keys, the network (not the single flow's ends), profile, seed
     return (key.rfind("workload.", 0) != 0 || key == "workload.iters") && key.rfind("toggles.", 0) != 0 &&
+           key.rfind("outputs.", 0) != 0 &&
            key.rfind("memory.", 0) != 0 && key.rfind("coalescing.", 0) != 0 && key.rfind("connection.", 0) != 0 &&
            key != "network.from" && key != "network.to";
   if (key == "workload.tx_depth" || key == "workload.pattern" || key == "workload.incast" || key == "workload.seeds" ||
@@ -254,6 +298,7 @@ bool allowed(const std::string& key, Command c) {
     return c == Command::bw;
   if (key == "workload.stages") return c == Command::budget;
   if (key.rfind("connection.", 0) == 0) return c == Command::lat;
+  if (key.rfind("outputs.", 0) == 0) return c == Command::lat || c == Command::bw;
   if (key == "workload.iters" || key == "seed") return c != Command::budget;
   return true;
 }
@@ -261,7 +306,7 @@ bool allowed(const std::string& key, Command c) {
 const std::vector<std::string>& top_level() {
   static const std::vector<std::string> t{"name", "description", "command", "seed", "profile", "host_profile",
                                           "workload", "toggles", "network", "params", "memory", "coalescing",
-                                          "connection"};
+                                          "connection", "outputs"};
   return t;
 }
 
@@ -377,7 +422,7 @@ void apply_leaf(Scenario& s, const Leaf& l) {
     const auto dot = key.find('.');
     const std::string table = dot == std::string::npos ? "" : key.substr(0, dot);
     if (table == "workload" || table == "toggles" || table == "network" || table == "memory" || table == "coalescing" ||
-        table == "connection")
+        table == "connection" || table == "outputs")
       fail("unknown key (valid in [" + table + "]: " + keys_in(table) + ")");
     std::string valid;
     for (const std::string& t : top_level()) valid += (valid.empty() ? "" : ", ") + t;
@@ -511,6 +556,11 @@ LatConfig scenario_config(const Scenario& s) {
     }
     throw std::invalid_argument(s.path + ": " + m);
   }
+}
+
+void refuse_outputs(const Scenario& s, const std::string& why) {
+  for (const auto& [key, where] : s.where)
+    if (key.rfind("outputs.", 0) == 0) throw std::invalid_argument(where + ": " + key + ": " + why);
 }
 
 std::string scenario_format_markdown() {

@@ -47,6 +47,9 @@ Scenario load_scenario(const std::string& path);
 void apply_scenario_override(Scenario& s, std::string_view assignment);
 /// The configuration the scenario describes, validated; errors located where possible.
 LatConfig scenario_config(const Scenario& s);
+/// Throws std::invalid_argument ("FILE:LINE:COL: outputs.KEY: <why>") when the scenario has an
+/// [outputs] key: files are written by `rdmasim run` only, not by compare, sweep or the API.
+void refuse_outputs(const Scenario& s, const std::string& why);
 /// docs/scenario-format.md, generated from scenario_keys() and the profile parameters.
 std::string scenario_format_markdown();
 

@@ -6,9 +6,10 @@
 //                     doubling with partner r XOR d: 2 log2(n) steps (n a power of two)
 // Both move 2(n-1)/n x S bytes per rank. A rank's next step starts when the data of its
 // previous step is in its memory (an RDMA WRITE on an RC QP through the packet-level fabric:
-// losses are retransmitted, DCQCN applies); GPUs of one host exchange through a peer copy. With GPUDirect off
-// every inter-host step is staged through host memory: a D2H copy before the send and an H2D
-// copy after the receive (workload/gpu_staging.hpp). Each element's value is tracked as the set
+// losses are retransmitted, DCQCN applies); GPUs of one host exchange through a peer copy. The
+// GPU data path is the host model's (model/path.hpp with GPU buffers on both sides): GPUDirect
+// DMAs the GPU through pcie.topology; with GPUDirect off every inter-host step is staged through
+// host memory: the path's D2H copy before the send, the receive path's H2D copy after placement. Each element's value is tracked as the set
 // of ranks it sums, so #wrong counts elements that do not end as the sum over all ranks.
 // Iterations are separated by a barrier; time is the mean iteration makespan. Reduction
 // arithmetic on the GPU is not timed.

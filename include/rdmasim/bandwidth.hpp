@@ -6,6 +6,22 @@
 // t_posted[i]) / w; perftest steps its windows by the CQ moderation). Also reported: the ideal goodput of the path's bottleneck link,
 // B x payload / bytes on the wire (B: the slowest cable on the route), which the lesson's
 // "raise the MTU" advice moves.
+//
+// Connections (base.conn): with --conn-reuse N (--connect-per-msg: N = 1) each connection's
+// first message is posted through the setup path (model/connection.hpp: rdma_cm exchange, QP
+// transitions, MR pinning, all `setup` in its ledger) and the connection's other messages are
+// posted once it is established; a connection's QP is torn down when its messages completed,
+// and only then is the next one set up (so with N = 1 every message pays L_setup + L_message).
+// --qp-pool: connected before the timed loop; the result says what one setup cost.
+//
+// The receiver (when it has work to do): at placement in its memory the responder's NIC
+// acknowledges (the ACK never waits for the application), and the receiving application's
+// completion runs on its own (model/path.hpp build_receive_path: CQE, poll, bounce copies, a
+// staged GPU receiver's H2D copy). rx_* report those completions. With rx_depth (SEND over a
+// switched topology) the responder has rx_depth receives posted; the application reposts one
+// recv_delay after each receive completion, and a SEND finding none is answered with an RNR
+// NAK (sim/rc_connection.hpp; rc.min_rnr_timer, rc.rnr_retry).
+//
 // --transport tcp: kernel TCP send() of each message to its recv() at the far side across the
 // fabric (a back-to-back cable is the one-cable topology), carried by packet-level TCP
 // (sim/tcp_connection.hpp); a message completes when recv() returns, with `tx_depth` sends
@@ -28,6 +44,8 @@ struct BwConfig {
   int tx_depth = 128;        // perftest -t
   int post_list = 1;         // perftest -l/--post_list: WQEs posted with one doorbell (<= tx_depth)
   int cq_mod = 1;            // perftest -Q/--cq-mod: every Nth WQE signaled (<= tx_depth)
+  int rx_depth = 0;          // perftest -r/--rx-depth: receives posted (SEND, fabric); 0 = always ready
+  Time recv_delay{};         // the receiving application's processing before it reposts a receive
 };
 
 /// Host A's (the client's) servers: busy time per completed message, in picoseconds — the
@@ -53,12 +71,19 @@ struct BwResult {
   std::optional<RcStats> rc;           // over a switched topology: the QP's RC transport
   std::optional<TcpStats> tcp;         // --transport tcp: the packet-level TCP connection
   ClientCost cost;                     // per message, measured on host A's servers
-  Ledger wqe_ledger_sum;               // --post-list/--cq-mod: every WQE's ledger, summed
+  Ledger wqe_ledger_sum;               // every WQE's ledger (post to send completion), summed
   std::int64_t lists = 0;              // doorbells rung (lists posted)
   std::int64_t signaled = 0;           // CQEs the client polled
   /// With config.base.record_samples: each message's post and completion, in post order.
   std::vector<std::int64_t> posted_ps, completed_ps;
   HostCounters hosts[2];               // CPU accounting and interrupts per host (A, B)
+  Time setup{};                        // one connection's setup (closed form), with base.conn
+  std::int64_t connections = 0;        // setups inside the timed loop
+  std::int64_t rx_completed = 0;       // receiver: messages its application completed (0: not modelled)
+  double rx_bw_avg_bps = 0;            // receiver: payload bits / (its last completion - first post)
+  Ledger rx_ledger_sum;                // receiver: every message's ledger, post to the app's completion
+  /// With config.base.record_samples: each message's receiver completion, in order.
+  std::vector<std::int64_t> rx_completed_ps;
   Time simulated{};
 };
 

@@ -9,7 +9,7 @@
 namespace rdmasim {
 
 struct RcStats {
-  std::string status = "ok";            // or "RETRY_EXC_ERR": the QP went to error, its work flushed
+  std::string status = "ok";            // or "RETRY_EXC_ERR" / "RNR_RETRY_EXC_ERR": the QP went to error, its work flushed
   double failed_at_us = 0;              // when it did (simulated time)
   std::uint64_t sent = 0;               // data packets sent the first time
   std::uint64_t retransmitted = 0;      // data packets sent again (go-back-N)
@@ -20,6 +20,8 @@ struct RcStats {
   std::uint64_t duplicates = 0;         // packets the responder discarded: already received
   std::uint64_t acks_lost = 0;          // message ACKs the fabric dropped
   std::uint64_t cnps = 0;               // CNPs the requester received (DCQCN)
+  std::uint64_t rnr_naks_sent = 0;      // RNR NAKs the responder sent (a SEND found no receive posted)
+  std::uint64_t rnr_naks = 0;           // RNR NAKs the requester received (each waited rc.min_rnr_timer)
   double final_rate_bps = 0;            // DCQCN's current rate at the end (0: no DCQCN)
 };
 

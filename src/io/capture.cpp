@@ -73,7 +73,9 @@ void Capture::fill(CapturedFrame& f, const Packet& p, Time now, int src, int dst
   f.psn = f.kind == FrameKind::roce_ack ? m.acked_psn : (m.psn + static_cast<std::uint32_t>(p.index)) & kPsnMask;
   if (!p.route) {  // an RC control frame (sim/rc_connection.hpp): a NAK or CNP names its own PSN
     f.psn = p.psn & kPsnMask;
-    if (f.kind == FrameKind::roce_ack) f.syndrome = 0x60;  // NAK: PSN sequence error
+    // A NAK's AETH syndrome: the control frame's Message::tag (sim/rc_connection.cpp), else
+    // 0x60, PSN sequence error; an RNR NAK is 0x20 | its min_rnr_timer code.
+    if (f.kind == FrameKind::roce_ack) f.syndrome = m.tag ? static_cast<std::uint8_t>(m.tag) : 0x60;
   }
   const bool first = p.pos == FramePos::first || p.pos == FramePos::only;
   const bool last = p.pos == FramePos::last || p.pos == FramePos::only;

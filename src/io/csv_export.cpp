@@ -66,6 +66,28 @@ std::string flows_csv(const TrafficResult& r) {
   return out;
 }
 
+std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector<std::string>& ports,
+                           const std::vector<std::string>& watch) {
+  std::string out = "t_us,dt_us,messages,total_messages,gbps,p50_us,p99_us,max_us,events";
+  const bool fabric = !ports.empty();
+  if (fabric) out += ",pause_frames,paused_us,max_mean_queue_bytes,max_queue_port";
+  for (const std::string& w : watch) out += "," + csv_field("queue_bytes " + w) + "," + csv_field("pause_frames " + w);
+  out += "\n";
+  for (const Sample& s : samples) {
+    out += num(s.t_us) + "," + num(s.dt_us) + "," + num(s.messages) + "," + num(s.total_messages) + "," + num(s.gbps) +
+           "," + num(s.p50_us) + "," + num(s.p99_us) + "," + num(s.max_us) + "," + num(s.events);
+    if (fabric)
+      out += "," + num(s.pause_frames) + "," + num(s.paused_us) + "," + num(s.queue_bytes) + "," +
+             (s.queue_port >= 0 ? csv_field(ports[static_cast<std::size_t>(s.queue_port)]) : std::string());
+    for (std::size_t i = 0; i < watch.size(); ++i) {
+      const bool seen = i < s.watch_queue.size();
+      out += "," + num(seen ? s.watch_queue[i] : 0.0) + "," + num(seen ? s.watch_pauses[i] : std::uint64_t{0});
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 std::string ports_csv(const FabricStats& f) {
   std::string out =
       "port,rate_bps,tx_packets,tx_bytes,rx_packets,rx_bytes,drops,rx_errors,ecn_marked,pause_tx,pause_rx,"

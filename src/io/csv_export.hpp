@@ -5,17 +5,22 @@
 //                 completed, latency)
 //   flows.csv     bw --pattern: one row per flow (goodput, completed, drops, RC counters)
 //   ports.csv     over a switched topology: the fabric's per-port counters (ethtool -S style)
+//   timeseries.csv  the run over simulated time, one row per slice (workload/sample_probe.hpp):
+//                 throughput and latency percentiles of the messages completed in it, and on a
+//                 fabric PFC pauses, the deepest mean egress queue and the watched ports' queues
 // The tables are rendered to strings here and published by CsvDir: each file written as
 // FILE.tmp and renamed when complete, so a failed run leaves nothing behind.
 #pragma once
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/traffic.hpp"
+#include "workload/sample_probe.hpp"
 
 namespace rdmasim {
 
@@ -24,6 +29,10 @@ std::string lat_messages_csv(const LatResult& r);
 std::string bw_messages_csv(const BwResult& r);
 std::string flows_csv(const TrafficResult& r);
 std::string ports_csv(const FabricStats& f);
+/// `ports`: the fabric's port names (SampleProbe::port_names; empty without a fabric), `watch`:
+/// the watched ports, in the order the probe was given them.
+std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector<std::string>& ports,
+                           const std::vector<std::string>& watch);
 /// One CSV field: quoted when it holds a comma, quote or newline.
 std::string csv_field(const std::string& s);
 

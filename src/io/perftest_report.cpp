@@ -268,4 +268,27 @@ void print_batching(std::FILE* out, const std::vector<BwResult>& rows) {
   std::fprintf(out, "%s", kResultLine);
 }
 
+void print_bw_connections_and_receiver(std::FILE* out, const std::vector<BwResult>& rows) {
+  const BwResult& r = rows.back();
+  const ConnConfig& cc = r.config.base.conn;
+  if (r.connections > 0 && r.completed > 0)
+    std::fprintf(out,
+                 " Connections: %lld set up in the timed loop (one per %lld messages), L_setup %.3f usec each; "
+                 "mean setup per message %.3f usec (ledger `setup`)\n",
+                 static_cast<long long>(r.connections), static_cast<long long>(cc.reuse), r.setup.to_us(),
+                 static_cast<double>(r.wqe_ledger_sum[Category::setup].count_ps()) / static_cast<double>(r.completed) / 1e6);
+  else if (cc.pool)
+    std::fprintf(out, " Connections: QP pool, pre-built outside the timed loop (L_setup %.3f usec each, not timed)\n",
+                 r.setup.to_us());
+  if (r.rx_completed > 0) {
+    std::fprintf(out, " Receiver: %lld messages completed by its application, BW average %.2f Gb/s; mean usec from post:",
+                 static_cast<long long>(r.rx_completed), r.rx_bw_avg_bps / 1e9);
+    for (Category cat : kAllCategories)
+      if (r.rx_ledger_sum[cat] != Time::zero())
+        std::fprintf(out, " %s %.3f", std::string(category_name(cat)).c_str(),
+                     static_cast<double>(r.rx_ledger_sum[cat].count_ps()) / static_cast<double>(r.rx_completed) / 1e6);
+    std::fprintf(out, "\n");
+  }
+}
+
 }  // namespace rdmasim

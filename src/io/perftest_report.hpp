@@ -21,6 +21,9 @@ void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbit
 /// bw --post-list / --cq-mod: doorbells and CQEs, the client's cost per message on each of its
 /// servers (what bounds the message rate) and the mean ledger of a WQE from its list's post.
 void print_batching(std::FILE* out, const std::vector<BwResult>& rows);
+/// Connection setup in the timed loop (or the QP pool's cost) and the receiving application's
+/// completions, when the run modelled them.
+void print_bw_connections_and_receiver(std::FILE* out, const std::vector<BwResult>& rows);
 void print_lat_table(std::FILE* out, const std::vector<LatResult>& rows);
 /// One row per category with its mean in usec and its share; rows add up to t_avg.
 void print_ledger(std::FILE* out, const LatResult& r);

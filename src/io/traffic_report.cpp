@@ -125,6 +125,8 @@ nlohmann::ordered_json rc_stats_json(const RcStats& s) {
           {"duplicates", s.duplicates},
           {"acks_lost", s.acks_lost},
           {"cnps", s.cnps},
+          {"rnr_naks_sent", s.rnr_naks_sent},
+          {"rnr_naks", s.rnr_naks},
           {"final_rate_Gbps", s.final_rate_bps / 1e9}};
 }
 
@@ -134,6 +136,9 @@ void print_rc_stats(std::FILE* out, const RcStats& s) {
                static_cast<unsigned long long>(s.naks), static_cast<unsigned long long>(s.timeouts),
                static_cast<unsigned long long>(s.acks_lost), static_cast<unsigned long long>(s.cnps));
   if (s.final_rate_bps > 0) std::fprintf(out, "; DCQCN rate %.3f Gb/s", s.final_rate_bps / 1e9);
+  if (s.rnr_naks_sent > 0 || s.rnr_naks > 0)
+    std::fprintf(out, "; RNR NAKs %llu sent, %llu received", static_cast<unsigned long long>(s.rnr_naks_sent),
+                 static_cast<unsigned long long>(s.rnr_naks));
   std::fprintf(out, "\n");
   if (s.status != "ok") std::fprintf(out, " QP: %s at %.3f us (outstanding work flushed)\n", s.status.c_str(), s.failed_at_us);
 }

@@ -14,12 +14,21 @@ void core(PathSpec& path, int side, const std::string& label, Time t) {
 }
 
 // One MAD from `from` to the other side: the kernel SEND path at the MAD's size, as one packet.
-void mad_leg(PathSpec& path, const LatConfig& mad, const ResolvedToggles& t, int from, const std::string& what) {
-  const PathSpec leg = build_path(mad, t, from);
+void mad_leg(PathSpec& path, const LatConfig& mad, const ResolvedToggles& t, int from, const std::string& what,
+             const NetworkAppender& network) {
+  const PathSpec leg = network ? build_path(mad, t, from, network) : build_path(mad, t, from);
   const Bytes size = mad.size;
   const Bytes wire = frame_wire_bytes(FrameKind::roce_send, FramePos::only, size, mad.link_layer);
   for (StageSpec s : leg.stages) {
     if (s.kind == StageKind::split || s.kind == StageKind::merge) continue;
+    if (s.kind == StageKind::network) {  // the route's unloaded hops, as fixed delays
+      for (const StageSpec& h : s.expansion.front().stages) {
+        Cost c;
+        c.fixed = release_time(h.cost, h.cost.eval(size, size, wire));
+        path.delay(h.side, Category::setup, "setup." + what + "." + h.label, c);
+      }
+      continue;
+    }
     s.cost.fixed = s.cost.eval(size, size, wire);
     s.cost.rate = Rate{};
     s.cost.basis = Basis::none;
@@ -41,7 +50,7 @@ std::int64_t pinned_pages(const ConnParams& p, Bytes size) {
   return (size.count() + p.page_size.count() - 1) / p.page_size.count();
 }
 
-PathSpec build_setup_path(const LatConfig& c) {
+PathSpec build_setup_path(const LatConfig& c, const NetworkAppender& network) {
   const ConnParams& p = c.profile.conn;
   LatConfig mad = c;
   mad.test = TestKind::send;
@@ -59,14 +68,14 @@ PathSpec build_setup_path(const LatConfig& c) {
   core(path, 0, "qp_create", p.qp_create);
   core(path, 0, "qp_init", p.qp_transition);
   core(path, 0, "reg_mr", reg);
-  mad_leg(path, mad, t, 0, "resolve");
-  mad_leg(path, mad, t, 1, "resolve_reply");
-  mad_leg(path, mad, t, 0, "req");
+  mad_leg(path, mad, t, 0, "resolve", network);
+  mad_leg(path, mad, t, 1, "resolve_reply", network);
+  mad_leg(path, mad, t, 0, "req", network);
   core(path, 1, "qp_create", p.qp_create);
   core(path, 1, "qp_init", p.qp_transition);
   core(path, 1, "qp_rtr", p.qp_transition);
   core(path, 1, "reg_mr", reg);
-  mad_leg(path, mad, t, 1, "rep");
+  mad_leg(path, mad, t, 1, "rep", network);
   core(path, 0, "qp_rtr", p.qp_transition);
   core(path, 0, "qp_rts", p.qp_transition);
   return path;

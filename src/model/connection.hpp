@@ -9,6 +9,10 @@
 // bypass off, completion by interrupt) plus conn.cm_process on the receiving core, with its
 // costs fixed at the MAD's size: the legs run on the hosts' real resources (CPU time counts),
 // independent of the data message they precede. L_setup ~ 2 RTT + QP transitions + pinning.
+// Over a switched topology (`network`: the run's FabricNetwork appender) each MAD leg crosses
+// the flow's route: its unloaded hops (serialization at the MAD's size with cut-through,
+// propagation, switch pipelines) as fixed delays charged to `setup` — the MADs take the
+// route's latency but do not queue in the packet-level fabric.
 #pragma once
 
 #include "model/path.hpp"
@@ -17,7 +21,7 @@
 namespace rdmasim {
 
 /// The setup stages for a connection whose data buffers are `c.size` bytes (both sides register).
-PathSpec build_setup_path(const LatConfig& c);
+PathSpec build_setup_path(const LatConfig& c, const NetworkAppender& network = {});
 /// Pages a registration of `size` bytes pins.
 std::int64_t pinned_pages(const ConnParams& p, Bytes size);
 

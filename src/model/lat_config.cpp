@@ -97,8 +97,8 @@ void validate(const LatConfig& c) {
            std::to_string(seg.count()) + " B (MTU or tcp.mss)");
   }
   if (c.conn.reuse < 0) fail("--conn-reuse: must be at least 1, got " + std::to_string(c.conn.reuse));
-  if (c.conn.reuse > 0 && (c.transport != Transport::rdma || c.topology != LatTopology::back_to_back))
-    fail("--connect-per-msg / --conn-reuse model RC connections back-to-back (rdma, --topology back-to-back)");
+  if (c.conn.reuse > 0 && (c.transport != Transport::rdma || c.topology == LatTopology::loopback))
+    fail("--connect-per-msg / --conn-reuse model RC connections (rdma, back-to-back or a switched --topology)");
   if (c.test == TestKind::read && c.toggles.inline_data.value_or(false))
     fail("inline data applies to write and send, not read");
   validate(c.profile);

@@ -211,8 +211,8 @@ void mark_network(PathSpec& path, NetRole role) {
 void rdma_acked_send(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
                      const NetworkAppender& network) {
   const int r = 1 - s;
-  // The receiver's H2D staging copies run off the ACK path (the sender's copy engine, at the
-  // same rate, bounds the stream).
+  // The responder's NIC acknowledges on placement: the receiving application's completion
+  // (a staged receiver's H2D copy included) is build_receive_path, off the ACK path.
   rdma_transmit(path, k, c, t, s, network, false);
   mark_network(path, NetRole::rc_data);
   k.nic.append_tx_pipeline(path, r);
@@ -473,6 +473,25 @@ PathSpec build_acked_path(const LatConfig& c, const ResolvedToggles& t, const Ne
     rdma_acked(path, k, c, t, 0, network);
   else
     rdma_acked(path, k, c, t, 0, [&](PathSpec& p, int s) { k.link.append(p, s); });
+  return path;
+}
+
+PathSpec build_receive_path(const LatConfig& c, const ResolvedToggles& t, bool completion) {
+  const Components k(c.profile);
+  const int r = 1;
+  PathSpec path;
+  if (completion) rdma_completion(path, k, c, t, r, c.test == TestKind::send);
+  if (!t.zero_copy) k.mem.append_copies(path, r, c.profile.host.rx_copies, pre(r) + "copy.from_bounce");
+  if (chunked(c, t, r)) {
+    const std::int64_t chunk = c.gpu.staging_chunk->count();
+    Cost cost;
+    cost.fixed = c.profile.gpu.copy_latency * ((c.size.count() + chunk - 1) / chunk);
+    cost.rate = c.profile.gpu.copy_bw;
+    cost.basis = Basis::message;
+    path.serve(r, ResourceKind::gpu_copy, Category::gpu, pre(r) + "gpu.h2d_chunks", cost);
+  } else if (staged(c, t, r)) {
+    k.gpu.append_copy(path, r, pre(r) + "gpu.h2d_copy");
+  }
   return path;
 }
 

@@ -173,6 +173,14 @@ PathSpec build_acked_path(const LatConfig& c, const ResolvedToggles& t, const Ne
 /// Kernel TCP send() from side 0 to its recv() at side 1 across `network` (a fabric), the data
 /// direction run by packet-level TCP (sim/tcp_connection.hpp), its ACKs on the reverse flow.
 PathSpec build_tcp_stream_path(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network);
+/// The receiving application's side of an acknowledged WRITE/SEND (bw, allreduce): from the
+/// payload placed in side 1's memory (the acked path's "B.nic.reassemble") to the application
+/// holding it — the receive completion (a SEND's CQE, the poll), the bounce-buffer copies and a
+/// staged GPU receiver's H2D copy (whole message; with --staging-chunk the chunks' copies one
+/// after another, each paying gpu.copy_latency). The responder's NIC acknowledges on placement,
+/// so the requester's completion never waits for these stages. Empty when there is nothing to
+/// do (WRITE into host memory or GPUDirect, zero copy).
+PathSpec build_receive_path(const LatConfig& c, const ResolvedToggles& t, bool completion);
 /// bw --post-list / --cq-mod: the acknowledged WRITE/SEND cut after the post. `post` carries one
 /// token per list (its size: the list's payload bytes) through the CPU, the doorbell and the
 /// fetch of `list` WQEs (Nic::append_post_list); `send` carries each WQE from the NIC's send

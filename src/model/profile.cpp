@@ -287,6 +287,13 @@ std::vector<ParamDef> build_params() {
                          "the NIC places out-of-order packets of a message (off: a reordered packet is a sequence "
                          "error, answered with a NAK and go-back-N)",
                          "classic RC NICs: off; multipath (SRD-style) NICs: on"));
+  r.push_back(int_param("rc.min_rnr_timer", &RcParams::min_rnr_timer, &P::rc,
+                        "RNR NAK wait, the 5-bit IBA code: the requester retries a SEND the responder had no "
+                        "receive for after 0.01 ms (1) ... 491.52 ms (31); 0 = 655.36 ms",
+                        "12 (0.64 ms) as in rdma-core's ibv_rc_pingpong and most examples; IBA table 45"));
+  r.push_back(int_param("rc.rnr_retry", &RcParams::rnr_retry, &P::rc,
+                        "RNR NAKs retried before the QP fails with RNR_RETRY_EXC_ERR (7: retry forever)",
+                        "the usual 7 (retry forever)"));
   // dcqcn
   r.push_back(number_param("dcqcn.g", &DcqcnParams::g, &P::dcqcn, "alpha gain g (alpha <- (1-g) alpha + g on a CNP)",
                            "DCQCN paper: 1/256"));
@@ -532,6 +539,8 @@ void validate(const Profile& p) {
     fail("nic.wqe_size/cqe_size/doorbell_size: must be positive");
   if (p.rc.timeout < 1 || p.rc.timeout > 31) fail("rc.timeout: must be 1..31 (0, infinite, is not modelled)");
   if (p.rc.retry_cnt < 0 || p.rc.retry_cnt > 7) fail("rc.retry_cnt: must be 0..7");
+  if (p.rc.min_rnr_timer < 0 || p.rc.min_rnr_timer > 31) fail("rc.min_rnr_timer: must be 0..31 (a 5-bit code)");
+  if (p.rc.rnr_retry < 0 || p.rc.rnr_retry > 7) fail("rc.rnr_retry: must be 0..7 (7: retry forever)");
   const DcqcnParams& d = p.dcqcn;
   if (!(d.g > 0 && d.g <= 1)) fail("dcqcn.g: must be in (0, 1]");
   for (auto [t, n] : {std::pair{d.cnp_interval, "dcqcn.cnp_interval"}, {d.alpha_timer, "dcqcn.alpha_timer"},

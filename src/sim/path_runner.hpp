@@ -86,6 +86,7 @@ class PathInstance {
   /// The packet-level TCP of a TCP path across a fabric (nullptr otherwise).
   const TcpConnection* tcp() const { return tcp_.get(); }
   TcpConnection* tcp() { return tcp_.get(); }
+  RcConnection* rc_mut() { return rc_.get(); }
 
  private:
   SimContext& ctx_;

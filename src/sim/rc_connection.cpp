@@ -2,6 +2,7 @@
 
 #include "net/wire_format.hpp"
 #include "sim/stages.hpp"
+#include "verbs/rnr_timer.hpp"
 
 namespace rdmasim {
 namespace {
@@ -23,6 +24,7 @@ Packet* pop(Packet*& head, Packet*& tail) {
 }
 
 bool last_of_message(const Packet& p) { return p.pos == FramePos::last || p.pos == FramePos::only; }
+bool first_of_message(const Packet& p) { return p.pos == FramePos::first || p.pos == FramePos::only; }
 
 }  // namespace
 
@@ -30,15 +32,20 @@ std::string_view to_string(QpStatus s) {
   switch (s) {
     case QpStatus::ok: return "ok";
     case QpStatus::retry_exc_err: return "RETRY_EXC_ERR";
+    case QpStatus::rnr_retry_exc_err: return "RNR_RETRY_EXC_ERR";
   }
   return "?";
 }
 
 RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
-    : ctx_(ctx), o_(o), timeout_(Time::ps(4'096'000LL << o.rc.timeout)) {
+    : ctx_(ctx), o_(o), timeout_(Time::ps(4'096'000LL << o.rc.timeout)),
+      rnr_wait_(verbs::rnr_timer_delay(static_cast<std::uint8_t>(o.rc.min_rnr_timer))) {
   if (o_.dcqcn) dcqcn_.emplace(*o_.dcqcn, o_.line);
   control_msg_[kNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
   control_msg_[kCnp].frame = static_cast<std::uint8_t>(FrameKind::roce_cnp);
+  control_msg_[kRnrNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
+  control_msg_[kNak].tag = 0x60;                                                // AETH: NAK, PSN sequence error
+  control_msg_[kRnrNak].tag = 0x20 | static_cast<std::uint64_t>(o.rc.min_rnr_timer);  // AETH: RNR NAK + timer
   for (Message& m : control_msg_) m.dest_qp = o_.requester_qp;
 }
 
@@ -57,6 +64,8 @@ RcStats RcConnection::stats() const {
   s.duplicates = c_.duplicates;
   s.acks_lost = c_.acks_lost;
   s.cnps = c_.cnps_received;
+  s.rnr_naks_sent = c_.rnr_naks_sent;
+  s.rnr_naks = c_.rnr_naks_received;
   if (dcqcn_) s.final_rate_bps = dcqcn_->current_bps();
   return s;
 }
@@ -90,7 +99,7 @@ void RcConnection::discard(Packet& p) {
 
 void RcConnection::send(Packet& p) {
   if (status_ != QpStatus::ok) return discard(p);
-  if (new_head_ || resend_head_ || resend_in_nic_ || (dcqcn_ && ctx_.sched.now() < next_tx_)) {
+  if (new_head_ || resend_head_ || resend_in_nic_ || rnr_waiting_ || (dcqcn_ && ctx_.sched.now() < next_tx_)) {
     push(new_head_, new_tail_, p);  // behind the resends (go-back-N rewinds the send queue) or the rate limiter
     return pump();
   }
@@ -122,7 +131,7 @@ void RcConnection::transmit(Packet& p, bool fresh) {
 
 void RcConnection::pump() {
   while (resend_head_ || new_head_) {
-    if (resend_in_nic_) return;  // transmitting() pumps again when it starts on the wire
+    if (resend_in_nic_ || rnr_waiting_) return;  // transmitting() / the RNR timer pump again
     const Time now = ctx_.sched.now();
     if (dcqcn_ && now < next_tx_) {
       if (!pacer_armed_) {
@@ -134,6 +143,7 @@ void RcConnection::pump() {
     const bool fresh = resend_head_ == nullptr;
     Packet& p = fresh ? *pop(new_head_, new_tail_) : *pop(resend_head_, resend_tail_);
     if (fresh) {
+      if (p.stamp < rnr_until_) p.charge(Category::recovery, rnr_until_);  // held by an RNR wait
       p.charge(Category::queue, now);  // waited for the rate limiter or behind resends
     } else {
       p.charge(Category::recovery, now);
@@ -173,6 +183,7 @@ void RcConnection::acknowledge(std::uint32_t last) {
   }
   if (progress) {
     retries_ = 0;
+    rnr_tries_ = 0;
     deadline_ = ctx_.sched.now() + timeout_;
   }
 }
@@ -185,6 +196,11 @@ void RcConnection::arm_timer() {
 }
 
 void RcConnection::on_event(std::uint64_t arg) {
+  if (arg == kRnr) {  // the RNR wait is over: resend from the NAKed PSN
+    rnr_waiting_ = false;
+    if (status_ == QpStatus::ok) go_back(rnr_psn_);
+    return;
+  }
   if (arg == kPacer) {
     pacer_armed_ = false;
     if (status_ == QpStatus::ok) pump();
@@ -193,6 +209,7 @@ void RcConnection::on_event(std::uint64_t arg) {
   timer_armed_ = false;
   if (status_ != QpStatus::ok || unacked_ == 0) return;
   const Time now = ctx_.sched.now();
+  if (rnr_waiting_ && deadline_ < rnr_until_ + timeout_) deadline_ = rnr_until_ + timeout_;  // not while waiting
   if (now < deadline_) {  // progress since it was armed: wait for the new deadline
     timer_armed_ = true;
     ctx_.sched.schedule_at(deadline_, *this, kRetransmit);
@@ -203,8 +220,8 @@ void RcConnection::on_event(std::uint64_t arg) {
   go_back(copies_head_->psn);
 }
 
-void RcConnection::fail() {
-  status_ = QpStatus::retry_exc_err;  // the QP is in the error state: its work requests flush
+void RcConnection::fail(QpStatus why) {
+  status_ = why;  // the QP is in the error state: its work requests flush
   failed_at_ = ctx_.sched.now();
   while (Packet* p = pop(copies_head_, copies_tail_)) release(*p);
   unacked_ = 0;
@@ -229,6 +246,8 @@ void RcConnection::ack_arrived(Packet& p) {
       complete_lost_acks(p.psn);
       if (p.psn > 0) acknowledge(p.psn - 1);
       go_back(p.psn);
+    } else if (p.index == kRnrNak) {
+      rnr_nak_arrived(p.psn);
     } else if (p.index == kCnp) {
       ++c_.cnps_received;
       if (dcqcn_) dcqcn_->on_cnp(ctx_.sched.now());
@@ -240,6 +259,22 @@ void RcConnection::ack_arrived(Packet& p) {
   complete_lost_acks(last);
   acknowledge(last);
   ack_->deliver(p);
+}
+
+void RcConnection::rnr_nak_arrived(std::uint32_t psn) {
+  ++c_.rnr_naks_received;
+  complete_lost_acks(psn);
+  if (psn > 0) acknowledge(psn - 1);
+  if (rnr_waiting_) return;  // already waiting (a stale NAK of a packet in flight before the wait)
+  if (o_.rc.rnr_retry != verbs::kInfiniteRnrRetry && rnr_tries_ >= o_.rc.rnr_retry)
+    return fail(QpStatus::rnr_retry_exc_err);
+  ++rnr_tries_;
+  // The send queue stops and rewinds to `psn` (resends not yet handed to the NIC are stale).
+  while (Packet* stale = pop(resend_head_, resend_tail_)) release(*stale);
+  rnr_waiting_ = true;
+  rnr_psn_ = psn;
+  rnr_until_ = ctx_.sched.now() + rnr_wait_;
+  ctx_.sched.schedule_at(rnr_until_, *this, kRnr);
 }
 
 void RcConnection::ack_dropped(Packet& p) {
@@ -266,6 +301,11 @@ void RcConnection::send_control(Control kind, std::uint32_t psn) {
 void RcConnection::send_ack(Packet& token) { ack_->inject(token); }
 
 void RcConnection::data_dropped(Packet& p) { release(p); }  // the requester resends it
+
+void RcConnection::set_receive_queue(std::int64_t posted) {
+  rq_modelled_ = true;
+  receives_ = posted;
+}
 
 bool RcConnection::seen(std::uint32_t psn) const {
   const std::size_t cap = ooo_seen_.size();
@@ -294,6 +334,17 @@ void RcConnection::data_arrived(Packet& p) {
     send_control(kCnp, p.psn);
   }
   const bool fresh = o_.rc.ooo_placement ? p.psn >= rcv_nxt_ && !seen(p.psn) : p.psn == rcv_nxt_;
+  if (fresh && rq_modelled_ && first_of_message(p)) {  // a SEND's first packet consumes a receive
+    if (receives_ == 0) {  // receiver not ready
+      ++c_.rnr_naks_sent;
+      rnr_pending_ = true;
+      send_control(kRnrNak, p.psn);
+      release(p);
+      return;
+    }
+    --receives_;
+    rnr_pending_ = false;
+  }
   if (fresh) {
     if (o_.rc.ooo_placement) {
       mark_seen(p.psn);
@@ -309,7 +360,9 @@ void RcConnection::data_arrived(Packet& p) {
     data_->deliver(p);
     return;
   }
-  if (p.psn > rcv_nxt_ && !o_.rc.ooo_placement) {  // sequence error
+  if (p.psn > rcv_nxt_ && rnr_pending_) {  // behind an RNR NAK: dropped until the retry
+    ++c_.rnr_discarded;
+  } else if (p.psn > rcv_nxt_ && !o_.rc.ooo_placement) {  // sequence error
     ++c_.out_of_sequence;
     if (!nak_pending_) {
       nak_pending_ = true;

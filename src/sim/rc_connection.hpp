@@ -22,7 +22,8 @@
 //
 // Ledger: a resent packet continues its copy's ledger (accounted up to its first injection)
 // and charges the time until it is resent to `recovery`; a pacing wait is `queue`; a lost ACK
-// resent or completed by a later ACK charges its wait to `recovery`. So the ledger of every
+// resent or completed by a later ACK charges its wait to `recovery`; so do the RNR wait of the
+// resent packets and new packets held behind it. So the ledger of every
 // completed message still sums to its end-to-end time.
 // Invariants: copies held == PSNs sent and not yet acknowledged; the responder delivers each
 // PSN exactly once, in order unless out-of-order placement is on.
@@ -52,10 +53,12 @@ struct RcCounters {
   std::uint64_t duplicates = 0;        // data packets the responder discarded (already received)
   std::uint64_t acks_lost = 0;         // message ACKs the fabric dropped
   std::uint64_t cnps_sent = 0, cnps_received = 0;
+  std::uint64_t rnr_naks_sent = 0, rnr_naks_received = 0;
+  std::uint64_t rnr_discarded = 0;     // data packets the responder discarded behind an RNR NAK
 };
 
-enum class QpStatus : std::uint8_t { ok, retry_exc_err };
-std::string_view to_string(QpStatus s);  // "ok", "RETRY_EXC_ERR"
+enum class QpStatus : std::uint8_t { ok, retry_exc_err, rnr_retry_exc_err };
+std::string_view to_string(QpStatus s);  // "ok", "RETRY_EXC_ERR", "RNR_RETRY_EXC_ERR"
 
 struct RcOptions {
   RcParams rc;
@@ -84,6 +87,11 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   void data_arrived(Packet& p) override;
   void data_dropped(Packet& p) override;
   void send_ack(Packet& token) override;  // the responder acknowledges a message (the path's ACK token)
+  /// Models the responder's receive queue with `posted` receives (SEND): see above.
+  void set_receive_queue(std::int64_t posted);
+  /// The responder's application posts one more receive.
+  void post_receive() { ++receives_; }
+  std::int64_t receives_posted() const { return receives_; }
 
   void on_event(std::uint64_t arg) override;
   /// A resend started on the requester's wire: the next one may go to the NIC.
@@ -105,8 +113,8 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   }
 
  private:
-  enum Control : std::int32_t { kNak = 1, kCnp = 2 };
-  enum Timer : std::uint64_t { kRetransmit = 1, kPacer = 2 };
+  enum Control : std::int32_t { kNak = 1, kCnp = 2, kRnrNak = 3 };
+  enum Timer : std::uint64_t { kRetransmit = 1, kPacer = 2, kRnr = 3 };
 
   Packet& clone(const Packet& p);
   void transmit(Packet& p, bool fresh);
@@ -114,7 +122,8 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   void go_back(std::uint32_t from);
   void acknowledge(std::uint32_t last);
   void arm_timer();
-  void fail();
+  void fail(QpStatus why = QpStatus::retry_exc_err);
+  void rnr_nak_arrived(std::uint32_t psn);
   void complete_lost_acks(std::uint32_t before);
   void send_control(Control kind, std::uint32_t psn);
   void discard(Packet& p);
@@ -148,6 +157,10 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   Packet* new_tail_ = nullptr;
   Time next_tx_{};
   bool pacer_armed_ = false;
+  Time rnr_wait_{}, rnr_until_{};  // an RNR wait: nothing is sent before rnr_until_
+  bool rnr_waiting_ = false;
+  std::uint32_t rnr_psn_ = 0;      // the PSN resent when it ends
+  int rnr_tries_ = 0;
   bool resend_in_nic_ = false;  // a resend handed to the NIC that has not started on the wire
   // ACK tokens the fabric dropped, in order (resent on a duplicate, or completed by a later ACK).
   Packet* lost_head_ = nullptr;
@@ -159,7 +172,10 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   std::vector<std::uint8_t> ooo_seen_;  // out-of-order placement: PSNs >= rcv_nxt received (ring)
   Time last_cnp_{};
   bool cnp_sent_ = false;
-  Message control_msg_[3];  // the wire identity of NAKs and CNPs (captures)
+  bool rq_modelled_ = false;
+  std::int64_t receives_ = 0;    // receives posted and not yet consumed
+  bool rnr_pending_ = false;     // an RNR NAK for rcv_nxt_ is outstanding: later PSNs are dropped
+  Message control_msg_[4];  // the wire identity of NAKs, CNPs and RNR NAKs (captures)
 };
 
 }  // namespace rdmasim

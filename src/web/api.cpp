@@ -99,6 +99,7 @@ void Api::install(httplib::Server& s) {
            }
            try {
              r.scenario = cli::parse_scenario(text, source, true);
+             cli::refuse_outputs(r.scenario, "the server writes no files (results come back through the API)");
            } catch (const std::invalid_argument& e) {
              throw ApiError(400, error_key(e.what(), source), e.what());
            }

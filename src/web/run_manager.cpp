@@ -6,7 +6,7 @@
 #include "model/path.hpp"
 #include "rdmasim/exports.hpp"
 #include "scenario_runs.hpp"
-#include "web/sample_probe.hpp"
+#include "workload/sample_probe.hpp"
 
 namespace rdmasim::web {
 
@@ -169,17 +169,10 @@ void RunManager::execute(Run& r) {
   po.max_sim_time = Time::ps(static_cast<std::int64_t>(limits_.max_sim_time_us * 1e6));
   po.watch = r.req.watch;
   po.cancel = &r.cancel;
-  // First slice: a few hundred slices over the run's expected length (one unloaded message
-  // each, or a message's wire time for windows of messages), at least 100 ns.
-  double slice_us = r.req.sample_us;
-  if (slice_us <= 0) {
-    const double wire_us = static_cast<double>(r.config.size.count()) * 8 /
-                           static_cast<double>(r.config.profile.link.rate.bits_per_sec()) * 1e6;
-    const double per_message_us = r.req.scenario.command == cli::Command::lat ? 2.0 + 2 * wire_us : wire_us;
-    const double flows = r.req.scenario.options.pattern == "incast" ? r.req.scenario.options.incast : 1;
-    slice_us = std::max(0.1, per_message_us * flows * static_cast<double>(r.config.iters) / limits_.target_samples);
-  }
-  po.interval = Time::ps(static_cast<std::int64_t>(slice_us * 1e6));
+  po.interval = r.req.sample_us > 0 ? Time::ps(static_cast<std::int64_t>(r.req.sample_us * 1e6))
+                                    : first_slice(r.config, r.req.scenario.command == cli::Command::lat,
+                                                  r.req.scenario.options.pattern == "incast" ? r.req.scenario.options.incast : 1,
+                                                  limits_.target_samples);
   EventStream& stream = *r.stream;
   const std::vector<std::string> watch = r.req.watch;
   po.sink = [&stream, &watch](Sample&& s) { stream.publish("sample", sample_json(s, watch).dump()); };

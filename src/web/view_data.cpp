@@ -1,5 +1,6 @@
 #include "web/view_data.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "io/topo_report.hpp"
@@ -60,6 +61,7 @@ nlohmann::ordered_json segments(const BudgetResult& b) {
     if (second_side && side == "A") break;  // one way: up to the receiver's completion
     if (second_side && comp == "verbs" && s.label.find("post_send") != std::string::npos) break;
     if (side == "B" && comp == "copy" && s.label.find("to_bounce") != std::string::npos) break;
+    if (side == "B" && comp == "gpu" && s.label.find("d2h") != std::string::npos) break;  // the reply's staging
     const std::string key = side + "." + comp;
     if (key != last_key) {
       a.push_back({{"side", side}, {"component", comp}, {"category", std::string(category_name(s.cat))}, {"us", 0.0},
@@ -101,29 +103,73 @@ nlohmann::ordered_json demo_view(const Query& q) {
           {"zero_copy_share_pct", d.zero_copy_share_pct}};
 }
 
+namespace {
+
+// One path of view 2: its one-way segments from the closed-form budget.
+nlohmann::ordered_json path_entry(const LatConfig& x, std::string name) {
+  validate(x);
+  const nlohmann::ordered_json seg = segments(run_budget(x));
+  double sum = 0;
+  for (const auto& s : seg) sum += s["us"].get<double>();
+  return {{"name", std::move(name)}, {"one_way_us", sum}, {"segments", seg}};
+}
+
+PcieTopology pcie_topology_param(const Query& q) {
+  const std::string t = text_param(q, "pcie_topology", "switch");
+  if (t == "switch") return PcieTopology::pcie_switch;
+  if (t == "root") return PcieTopology::root;
+  if (t == "cross-socket") return PcieTopology::cross_socket;
+  throw ApiError(400, "pcie_topology", "pcie_topology: switch, root or cross-socket, got \"" + t + "\"");
+}
+
+}  // namespace
+
 nlohmann::ordered_json path_view(const Query& q) {
   LatConfig c;
   c.profile = profile_param(q);
   c.size = Bytes(int_param(q, "size", 65536, 1, 1 << 23));
+  const std::string mem = text_param(q, "mem", "gpu");
   nlohmann::ordered_json paths = nlohmann::ordered_json::array();
-  for (const bool zero_copy : {true, false}) {
-    LatConfig x = c;
-    x.toggles.zero_copy = zero_copy;
-    validate(x);
-    const BudgetResult b = run_budget(x);
-    const nlohmann::ordered_json seg = segments(b);
-    double sum = 0;
-    for (const auto& s : seg) sum += s["us"].get<double>();
-    paths.push_back({{"name", zero_copy ? "zero copy (NIC DMAs the registered buffer)" : "staged through a host bounce buffer"},
-                     {"zero_copy", zero_copy},
-                     {"one_way_us", sum},
-                     {"segments", seg}});
+  nlohmann::ordered_json out{{"size", c.size.count()}, {"profile", text_param(q, "profile", "default")}, {"mem", mem}};
+  if (mem == "host") {
+    for (const bool zero_copy : {true, false}) {
+      LatConfig x = c;
+      x.toggles.zero_copy = zero_copy;
+      nlohmann::ordered_json p = path_entry(x, zero_copy ? "zero copy (NIC DMAs the registered buffer)"
+                                                         : "staged through a host bounce buffer");
+      p["zero_copy"] = zero_copy;
+      paths.push_back(std::move(p));
+    }
+  } else if (mem == "gpu") {
+    c.profile.pcie.topology = pcie_topology_param(q);
+    c.gpu.mem[0] = c.gpu.mem[1] = MemKind::gpu;
+    // Default chunk: a quarter of the message in whole MTUs (at least one MTU).
+    const std::int64_t mtu = c.mtu.count();
+    const std::int64_t def_chunk = std::max<std::int64_t>(mtu, c.size.count() / 4 / mtu * mtu);
+    const std::int64_t chunk = int_param(q, "chunk", def_chunk, mtu, 1 << 23);
+    if (chunk % mtu) throw ApiError(400, "chunk", "chunk: a multiple of the MTU (" + std::to_string(mtu) + " B), got " + std::to_string(chunk));
+    LatConfig direct = c;
+    direct.gpu.gpudirect = true;
+    nlohmann::ordered_json p = path_entry(direct, "GPUDirect RDMA (the NIC DMAs GPU memory over PCIe peer-to-peer)");
+    p["gpudirect"] = true;
+    paths.push_back(std::move(p));
+    LatConfig staged = c;
+    staged.gpu.gpudirect = false;
+    p = path_entry(staged, "CPU-staged: cudaMemcpy D2H, host buffer, NIC, host buffer, H2D");
+    p["gpudirect"] = false;
+    paths.push_back(std::move(p));
+    staged.gpu.staging_chunk = Bytes(chunk);
+    p = path_entry(staged, "CPU-staged, pipelined in " + std::to_string(chunk) + " B chunks");
+    p["gpudirect"] = false;
+    p["staging_chunk"] = chunk;
+    paths.push_back(std::move(p));
+    out["pcie_topology"] = std::string(to_string(c.profile.pcie.topology));
+    out["chunk"] = chunk;
+  } else {
+    throw ApiError(400, "mem", "mem: gpu or host, got \"" + mem + "\"");
   }
-  return {{"size", c.size.count()},
-          {"profile", text_param(q, "profile", "default")},
-          {"paths", std::move(paths)},
-          {"gpu", {{"available", false},
-                   {"needs", "issue 4 (GPU model: GPU memory, GPUDirect RDMA and the CPU-staged cudaMemcpy path)"}}}};
+  out["paths"] = std::move(paths);
+  return out;
 }
 
 nlohmann::ordered_json topology_view(const Query& q) {

@@ -1,6 +1,6 @@
 // The dashboard's computed views that are not runs: the demo's progressive ledger (view 1),
-// one RDMA WRITE's data path segment by segment from the closed-form budget, with and without
-// zero copy (view 2), and a topology with a host pair's equal-cost paths (view 3). Each takes
+// one RDMA WRITE's data path segment by segment from the closed-form budget: GPUDirect vs
+// CPU-staged between GPU buffers, or zero copy vs bounce buffers between host buffers (view 2), and a topology with a host pair's equal-cost paths (view 3). Each takes
 // the request's query parameters, checks them (ApiError 400 naming the parameter) and returns
 // JSON; the numbers are the CLI's (`rdmasim demo`, `budget --stages`, `topo --json`).
 #pragma once
@@ -15,8 +15,10 @@ using Query = std::multimap<std::string, std::string>;
 
 /// profile, size (bytes), iters (<= 20000). Deterministic; the server caches it.
 nlohmann::ordered_json demo_view(const Query& q);
-/// profile, size: one-way segments (host, PCIe, NIC, wire, ...) of the zero-copy and the
-/// bounce-buffer paths; the GPU segments are marked as needing the GPU model (issue 4).
+/// profile, size, mem (gpu | host), pcie_topology (switch | root | cross-socket), chunk: the
+/// one-way segments (GPU copy engine, PCIe, NIC, wire, ...) of GPUDirect RDMA, the CPU-staged
+/// path and the chunk-pipelined staged path (mem=gpu), or of the zero-copy and bounce-buffer
+/// host paths (mem=host).
 nlohmann::ordered_json path_view(const Query& q);
 /// topology (fat-tree | leaf-spine | single-switch), k, hosts, leaves, spines, hosts_per_leaf,
 /// from, to: nodes, links (with their two port names), the pair's paths, the hop histogram.

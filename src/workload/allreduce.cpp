@@ -1,5 +1,8 @@
 // run_allreduce: the AllReduce schedule's steps as one-way RDMA WRITEs over the packet-level
-// fabric, with per-step data dependencies, GPU peer copies and CPU staging (gpu_staging.hpp).
+// fabric, with per-step data dependencies and GPU peer copies. The GPU data path is the host
+// model's (model/path.hpp with both buffers in GPU memory): GPUDirect reads and writes the GPU
+// through pcie.topology; staged, the path's D2H copy precedes the send and the receive path's
+// H2D copy (build_receive_path) follows placement, on each host's copy engine.
 #include "rdmasim/allreduce.hpp"
 
 #include <algorithm>
@@ -10,14 +13,15 @@
 #include "model/path.hpp"
 #include "net/wire_format.hpp"
 #include "workload/allreduce_schedule.hpp"
-#include "workload/gpu_staging.hpp"
+#include "host/gpu.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
 namespace {
 
 constexpr std::int64_t kFloat = 4;
-enum : std::uint64_t { kPostAfterD2H = 1, kArrive = 2, kNextIteration = 3 };
+enum : std::uint64_t { kArrive = 2, kNextIteration = 3 };
+constexpr std::uint64_t kReceived = std::uint64_t{1} << 40;  // Message::tag of a receive-path token
 
 class AllReduceRun final : public MessageSink, public StageObserver, public EventHandler {
  public:
@@ -42,30 +46,33 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
       throw std::runtime_error("allreduce stalled: a step's data never arrived (a QP failed: RETRY_EXC_ERR)");
   }
 
-  // The sender's completion (the responder's ACK back, CQE, poll): the QP may carry on.
+  // The sender's completion (the responder's ACK back, CQE, poll): the QP may carry on. Or,
+  // staged, the receive path's H2D copy is done: the step's data is in the receiver's GPU.
   void delivered(Packet& token) override {
     Message& m = *token.msg;
     if (token.ledger.total() != w_.sched.now() - m.posted) ++violations;
+    const std::uint64_t tag = m.tag;
     w_.packets.release(&token);
     w_.ctx.release_message(m);
+    if (tag & kReceived) arrive(tag & ~kReceived);
   }
 
-  // The step's data is in the receiver's memory (the NIC reassembled the message).
+  // The step's data is in the receiver's memory (the NIC reassembled the message): GPU memory
+  // with GPUDirect, else a host buffer its receive path copies to the GPU.
   void passed(Packet& token) override {
     const std::uint64_t t = token.msg->tag;
-    if (!c_.gpudirect) {  // staged: the NIC wrote host memory; copy it to the GPU
-      const Time h2d = gpu_copy_time(c_.base.profile.gpu, transfers_[t].bytes);
-      staging_ += h2d;
-      w_.sched.schedule_in(h2d, *this, (kArrive << 32) | t);
-    } else {
-      arrive(t);
-    }
+    if (c_.gpudirect) return arrive(t);
+    const Transfer& x = transfers_[t];
+    Message& q = *w_.messages.acquire();
+    q.id = ++next_id_;
+    q.size = token.msg->size;
+    q.tag = t | kReceived;
+    receives_.at(x.src * n_ + x.dst)->post(q, token.ledger, token.msg->posted);
   }
 
   void on_event(std::uint64_t arg) override {
     const std::uint64_t t = arg & 0xffffffffu;
-    if ((arg >> 32) == kPostAfterD2H) post(t);
-    else if ((arg >> 32) == kNextIteration) start_iteration();
+    if ((arg >> 32) == kNextIteration) start_iteration();
     else arrive(t);
   }
 
@@ -87,7 +94,11 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
     for (auto& x : b) x /= (c_.warmup + c_.iters);
     return b;
   }
-  Time staging_per_rank() const { return staging_ / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters)); }
+  Time staging_per_rank() const {  // the hosts' copy engines (peer copies are not staging)
+    Time busy{};
+    for (const auto& h : hosts_) busy += h->gpu_copy.busy_time();
+    return busy / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters));
+  }
   int steps() const { return steps_; }
   std::uint64_t events() const { return w_.sched.executed(); }
   std::int64_t violations = 0;
@@ -116,7 +127,11 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
     base.transport = Transport::rdma;
     base.test = TestKind::write;
     base.toggles.inline_data = false;  // NCCL's data never rides inline in the WQE
+    base.gpu.mem[0] = base.gpu.mem[1] = MemKind::gpu;
+    base.gpu.gpudirect = c_.gpudirect;
+    base.gpu.staging_chunk.reset();
     const ResolvedToggles tog = resolve(base);
+    const PathSpec receive = build_receive_path(base, tog, false);
     const auto topo = FabricNetwork::make_topology(base);
     const FabricOptions opts = fabric_options(base);
     for (int h = 0; h < (n_ + c_.gpus - 1) / c_.gpus; ++h) hosts_.push_back(std::make_unique<HostResources>(w_.sched));
@@ -128,9 +143,10 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
         if (a == b || paths_.count(key)) continue;
         const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + qp);
         const FabricNetwork net(topo, base.profile, opts, a, b, sport);
-        auto p = std::make_unique<PathInstance>(w_.ctx, std::array<HostResources*, 2>{hosts_[static_cast<std::size_t>(a)].get(),
-                                                                                       hosts_[static_cast<std::size_t>(b)].get()},
-                                                build_acked_path(base, tog, net.appender()), *this, &w_);
+        const std::array<HostResources*, 2> pair{hosts_[static_cast<std::size_t>(a)].get(),
+                                                 hosts_[static_cast<std::size_t>(b)].get()};
+        auto p = std::make_unique<PathInstance>(w_.ctx, pair, build_acked_path(base, tog, net.appender()), *this, &w_);
+        if (!c_.gpudirect) receives_[key] = std::make_unique<PathInstance>(w_.ctx, pair, receive, *this, &w_);
         p->set_connection(qp++);
         p->observe_after("B.nic.reassemble", *this);
         paths_[key] = std::move(p);
@@ -180,13 +196,8 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
     bytes_sent_[static_cast<std::size_t>(r)] += x.bytes.count();
     if (x.bytes.count() == 0) return w_.sched.schedule_in(Time::zero(), *this, (kArrive << 32) | t);
     if (host_of(r) == host_of(s.send_to))  // GPUs of one host: a peer copy
-      return w_.sched.schedule_in(gpu_copy_time(c_.base.profile.gpu, x.bytes), *this, (kArrive << 32) | t);
-    if (!c_.gpudirect) {  // staged: copy to a host buffer first
-      const Time d2h = gpu_copy_time(c_.base.profile.gpu, x.bytes);
-      staging_ += d2h;
-      return w_.sched.schedule_in(d2h, *this, (kPostAfterD2H << 32) | t);
-    }
-    post(t);
+      return w_.sched.schedule_in(GpuCopyEngine(c_.base.profile.gpu).copy_time(x.bytes), *this, (kArrive << 32) | t);
+    post(t);  // staged, the path starts with the D2H copy to a host buffer
   }
 
   void post(std::uint64_t t) {
@@ -220,6 +231,7 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
   SimWorld w_;
   std::vector<std::unique_ptr<HostResources>> hosts_;
   std::map<int, std::unique_ptr<PathInstance>> paths_;  // src rank * n + dst rank (across hosts)
+  std::map<int, std::unique_ptr<PathInstance>> receives_;  // staged: the receiver's H2D copy, per pair
   std::vector<std::uint64_t> masks_;
   std::vector<char> recv_done_;
   std::vector<int> next_step_;
@@ -227,7 +239,7 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
   std::vector<Transfer> transfers_;
   std::vector<std::uint64_t> free_;
   int iteration_ = 0, finished_ = 0;
-  Time started_{}, timed_{}, staging_{};
+  Time started_{}, timed_{};
   std::uint64_t next_id_ = 0;
 };
 

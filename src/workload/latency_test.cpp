@@ -27,7 +27,8 @@ LatResult run_latency(const LatConfig& c, Exports* exports) {
                                 " iterations of " + format_time(rtt) + "): use fewer iterations");
   PingPong pp(c, fwd, e.reverse ? &*e.reverse : nullptr, exports);
   if (c.conn.reuse > 0 || c.conn.pool) {
-    PathSpec setup = build_setup_path(c);
+    PathSpec setup = c.topology == LatTopology::fabric ? build_setup_path(c, FabricNetwork(c).appender())
+                                                       : build_setup_path(c);
     r.setup = evaluate_path(setup, c.size, true).total();
     if (c.conn.reuse > 0) {
       setup.stages.insert(setup.stages.end(), fwd.stages.begin(), fwd.stages.end());

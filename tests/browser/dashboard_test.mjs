@@ -76,15 +76,30 @@ try {
   console.log(`view 1: ${demo.steps.map((s) => `${s.name} ${s.t_avg_us.toFixed(3)} us`).join(', ')}`);
   await page.locator('#latency').screenshot({ path: path.join(outDir, 'view1-latency.png') });
 
-  // 2. Data path: totals from the budget, GPU part marked as needing issue 4.
-  const pv = await api('/api/path?size=65536');
-  assert.match(await page.locator('#gpu-needs').textContent(), /needs issue 4/);
-  const totals = await page.locator('#gpu-paths .path').evaluateAll((ps) => ps.map((p) => Number(p.dataset.total)));
-  assert.equal(totals.length, 2);
+  // 2. Data path: GPUDirect vs CPU-staged between GPU buffers (1 MiB), totals from the budget.
+  const pv = await api('/api/path?size=1048576&mem=gpu&pcie_topology=switch');
+  let totals = await page.locator('#gpu-paths .path').evaluateAll((ps) => ps.map((p) => Number(p.dataset.total)));
+  assert.equal(totals.length, 3);
   totals.forEach((t, i) => near(t, pv.paths[i].one_way_us, `path ${i} total`));
-  assert.equal(await page.locator('#gpu-paths .seg.gpu').count(), 4);
+  assert.ok(totals[0] < totals[2] && totals[2] < totals[1], `GPUDirect < pipelined < staged: ${totals}`);
+  assert.match(await page.locator('#gpu-figure').textContent(), /GPUDirect saves/);
+  const gpuSegs = await page.locator('#gpu-paths .path').nth(1).locator('.seg').allTextContents();
+  assert.ok(gpuSegs[0].startsWith('A.gpu') && gpuSegs[gpuSegs.length - 1].startsWith('B.gpu'), gpuSegs.join(' | '));
+  await page.selectOption('#gpu-topo', 'cross-socket');
+  const pvx = await api('/api/path?size=1048576&mem=gpu&pcie_topology=cross-socket');
+  await page.waitForFunction((t) => Math.abs(Number(document.querySelector('#gpu-paths .path').dataset.total) - t) < 1e-6,
+    pvx.paths[0].one_way_us);
+  console.log(`view 2: GPUDirect ${totals[0].toFixed(3)} us (cross-socket ${pvx.paths[0].one_way_us.toFixed(3)}), ` +
+    `pipelined ${totals[2].toFixed(3)} us, staged ${totals[1].toFixed(3)} us one way at 1 MiB`);
+  await page.selectOption('#gpu-topo', 'switch');
+  await page.selectOption('#gpu-mem', 'host');
+  await page.waitForFunction(() => document.querySelectorAll('#gpu-paths .path').length === 2);
+  const hv = await api('/api/path?size=1048576&mem=host');
+  totals = await page.locator('#gpu-paths .path').evaluateAll((ps) => ps.map((p) => Number(p.dataset.total)));
+  totals.forEach((t, i) => near(t, hv.paths[i].one_way_us, `host path ${i} total`));
+  await page.selectOption('#gpu-mem', 'gpu');
+  await page.waitForFunction(() => document.querySelectorAll('#gpu-paths .path').length === 3);
   await page.click('#gpu-play');
-  console.log(`view 2: zero copy ${totals[0].toFixed(3)} us, staged ${totals[1].toFixed(3)} us one way at 64 KiB`);
   await page.locator('#gpu').screenshot({ path: path.join(outDir, 'view2-path.png') });
 
   // 3. Fat-tree: pick a host pair, its equal-cost paths are highlighted; ECMP vs spray heat.

@@ -23,10 +23,11 @@
 #include <vector>
 
 #include "core/scheduler.hpp"
+#include "rdmasim/latency.hpp"
 #include "sim/stage.hpp"
 #include "workload/run_probe.hpp"
 
-namespace rdmasim::web {
+namespace rdmasim {
 
 struct Sample {
   double t_us = 0, dt_us = 0;       // end of the slice, its length
@@ -59,6 +60,11 @@ struct ProbeOptions {
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(Sample&&)> sink;
 };
+
+/// A first slice length that gives about `target_samples` slices over the run's expected
+/// length: one unloaded exchange per message for a ping-pong (`pingpong`), else a message's
+/// wire time, times the flows that share the bottleneck; at least 100 ns.
+Time first_slice(const LatConfig& c, bool pingpong, int flows, int target_samples);
 
 class SampleProbe final : public RunProbe, SliceHook, MessageObserver {
  public:
@@ -96,4 +102,4 @@ class SampleProbe final : public RunProbe, SliceHook, MessageObserver {
   std::vector<float> run_util_;
 };
 
-}  // namespace rdmasim::web
+}  // namespace rdmasim

@@ -1,11 +1,11 @@
-#include "web/sample_probe.hpp"
+#include "workload/sample_probe.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "sim/fabric.hpp"
 
-namespace rdmasim::web {
+namespace rdmasim {
 namespace {
 
 constexpr std::size_t kLatencyCap = 1 << 16;
@@ -17,6 +17,13 @@ double percentile_us(std::vector<std::int64_t>& v, double q) {
 }
 
 }  // namespace
+
+Time first_slice(const LatConfig& c, bool pingpong, int flows, int target_samples) {
+  const double wire_us = static_cast<double>(c.size.count()) * 8 / static_cast<double>(c.profile.link.rate.bits_per_sec()) * 1e6;
+  const double per_message_us = pingpong ? 2.0 + 2 * wire_us : wire_us;
+  const double us = std::max(0.1, per_message_us * std::max(1, flows) * static_cast<double>(c.iters) / std::max(1, target_samples));
+  return Time::ps(static_cast<std::int64_t>(us * 1e6));
+}
 
 SampleProbe::SampleProbe(ProbeOptions o) : o_(std::move(o)), interval_(o_.interval) {
   if (interval_ <= Time::zero()) interval_ = Time::us(1);
@@ -130,4 +137,4 @@ void SampleProbe::on_slice(Time end) {
   if (o_.sink) o_.sink(std::move(s));
 }
 
-}  // namespace rdmasim::web
+}  // namespace rdmasim
