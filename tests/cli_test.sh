@@ -78,7 +78,13 @@ expect_ok "Jain's fairness index" bw --topology single-switch --hosts 5 --patter
 expect_error "--drop-frames: expected frame numbers like 50 or 50,51" bw --topology single-switch --drop-frames h0-sw0=0
 expect_error "--cc: dcqcm not in" bw --topology single-switch --cc dcqcm
 expect_ok "C = (1-f_r) C_gbn + f_r C_r" budget --topology single-switch -s 65536 --loss 1e-3
-expect_ok "TCP is Mathis' Reno/SACK formula" bw --topology single-switch -n 50 --loss-sweep 0,1e-3
+expect_ok "Mathis' Reno/SACK formula" bw --topology single-switch -n 50 --loss-sweep 0,1e-3
+expect_ok "TCP sim Gb/s" bw --topology single-switch -n 50 --loss-sweep 0,1e-3
+expect_ok "TCP (reno): 920 segments sent, 1 retransmitted (1 fast retransmits, 0 timeouts)" bw --transport tcp --topology single-switch --size 65536 -n 20 -t 4 --drop-frames h0-sw0=50
+expect_ok "TCP (dctcp)" bw --transport tcp --tcp-cc dctcp --loss 1e-3 -n 20
+expect_ok "TCP: " bw --transport tcp --tcp-cc dctcp --topology single-switch --hosts 5 --pattern incast --incast 4 -n 10 -t 4
+expect_error "--tcp-cc: cubic not in" bw --transport tcp --tcp-cc cubic
+expect_error "kernel TCP across a fabric runs in" lat --transport tcp --topology single-switch
 expect_error "--loss/--drop-frames need a switched --topology" bw --loss 1e-3
 expect_error "--loss: expected a probability in [0, 1)" bw --topology single-switch --loss 1.5
 expect_error "use -s of at least the MTU" budget --topology single-switch --loss 1e-3

@@ -30,7 +30,7 @@ PathSpec network_only(const std::shared_ptr<const Topology>& t, const FabricPath
   p.split(0, SplitSpec{mtu, FrameKind::roce_write, LinkLayer::roce, false}, "split");
   StageSpec net;
   net.kind = StageKind::network;
-  net.network = std::make_shared<NetworkSpec>(NetworkSpec{t, 0, dst, roce_flow(0, dst, sport), o, {}, {}});
+  net.network = std::make_shared<NetworkSpec>(NetworkSpec{t, 0, dst, roce_flow(0, dst, sport), o, {}, {}, {}});
   net.expansion.emplace_back();
   FabricRoute(*t, r, prof).append(net.expansion[0], 0);
   p.stages.push_back(net);

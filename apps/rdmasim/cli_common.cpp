@@ -59,6 +59,11 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
       app.add_option("--cc", o.cc, "congestion control of the QPs: none or dcqcn (reacts to ECN marks with CNPs)")
           ->check(CLI::IsMember({"none", "dcqcn"}))
           ->capture_default_str();
+      app.add_option("--tcp-cc", o.tcp_cc,
+                     "congestion control of packet-level TCP (--transport tcp over a fabric): reno or dctcp "
+                     "(ECN-proportional window cuts)")
+          ->check(CLI::IsMember({"reno", "dctcp"}))
+          ->capture_default_str();
     }
     app.add_option("--transport", o.transport, "rdma (RC verbs) or tcp (kernel TCP baseline)")
         ->check(CLI::IsMember({"rdma", "tcp"}))
@@ -281,6 +286,7 @@ LatConfig to_config(const LatOptions& o) {
   c.fabric.topology = o.topology;
   c.fabric.routing = o.routing == "spray" ? Routing::spray : o.routing == "adaptive" ? Routing::adaptive : Routing::ecmp;
   c.fabric.cc = o.cc == "dcqcn" ? CongestionControl::dcqcn : CongestionControl::none;
+  c.fabric.tcp_cc = o.tcp_cc == "dctcp" ? TcpCc::dctcp : TcpCc::reno;
   auto host = [](const std::string& v, const char* flag) {
     std::string_view d = v;
     if (!d.empty() && d[0] == 'h') d.remove_prefix(1);
@@ -345,6 +351,10 @@ LatConfig to_config(const LatOptions& o) {
   }
   if (!(c.fabric.loss >= 0 && c.fabric.loss < 1))
     throw std::invalid_argument("--loss: expected a probability in [0, 1), got " + std::to_string(c.fabric.loss));
+  // Packet-level TCP runs over the fabric model: a lossy back-to-back cable is its one-cable topology.
+  if ((!c.fabric.faults.empty() || c.fabric.loss > 0) && c.topology == LatTopology::back_to_back &&
+      c.transport == Transport::tcp)
+    c.topology = LatTopology::fabric;
   if ((!c.fabric.faults.empty() || c.fabric.loss > 0) && c.topology != LatTopology::fabric)
     throw std::invalid_argument("--degrade/--link-loss/--loss/--drop-frames need a switched --topology");
   if (!c.fabric.outages.empty() && c.topology != LatTopology::fabric)

@@ -45,6 +45,7 @@ struct LatOptions {
   std::vector<std::string> drop_frames;         // fabric faults "A-B=50,51" (frames lost by count)
   std::vector<std::string> link_down;           // fabric faults "A-B@100us-5ms" (link down, and up again)
   std::string cc = "none";                      // RDMA congestion control: none | dcqcn
+  std::string tcp_cc = "reno";                  // packet-level TCP congestion control: reno | dctcp
   std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   std::uint64_t seed = 1;
   bool json = false;

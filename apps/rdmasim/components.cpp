@@ -33,6 +33,10 @@ std::vector<Component> build() {
                "--cc / network.cc"});
   c.push_back({"congestion control", "dcqcn", "DCQCN: CNPs on ECN marks, reaction-point rate decrease and recovery",
                "--cc / network.cc"});
+  c.push_back({"tcp congestion control", "reno", "packet-level TCP: slow start, +1 MSS per RTT, NewReno fast recovery, RTO",
+               "--transport tcp --tcp-cc / network.tcp_cc; tcp.*"});
+  c.push_back({"tcp congestion control", "dctcp", "DCTCP: ECN-capable segments, ECE echo, cwnd x (1 - alpha/2) once per window",
+               "--transport tcp --tcp-cc / network.tcp_cc; tcp.dctcp_g, switch.ecn_kmin/kmax"});
   c.push_back({"ring routing", "clockwise", "ring: every frame travels sw_i -> sw_i+1; flows wrap around (cyclic buffer dependency)",
                "--ring-routing / network.ring_routing"});
   c.push_back({"ring routing", "up-down", "ring: shortest path both ways, never across the sw_N-1 - sw0 cable (deadlock-free)",

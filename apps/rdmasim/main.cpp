@@ -206,6 +206,13 @@ int run_loss_sweep(const cli::LatOptions& o) {
     r.tcp = estimate_tcp_under_loss(x.base, p);
     r.rdma = run_bandwidth(x);
     if (r.rdma.fabric && !r.rdma.fabric->conserved) throw std::logic_error("fabric packet conservation violated");
+    BwConfig xt = x;  // the same messages over packet-level kernel TCP
+    xt.base.transport = Transport::tcp;
+    xt.base.test = TestKind::send;
+    xt.base.toggles = Toggles{};
+    r.tcp_sim = run_bandwidth(xt);
+    if (r.tcp_sim.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+    if (r.tcp_sim.fabric && !r.tcp_sim.fabric->conserved) throw std::logic_error("fabric packet conservation violated");
     rows.push_back(std::move(r));
   }
   if (wants_json(o) && emit_json(o, loss_table_json(rows))) return 0;
@@ -310,6 +317,7 @@ int run_bw(const cli::LatOptions& o) {
     j["results"] = res;
     if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
     if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);
+    if (rows.back().tcp) j["tcp"] = tcp_stats_json(*rows.back().tcp);
     j["hosts"] = host_counters_json(rows.back().hosts, rows.back().simulated);
     if (emit_json(o, std::move(j))) return 0;
   }
@@ -320,6 +328,7 @@ int run_bw(const cli::LatOptions& o) {
   print_bw_connections_and_receiver(stdout, rows);
   print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
   if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
+  if (rows.back().tcp) print_tcp_stats(stdout, *rows.back().tcp);
   if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
   return 0;
 }

@@ -206,6 +206,8 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(list("network.link_down", "fabric: links going down at T1 (up at T2), [\"agg0.0-core0@100us-5ms\", ...]",
                    &O::link_down));
   r.push_back(str("network.cc", "RDMA congestion control: none | dcqcn", {"none", "dcqcn"}, &O::cc));
+  r.push_back(str("network.tcp_cc", "packet-level TCP congestion control (--transport tcp over a fabric): reno | dctcp",
+                  {"reno", "dctcp"}, &O::tcp_cc));
   r.push_back(str("memory.mem", "where the buffers live: host | gpu | CLIENT,SERVER (e.g. \"gpu,host\")",
                   {"host", "gpu", "host,gpu", "gpu,host", "host,host", "gpu,gpu"}, &O::mem));
   r.push_back(toggle("memory.gpudirect", "the NIC DMAs GPU memory peer-to-peer (false: staged through host buffers)",

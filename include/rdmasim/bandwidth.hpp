@@ -21,6 +21,11 @@
 // switched topology) the responder has rx_depth receives posted; the application reposts one
 // recv_delay after each receive completion, and a SEND finding none is answered with an RNR
 // NAK (sim/rc_connection.hpp; rc.min_rnr_timer, rc.rnr_retry).
+//
+// --transport tcp: kernel TCP send() of each message to its recv() at the far side across the
+// fabric (a back-to-back cable is the one-cable topology), carried by packet-level TCP
+// (sim/tcp_connection.hpp); a message completes when recv() returns, with `tx_depth` sends
+// outstanding (the socket buffer).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +35,7 @@
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/rc_stats.hpp"
+#include "rdmasim/tcp_stats.hpp"
 
 namespace rdmasim {
 
@@ -63,6 +69,7 @@ struct BwResult {
   std::vector<std::string> routes;
   std::optional<FabricStats> fabric;   // over a switched topology: the fabric's counters
   std::optional<RcStats> rc;           // over a switched topology: the QP's RC transport
+  std::optional<TcpStats> tcp;         // --transport tcp: the packet-level TCP connection
   ClientCost cost;                     // per message, measured on host A's servers
   Ledger wqe_ledger_sum;               // every WQE's ledger (post to send completion), summed
   std::int64_t lists = 0;              // doorbells rung (lists posted)
@@ -80,7 +87,7 @@ struct BwResult {
   Time simulated{};
 };
 
-/// Throws std::invalid_argument for bad input (READ/TCP, tx_depth < 1, a post list or CQ
+/// Throws std::invalid_argument for bad input (READ, TCP with post lists, tx_depth < 1, a post list or CQ
 /// moderation larger than the SQ depth, ...).
 /// `exports` (optional, rdmasim/exports.hpp): trace and capture the run.
 BwResult run_bandwidth(const BwConfig& c, Exports* exports = nullptr);

@@ -32,6 +32,9 @@ enum class LatTopology { back_to_back, loopback, fabric };
 enum class Routing { ecmp, spray, adaptive };
 /// Congestion control of the RDMA QPs (sim/dcqcn.hpp): none, or DCQCN reacting to ECN marks.
 enum class CongestionControl { none, dcqcn };
+/// Congestion control of packet-level TCP (sim/tcp_connection.hpp): Reno (NewReno loss
+/// recovery) or DCTCP (Reno's recovery, ECN-proportional window cuts).
+enum class TcpCc { reno, dctcp };
 
 /// A troubleshooting fault on the cable between two named nodes: trained down to `rate`
 /// (0: unchanged) and/or corrupting each frame with probability `loss`, and/or losing the
@@ -61,6 +64,7 @@ struct FabricConfig {
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
   Routing routing = Routing::ecmp;
   CongestionControl cc = CongestionControl::none;
+  TcpCc tcp_cc = TcpCc::reno;          // --transport tcp over a fabric
   double loss = 0;                     // every cable corrupts each frame with this probability (both ways)
   std::vector<LinkFault> faults;       // per-cable faults (a fault's loss replaces `loss` there)
   std::vector<LinkOutage> outages;
@@ -72,6 +76,7 @@ std::string_view to_string(LinkLayer l);
 std::string_view to_string(LatTopology t);
 std::string_view to_string(Routing r);
 std::string_view to_string(CongestionControl c);
+std::string_view to_string(TcpCc c);
 
 struct Toggles {
   bool kernel_bypass = true;          // RDMA: verbs from user space (off: through the kernel)

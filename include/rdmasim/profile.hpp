@@ -131,6 +131,17 @@ struct VerbsParams {
 struct TcpParams {
   Bytes mss{1448};                           // 1500 MTU - IPv4 20 - TCP 20 - timestamps 12
   Bytes loopback_mss{65'483};                // lo MTU 65536 - 40 - 12 - 1 (Linux rounds down)
+  // Packet-level TCP over a fabric (sim/tcp_connection.hpp, `bw --transport tcp`).
+  int initial_cwnd = 10;                     // segments (RFC 6928, Linux TCP_INIT_CWND)
+  Bytes rwnd{6 * 1024 * 1024};               // fixed receive window (Linux tcp_rmem max 6 MB)
+  Time min_rto = Time::ms(200);              // Linux TCP_RTO_MIN
+  Time initial_rto = Time::ms(1000);         // RFC 6298 / Linux TCP_TIMEOUT_INIT
+  Time max_rto = Time::ms(120'000);          // Linux TCP_RTO_MAX
+  int delayed_ack = 2;                       // ACK every N in-order segments...
+  Time delayed_ack_timeout = Time::ms(40);   // ...or this long after the first unacknowledged (TCP_DELACK_MIN)
+  int dupack_threshold = 3;                  // duplicate ACKs that trigger fast retransmit
+  double dctcp_g = 1.0 / 16;                 // DCTCP alpha gain (Linux dctcp_shift_g 4)
+  int tc = 0;                                // priority (0..7) of TCP segments and ACKs: a lossy class
 };
 
 // RC transport (InfiniBand spec / libibverbs QP attributes; REFERENCE.md 6).

@@ -13,12 +13,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/rc_stats.hpp"
+#include "rdmasim/tcp_stats.hpp"
 
 namespace rdmasim {
 
@@ -43,6 +45,7 @@ struct FlowResult {
   std::uint64_t ce_marked = 0;   // its data packets that arrived ECN-marked
   std::int64_t flushed = 0;      // messages posted that never completed
   RcStats rc;                    // the QP's RC transport: state, recovery, DCQCN
+  std::optional<TcpStats> tcp;   // --transport tcp: the socket's packet-level TCP instead
   double steady_goodput_bps = 0; // over the second half of the makespan (after convergence)
   double predicted_bps = 0;      // max-min fair share over the ECMP routes' links (host links too)
   int bottleneck_sharing = 0;    // flows on this flow's most shared link direction
@@ -59,6 +62,7 @@ struct TrafficResult {
   std::int64_t invariant_violations = 0;
   std::uint64_t out_of_order = 0;  // packets that reached the receiver after a later one of their message
   std::uint64_t retransmitted = 0, timeouts = 0, naks = 0, cnps = 0;  // summed over the flows
+  std::uint64_t fast_retransmits = 0, ece = 0, cwr = 0;               // TCP flows, summed
   int failed_qps = 0;              // flows whose QP went to error
   double jain_steady = 0;          // Jain's fairness index of the flows' steady-state goodputs
   FabricStats fabric;

@@ -20,7 +20,8 @@ struct LossRow {
   double loss = 0;
   BwResult rdma;          // simulated (go-back-N, this profile's rc.timeout)
   GbnEstimate rdma_estimate;
-  TcpLossEstimate tcp;
+  TcpLossEstimate tcp;    // Mathis' closed form (reference)
+  BwResult tcp_sim;       // simulated packet-level TCP (sim/tcp_connection.hpp), same messages
 };
 /// The cliff: RDMA goodput falls off where TCP's degrades gently.
 void print_loss_table(std::FILE* out, const std::vector<LossRow>& rows, int rc_timeout);

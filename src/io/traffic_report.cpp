@@ -59,9 +59,11 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
   std::string topo = t.base.fabric.topology;
   if (topo == "ring")
     topo += " of " + std::to_string(t.base.fabric.switches) + " switches (" + t.base.fabric.ring_routing + ")";
-  std::fprintf(out, "%s traffic, %zu flows of %lld x %lld B RDMA WRITE, tx depth %d, %s, routing %s, %s\n",
+  const bool tcp = t.base.transport == Transport::tcp;
+  const std::string what = tcp ? "kernel TCP send() (" + std::string(to_string(t.base.fabric.tcp_cc)) + ")" : "RDMA WRITE";
+  std::fprintf(out, "%s traffic, %zu flows of %lld x %lld B %s, tx depth %d, %s, routing %s, %s\n",
                std::string(to_string(t.pattern)).c_str(), r.flows.size(), static_cast<long long>(t.base.iters),
-               static_cast<long long>(t.base.size.count()), t.tx_depth, topo.c_str(),
+               static_cast<long long>(t.base.size.count()), what.c_str(), t.tx_depth, topo.c_str(),
                std::string(to_string(t.base.fabric.routing)).c_str(),
                t.base.link_layer == LinkLayer::ib ? "InfiniBand credits"
                : t.base.profile.sw.lossless       ? "RoCE lossless (PFC)"
@@ -80,11 +82,18 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
   std::fprintf(out, " out-of-order arrivals at the receivers: %llu packets\n", static_cast<unsigned long long>(r.out_of_order));
   std::uint64_t oos = 0;
   for (const FlowResult& f : r.flows) oos += f.rc.out_of_sequence;
-  std::fprintf(out, " RC: %llu packets retransmitted (go-back-N), %llu NAKs, %llu timeouts, %llu CNPs",
-               static_cast<unsigned long long>(r.retransmitted), static_cast<unsigned long long>(r.naks),
-               static_cast<unsigned long long>(r.timeouts), static_cast<unsigned long long>(r.cnps));
-  if (r.failed_qps > 0) std::fprintf(out, "; %d QPs failed", r.failed_qps);
-  std::fprintf(out, "\n");
+  if (tcp) {
+    std::fprintf(out, " TCP: %llu segments retransmitted, %llu fast retransmits, %llu timeouts, %llu ECE, %llu CWR\n",
+                 static_cast<unsigned long long>(r.retransmitted), static_cast<unsigned long long>(r.fast_retransmits),
+                 static_cast<unsigned long long>(r.timeouts), static_cast<unsigned long long>(r.ece),
+                 static_cast<unsigned long long>(r.cwr));
+  } else {
+    std::fprintf(out, " RC: %llu packets retransmitted (go-back-N), %llu NAKs, %llu timeouts, %llu CNPs",
+                 static_cast<unsigned long long>(r.retransmitted), static_cast<unsigned long long>(r.naks),
+                 static_cast<unsigned long long>(r.timeouts), static_cast<unsigned long long>(r.cnps));
+    if (r.failed_qps > 0) std::fprintf(out, "; %d QPs failed", r.failed_qps);
+    std::fprintf(out, "\n");
+  }
   for (const FlowResult& f : r.flows)
     if (f.rc.status != "ok")
       std::fprintf(out, " QP h%d->h%d (sport %u): %s at %.3f us after %llu timeouts, %lld messages flushed\n", f.src,
@@ -134,6 +143,40 @@ void print_rc_stats(std::FILE* out, const RcStats& s) {
   if (s.status != "ok") std::fprintf(out, " QP: %s at %.3f us (outstanding work flushed)\n", s.status.c_str(), s.failed_at_us);
 }
 
+nlohmann::ordered_json tcp_stats_json(const TcpStats& s) {
+  return {{"cc", s.cc},
+          {"sent", s.sent},
+          {"retransmitted", s.retransmitted},
+          {"retransmitted_bytes", s.retransmitted_bytes},
+          {"fast_retransmits", s.fast_retransmits},
+          {"timeouts", s.timeouts},
+          {"lost_retransmits", s.lost_retransmits},
+          {"acks_sent", s.acks_sent},
+          {"acks_received", s.acks_received},
+          {"dup_acks", s.dup_acks},
+          {"out_of_order", s.out_of_order},
+          {"duplicates", s.duplicates},
+          {"ece", s.ece},
+          {"cwr", s.cwr},
+          {"delivered_bytes", s.delivered_bytes},
+          {"final_cwnd", s.final_cwnd},
+          {"srtt_us", s.srtt_us},
+          {"rto_us", s.rto_us},
+          {"dctcp_alpha", s.dctcp_alpha}};
+}
+
+void print_tcp_stats(std::FILE* out, const TcpStats& s) {
+  std::fprintf(out,
+               " TCP (%s): %llu segments sent, %llu retransmitted (%llu fast retransmits, %llu timeouts), %llu dup ACKs, "
+               "%llu ECE, %llu CWR; cwnd %.1f, srtt %.2f us, rto %.1f us",
+               s.cc.c_str(), static_cast<unsigned long long>(s.sent), static_cast<unsigned long long>(s.retransmitted),
+               static_cast<unsigned long long>(s.fast_retransmits), static_cast<unsigned long long>(s.timeouts),
+               static_cast<unsigned long long>(s.dup_acks), static_cast<unsigned long long>(s.ece),
+               static_cast<unsigned long long>(s.cwr), s.final_cwnd, s.srtt_us, s.rto_us);
+  if (s.cc == "dctcp") std::fprintf(out, ", alpha %.3f", s.dctcp_alpha);
+  std::fprintf(out, "\n");
+}
+
 nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
   nlohmann::ordered_json j;
   j["injected"] = s.injected;
@@ -178,7 +221,7 @@ nlohmann::ordered_json traffic_json(const TrafficResult& r) {
   j["pattern"] = std::string(to_string(r.config.pattern));
   j["config"] = config_json(r.config.base, resolve(r.config.base));
   nlohmann::ordered_json flows = nlohmann::ordered_json::array();
-  for (const FlowResult& f : r.flows)
+  for (const FlowResult& f : r.flows) {
     flows.push_back({{"src", f.src},
                      {"dst", f.dst},
                      {"sport", f.sport},
@@ -192,6 +235,8 @@ nlohmann::ordered_json traffic_json(const TrafficResult& r) {
                      {"flushed", f.flushed},
                      {"rc", rc_stats_json(f.rc)},
                      {"route", f.route}});
+    if (f.tcp) flows.back()["tcp"] = tcp_stats_json(*f.tcp);
+  }
   j["flows"] = flows;
   j["summary"] = {{"min_Gbps", r.min_bps / 1e9},
                   {"median_Gbps", r.median_bps / 1e9},
@@ -207,6 +252,11 @@ nlohmann::ordered_json traffic_json(const TrafficResult& r) {
                   {"cnps", r.cnps},
                   {"failed_qps", r.failed_qps},
                   {"jain_steady", r.jain_steady}};
+  if (r.config.base.transport == Transport::tcp) {
+    j["summary"]["fast_retransmits"] = r.fast_retransmits;
+    j["summary"]["ece"] = r.ece;
+    j["summary"]["cwr"] = r.cwr;
+  }
   j["fabric"] = fabric_stats_json(r.fabric);
   return j;
 }

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rdmasim/tcp_stats.hpp"
 #include "rdmasim/traffic.hpp"
 
 namespace rdmasim {
@@ -18,6 +19,8 @@ nlohmann::ordered_json fabric_stats_json(const FabricStats& s);
 nlohmann::ordered_json rc_stats_json(const RcStats& s);
 /// One QP's RC transport: packets sent and resent, NAKs, timeouts, CNPs, its error state.
 void print_rc_stats(std::FILE* out, const RcStats& s);
+nlohmann::ordered_json tcp_stats_json(const TcpStats& s);
+void print_tcp_stats(std::FILE* out, const TcpStats& s);
 /// The fabric totals and the counters of the ports that dropped, paused or marked, plus the
 /// `busiest` ports by bytes sent.
 void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busiest = 8);

@@ -26,6 +26,14 @@ std::string_view to_string(LatTopology t) {
 
 std::string_view to_string(MemKind m) { return m == MemKind::host ? "host" : "gpu"; }
 
+std::string_view to_string(TcpCc c) {
+  switch (c) {
+    case TcpCc::reno: return "reno";
+    case TcpCc::dctcp: return "dctcp";
+  }
+  return "?";
+}
+
 std::string_view to_string(CongestionControl c) {
   switch (c) {
     case CongestionControl::none: return "none";
@@ -61,7 +69,7 @@ void validate(const LatConfig& c) {
   if (c.topology == LatTopology::loopback && c.transport != Transport::tcp)
     fail("the loopback topology models kernel TCP over lo; use --transport tcp (RDMA loopback is not modelled)");
   if (c.topology == LatTopology::fabric) {
-    if (c.transport != Transport::rdma || c.test == TestKind::read)
+    if (c.test == TestKind::read)
       fail("over a switched topology `lat` runs RDMA write and send (read and TCP are back-to-back only for now)");
     if (c.fabric.from == c.fabric.to) fail("--from and --to name the same host");
   }

@@ -257,7 +257,8 @@ void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const Re
   if (!t.zero_copy) k.mem.append_copies(path, s, c.profile.host.rx_copies, pre(s) + "copy.from_bounce");
 }
 
-void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s) {
+void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+                 const NetworkAppender& network = {}) {
   const int r = 1 - s;
   const Profile& p = c.profile;
   if (staged(c, t, s)) k.gpu.append_copy(path, s, pre(s) + "gpu.d2h_copy");
@@ -272,7 +273,12 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
   path.split(s, SplitSpec{p.tcp.mss, FrameKind::tcp_segment, LinkLayer::roce, false}, pre(s) + "kernel.segment");
   k.kernel.append_tx_per_packet(path, s);
   k.nic.append_eth_tx_packet(path, s);
-  k.link.append(path, s);
+  if (network) {
+    network(path, s);
+    mark_network(path, NetRole::tcp_data);
+  } else {
+    k.link.append(path, s);
+  }
   k.nic.append_rx_pipeline(path, r);
   k.nic.append_payload_write(path, r);
   k.kernel.append_rx_per_packet(path, r, t.busy_poll, t.interrupt_coalescing, p.nic);
@@ -363,6 +369,7 @@ FabricOptions fabric_options(const LatConfig& c) {
   o.layer = c.link_layer;
   o.routing = c.fabric.routing;
   o.cc = c.fabric.cc;
+  o.tcp_cc = c.fabric.tcp_cc;
   o.max_frame = frame_wire_bytes(FrameKind::roce_write, FramePos::first, c.mtu, c.link_layer);
   return o;
 }
@@ -392,8 +399,8 @@ FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile
   std::reverse(rev.cables.begin(), rev.cables.end());
   forward = std::make_shared<FabricRoute>(t, fwd, p);
   reverse = std::make_shared<FabricRoute>(t, rev, p);
-  forward_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, a, b, roce_flow(a, b, sport), o, p.rc, p.dcqcn});
-  reverse_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, b, a, roce_flow(b, a, sport), o, p.rc, p.dcqcn});
+  forward_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, a, b, roce_flow(a, b, sport), o, p.rc, p.dcqcn, p.tcp});
+  reverse_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, b, a, roce_flow(b, a, sport), o, p.rc, p.dcqcn, p.tcp});
 }
 
 NetworkAppender FabricNetwork::appender() const {
@@ -403,6 +410,7 @@ NetworkAppender FabricNetwork::appender() const {
     st.kind = StageKind::network;
     st.side = s;
     st.network = s == 0 ? ff : rf;
+    st.ack_network = s == 0 ? rf : ff;
     st.label = s == 0 ? "fabric.forward" : "fabric.reverse";
     PathSpec sub;
     (s == 0 ? *f : *r).append(sub, s);
@@ -420,6 +428,9 @@ ExchangePaths build_exchange(const LatConfig& c) {
   const bool read = c.transport == Transport::rdma && c.test == TestKind::read;
   e.rtt_factor = read ? 1 : 2;
   if (c.topology == LatTopology::fabric) {
+    if (c.transport == Transport::tcp)
+      throw std::invalid_argument("over a switched topology `lat` runs RDMA write and send (read and TCP are back-to-back "
+                                  "only for now; kernel TCP across a fabric runs in `rdmasim bw --transport tcp`)");
     const FabricNetwork net(c);
     e.routes = net.routes;
     e.forward = build_path(c, e.toggles, 0, net.appender());
@@ -442,6 +453,14 @@ PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from) {
     rdma_read(path, k, c, t, from);
   else
     rdma_one_way(path, k, c, t, from, [&](PathSpec& p, int s) { k.link.append(p, s); });
+  return path;
+}
+
+PathSpec build_tcp_stream_path(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network) {
+  if (c.transport != Transport::tcp || !network) throw std::invalid_argument("TCP stream paths cross a fabric");
+  const Components k(c.profile);
+  PathSpec path;
+  tcp_one_way(path, k, c, t, 0, network);
   return path;
 }
 

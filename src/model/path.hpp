@@ -37,9 +37,11 @@ namespace rdmasim {
 struct Packet;
 
 enum class StageKind : std::uint8_t { delay, serve, split, merge, moderate, network };
-/// A network stage's part in an acknowledged RDMA path: the data direction or its ACKs (both
-/// run by one RC transport, sim/rc_connection.hpp), or neither (one-way paths).
-enum class NetRole : std::uint8_t { plain, rc_data, rc_ack };
+/// A network stage's part in an acknowledged path: the data direction or its ACKs of an RDMA
+/// path (both run by one RC transport, sim/rc_connection.hpp), the data direction of a TCP
+/// connection (sim/tcp_connection.hpp; its ACKs travel the reverse flow, `ack_network`), or
+/// neither (one-way paths).
+enum class NetRole : std::uint8_t { plain, rc_data, rc_ack, tcp_data };
 enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator, gpu_copy, socket_up, socket_down };
 /// Which byte count a stage's per-byte cost applies to.
 enum class Basis : std::uint8_t { none, payload, message, wire };
@@ -97,6 +99,7 @@ struct NetworkSpec {
   // DCQCN parameters (used when options.cc is dcqcn), from the profile.
   RcParams rc;
   DcqcnParams dcqcn;
+  TcpParams tcp;  // packet-level TCP (role tcp_data)
 };
 
 struct StageSpec {
@@ -110,6 +113,7 @@ struct StageSpec {
   ModerationSpec moderation;
   std::string label;         // "A.pcie.doorbell": for docs, traces and tests
   std::shared_ptr<const struct NetworkSpec> network;  // network: the flow across the fabric
+  std::shared_ptr<const struct NetworkSpec> ack_network;  // network: the reverse flow (TCP's ACKs)
   std::vector<struct PathSpec> expansion;             // network: its unloaded route, stage by stage
   NetRole role = NetRole::plain;                      // network: RC data / ACK direction
   bool signaled_only = false;  // skipped by a message posted unsignaled (Message::unsignaled)
@@ -166,6 +170,9 @@ PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from);
 /// ACK back over the network, the requester's CQE (what a bandwidth test waits for). An empty
 /// `network` means the back-to-back cable.
 PathSpec build_acked_path(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network);
+/// Kernel TCP send() from side 0 to its recv() at side 1 across `network` (a fabric), the data
+/// direction run by packet-level TCP (sim/tcp_connection.hpp), its ACKs on the reverse flow.
+PathSpec build_tcp_stream_path(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network);
 /// The receiving application's side of an acknowledged WRITE/SEND (bw, allreduce): from the
 /// payload placed in side 1's memory (the acked path's "B.nic.reassemble") to the application
 /// holding it — the receive completion (a SEND's CQE, the poll), the bounce-buffer copies and a

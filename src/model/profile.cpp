@@ -319,6 +319,30 @@ std::vector<ParamDef> build_params() {
   r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps"));
   r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,
                           "TCP segment size over the loopback device (topology loopback)", "lo MTU 65536"));
+  r.push_back(int_param("tcp.initial_cwnd", &TcpParams::initial_cwnd, &P::tcp,
+                        "packet-level TCP: initial congestion window, segments", "RFC 6928; Linux TCP_INIT_CWND 10"));
+  r.push_back(bytes_param("tcp.rwnd", &TcpParams::rwnd, &P::tcp, "packet-level TCP: the receiver's fixed window",
+                          "Linux tcp_rmem max 6 MB"));
+  r.push_back(time_param("tcp.min_rto", &P::tcp, &TcpParams::min_rto,
+                         "packet-level TCP: lower bound of the retransmission timeout", "Linux TCP_RTO_MIN 200 ms"));
+  r.push_back(time_param("tcp.initial_rto", &P::tcp, &TcpParams::initial_rto,
+                         "packet-level TCP: the retransmission timeout before the first RTT sample",
+                         "RFC 6298 1 s; Linux TCP_TIMEOUT_INIT"));
+  r.push_back(time_param("tcp.max_rto", &P::tcp, &TcpParams::max_rto,
+                         "packet-level TCP: upper bound of the backed-off retransmission timeout", "Linux TCP_RTO_MAX 120 s"));
+  r.push_back(int_param("tcp.delayed_ack", &TcpParams::delayed_ack, &P::tcp,
+                        "packet-level TCP: the receiver acknowledges every N in-order segments", "RFC 1122/5681: 2"));
+  r.push_back(time_param("tcp.delayed_ack_timeout", &P::tcp, &TcpParams::delayed_ack_timeout,
+                         "packet-level TCP: a delayed ACK goes out at the latest this long after its first segment",
+                         "Linux TCP_DELACK_MIN 40 ms"));
+  r.push_back(int_param("tcp.dupack_threshold", &TcpParams::dupack_threshold, &P::tcp,
+                        "packet-level TCP: duplicate ACKs that trigger fast retransmit", "RFC 5681: 3"));
+  r.push_back(number_param("tcp.dctcp_g", &TcpParams::dctcp_g, &P::tcp,
+                           "DCTCP: alpha gain g (alpha <- (1-g) alpha + g F once per window)",
+                           "DCTCP paper / Linux dctcp_shift_g: 1/16"));
+  r.push_back(int_param("tcp.tc", &TcpParams::tc, &P::tcp,
+                        "packet-level TCP: priority (0..7) of segments and ACKs (a lossy class unless switch.data_tc)",
+                        "best effort: 0"));
   return r;
 }
 
@@ -529,6 +553,16 @@ void validate(const Profile& p) {
   if (p.tcp.mss.count() < 64 || p.tcp.mss.count() > 65'000) fail("tcp.mss: must be 64B..65000B");
   if (p.tcp.loopback_mss.count() < 64 || p.tcp.loopback_mss.count() > 65'483)
     fail("tcp.loopback_mss: must be 64B..65483B");
+  if (p.tcp.initial_cwnd < 1 || p.tcp.initial_cwnd > 1000) fail("tcp.initial_cwnd: must be 1..1000 segments");
+  if (p.tcp.rwnd < p.tcp.mss) fail("tcp.rwnd: must hold at least one segment (tcp.mss)");
+  if (p.tcp.min_rto <= Time::zero()) fail("tcp.min_rto: must be positive");
+  if (p.tcp.initial_rto < p.tcp.min_rto) fail("tcp.initial_rto: must be at least tcp.min_rto");
+  if (p.tcp.max_rto < p.tcp.initial_rto) fail("tcp.max_rto: must be at least tcp.initial_rto");
+  if (p.tcp.delayed_ack < 1 || p.tcp.delayed_ack > 64) fail("tcp.delayed_ack: must be 1..64 segments");
+  if (p.tcp.delayed_ack_timeout <= Time::zero()) fail("tcp.delayed_ack_timeout: must be positive");
+  if (p.tcp.dupack_threshold < 1 || p.tcp.dupack_threshold > 100) fail("tcp.dupack_threshold: must be 1..100");
+  if (!(p.tcp.dctcp_g > 0 && p.tcp.dctcp_g <= 1)) fail("tcp.dctcp_g: must be in (0, 1]");
+  if (p.tcp.tc < 0 || p.tcp.tc > 7) fail("tcp.tc: must be 0..7");
 }
 
 }  // namespace rdmasim

@@ -17,6 +17,7 @@ struct FabricOptions {
   LinkLayer layer = LinkLayer::roce;
   Routing routing = Routing::ecmp;
   CongestionControl cc = CongestionControl::none;  // the QPs' (RC transport, not the switches')
+  TcpCc tcp_cc = TcpCc::reno;                      // packet-level TCP connections'
   Bytes max_frame{4'200};
 };
 

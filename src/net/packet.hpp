@@ -88,6 +88,7 @@ struct Packet {
   std::uint32_t psn = 0;        // RC: packet sequence number (sim/rc_connection.hpp); control: the PSN it names
   Bytes payload{};              // bytes of message data carried
   TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
+  Time ts{};                    // TCP (sim/tcp_connection.hpp): a segment's send time; an ACK's echo of it
 
   // Scratch owned by the FIFO server (or fabric port) serving the packet.
   Time service{};

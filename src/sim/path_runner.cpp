@@ -99,6 +99,18 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
         network_.push_back(n.get());
         if (s.role == NetRole::rc_data) rc_data = {n.get(), s.network.get()};
         if (s.role == NetRole::rc_ack) rc_ack = n.get();
+        if (s.role == NetRole::tcp_data) {
+          if (!s.ack_network) throw std::logic_error("TCP network stage without its reverse flow: " + s.label);
+          tcp_ack_ = std::make_unique<NetworkStage>(ctx_, fabrics->fabric_for(*s.ack_network), *s.ack_network);
+          TcpOptions o;
+          o.tcp = s.network->tcp;
+          o.cc = s.network->options.tcp_cc;
+          o.ack_wire = frame_wire_bytes(FrameKind::tcp_segment, FramePos::only, Bytes(0), LinkLayer::roce);
+          tcp_ = std::make_unique<TcpConnection>(ctx_, o);
+          tcp_->bind(*n, *tcp_ack_);
+          n->bind(*tcp_, NetRole::tcp_data);
+          tcp_ack_->bind(*tcp_, NetRole::rc_ack);
+        }
         stages_.push_back(std::move(n));
         break;
       }
@@ -126,6 +138,8 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     rc_ack->bind(*rc_, NetRole::rc_ack);
   }
 }
+
+PathInstance::~PathInstance() = default;
 
 void PathInstance::observe_after(const std::string& label, StageObserver& o) {
   for (std::size_t i = 0; i + 1 < labels_.size(); ++i) {

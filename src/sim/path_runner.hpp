@@ -19,6 +19,7 @@
 #include "sim/interrupt_moderator.hpp"
 #include "sim/rc_connection.hpp"
 #include "sim/stage.hpp"
+#include "sim/tcp_connection.hpp"
 
 namespace rdmasim {
 
@@ -64,6 +65,7 @@ class PathInstance {
                FabricProvider* fabrics = nullptr);
   PathInstance(const PathInstance&) = delete;
   PathInstance& operator=(const PathInstance&) = delete;
+  ~PathInstance();
 
   /// Starts `m` now: its token enters the first stage with an empty ledger.
   void post(Message& m);
@@ -81,6 +83,9 @@ class PathInstance {
   const std::vector<const NetworkStage*>& network_stages() const { return network_; }
   /// The RC transport of an acknowledged path across a fabric (nullptr otherwise).
   const RcConnection* rc() const { return rc_.get(); }
+  /// The packet-level TCP of a TCP path across a fabric (nullptr otherwise).
+  const TcpConnection* tcp() const { return tcp_.get(); }
+  TcpConnection* tcp() { return tcp_.get(); }
   RcConnection* rc_mut() { return rc_.get(); }
 
  private:
@@ -88,7 +93,9 @@ class PathInstance {
   std::vector<std::unique_ptr<Stage>> stages_;
   std::vector<std::string> labels_;
   std::vector<const NetworkStage*> network_;
+  std::unique_ptr<NetworkStage> tcp_ack_;  // TCP: the reverse flow its ACKs take (not on the route)
   std::unique_ptr<RcConnection> rc_;  // after the stages it is bound to
+  std::unique_ptr<TcpConnection> tcp_;
   Route route_;
 };
 

@@ -37,6 +37,7 @@
 #include "rdmasim/rc_stats.hpp"
 #include "sim/copy_log.hpp"
 #include "sim/dcqcn.hpp"
+#include "sim/net_transport.hpp"
 #include "sim/stage.hpp"
 
 namespace rdmasim {
@@ -69,7 +70,7 @@ struct RcOptions {
   std::uint32_t requester_qp = 0;    // DestQP of frames to the requester (captures)
 };
 
-class RcConnection final : public EventHandler, public TxPacer {
+class RcConnection final : public EventHandler, public TxPacer, public NetTransport {
  public:
   RcConnection(SimContext& ctx, const RcOptions& o);
   ~RcConnection();
@@ -80,13 +81,13 @@ class RcConnection final : public EventHandler, public TxPacer {
   void bind(NetworkStage& data, NetworkStage& ack);
 
   // Requester.
-  void send(Packet& p);         // a data packet leaves the requester's NIC
-  void ack_arrived(Packet& p);  // an ACK token, NAK or CNP reached the requester
-  void ack_dropped(Packet& p);  // the fabric dropped one of them
+  void send(Packet& p) override;         // a data packet leaves the requester's NIC
+  void ack_arrived(Packet& p) override;  // an ACK token, NAK or CNP reached the requester
+  void ack_dropped(Packet& p) override;  // the fabric dropped one of them
   // Responder.
-  void data_arrived(Packet& p);
-  void data_dropped(Packet& p);
-  void send_ack(Packet& token);  // the responder acknowledges a message (the path's ACK token)
+  void data_arrived(Packet& p) override;
+  void data_dropped(Packet& p) override;
+  void send_ack(Packet& token) override;  // the responder acknowledges a message (the path's ACK token)
   /// Models the responder's receive queue with `posted` receives (SEND): see above.
   void set_receive_queue(std::int64_t posted);
   /// The responder's application posts one more receive.

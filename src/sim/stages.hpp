@@ -7,7 +7,7 @@
 #include "sim/fabric.hpp"
 #include "sim/fifo_server.hpp"
 #include "sim/interrupt_moderator.hpp"
-#include "sim/rc_connection.hpp"
+#include "sim/net_transport.hpp"
 #include "sim/stage.hpp"
 
 namespace rdmasim {
@@ -86,9 +86,9 @@ class MergeStage final : public Stage {
 };
 
 /// The switched fabric between the NICs: the packet crosses the packet-level Fabric and
-/// continues on its route when it reaches the destination host's NIC. Bound to an
-/// RcConnection (the data direction or the ACK direction of an acknowledged RDMA path), the
-/// stage hands its packets to the RC transport, which resends what the fabric loses. Unbound
+/// continues on its route when it reaches the destination host's NIC. Bound to a transport
+/// (sim/net_transport.hpp: the data direction or the ACK direction of an RC path, or a TCP
+/// connection's), the stage hands its packets to it, which resends what the fabric loses. Unbound
 /// (one-way paths), a packet the fabric drops is counted and returned to the pool: its
 /// message never completes.
 class NetworkStage final : public Stage, public FabricClient {
@@ -96,23 +96,23 @@ class NetworkStage final : public Stage, public FabricClient {
   using Role = NetRole;
   NetworkStage(SimContext& ctx, Fabric& fabric, const NetworkSpec& spec)
       : Stage(ctx), flow_(fabric.add_flow(spec.src, spec.dst, spec.key, *this)), fabric_(fabric) {}
-  void bind(RcConnection& rc, Role role) {
+  void bind(NetTransport& rc, Role role) {
     rc_ = &rc;
     role_ = role;
   }
   void receive(Packet& p) override {
     if (!rc_) return inject(p);
-    if (role_ == Role::rc_data) rc_->send(p);
+    if (role_ != Role::rc_ack) rc_->send(p);
     else rc_->send_ack(p);
   }
   void arrived(Packet& p) override {
     if (!rc_) return forward(p);
-    if (role_ == Role::rc_data) rc_->data_arrived(p);
+    if (role_ != Role::rc_ack) rc_->data_arrived(p);
     else rc_->ack_arrived(p);
   }
   void dropped(Packet& p) override {
     if (!rc_) return ctx_.packets.release(&p);
-    if (role_ == Role::rc_data) rc_->data_dropped(p);
+    if (role_ != Role::rc_ack) rc_->data_dropped(p);
     else rc_->ack_dropped(p);
   }
   void on_event(std::uint64_t) override {}
@@ -125,7 +125,7 @@ class NetworkStage final : public Stage, public FabricClient {
  private:
   FabricFlow& flow_;
   Fabric& fabric_;
-  RcConnection* rc_ = nullptr;
+  NetTransport* rc_ = nullptr;
   Role role_ = Role::plain;
 };
 

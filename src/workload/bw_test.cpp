@@ -202,10 +202,22 @@ void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const
 
 }  // namespace
 
-BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
+BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
+  BwConfig tcp_config = c0;
+  const bool tcp = c0.base.transport == Transport::tcp;
+  if (tcp && c0.base.topology == LatTopology::back_to_back) {  // packet-level TCP runs on the fabric model
+    tcp_config.base.topology = LatTopology::fabric;
+    tcp_config.base.fabric.topology = "back-to-back";
+    tcp_config.base.fabric.from = 0;
+    tcp_config.base.fabric.to = 1;
+  }
+  const BwConfig& c = tcp ? tcp_config : c0;
   validate(c.base);
-  if (c.base.transport != Transport::rdma || c.base.test == TestKind::read)
-    throw std::invalid_argument("bw runs RDMA write and send");
+  if (c.base.test == TestKind::read || c.base.topology == LatTopology::loopback)
+    throw std::invalid_argument("bw runs RDMA write and send, or kernel TCP (--transport tcp) across a cable or fabric");
+  if (tcp && (c.post_list > 1 || c.cq_mod > 1)) throw std::invalid_argument("--post-list/--cq-mod: verbs batching; not with --transport tcp");
+  if (tcp && (c.base.conn.reuse > 0 || c.base.conn.pool || c.rx_depth > 0))
+    throw std::invalid_argument("--connect-per-msg/--conn-reuse/--qp-pool/--rx-depth are RDMA's; not with --transport tcp");
   if (c.tx_depth < 1 || c.tx_depth > 8192) throw std::invalid_argument("tx depth must be 1..8192");
   if (c.post_list < 1) throw std::invalid_argument("--post-list: must be at least 1");
   if (c.post_list > c.tx_depth)
@@ -245,7 +257,7 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
     net = fabric.appender();
   }
   BwPaths paths;
-  paths.data = build_acked_path(c.base, t, net);
+  paths.data = tcp ? build_tcp_stream_path(c.base, t, net) : build_acked_path(c.base, t, net);
   const PathSpec& path = paths.data;
   if (c.base.fabric.routing != Routing::spray &&  // spraying has no closed form to estimate with
       static_cast<double>(evaluate_path(path, c.base.size, true).total().count_ps()) * static_cast<double>(c.base.iters) >
@@ -263,7 +275,7 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
       }
     }
     const bool staged_rx = c.base.gpu.mem[1] == MemKind::gpu && !t.gpudirect;
-    if (staged_rx || c.rx_depth > 0) {
+    if (!tcp && (staged_rx || c.rx_depth > 0)) {  // a TCP path ends at the receiver's recv()
       PathSpec rx = build_receive_path(c.base, t, true);
       if (!rx.stages.empty()) paths.receive = std::move(rx);
     }
@@ -277,6 +289,7 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
     r.invariant_violations = test.violations_;
     const auto n = static_cast<std::int64_t>(test.completed_.size());
     if (const RcConnection* rc = test.path().rc()) r.rc = rc->stats();
+    if (const TcpConnection* tc = test.path().tcp()) r.tcp = tc->stats();
     r.completed = n;
     r.lists = r.signaled = n;
     r.hosts[0] = test.world().a.counters();
@@ -300,9 +313,10 @@ BwResult run_bandwidth(const BwConfig& c, Exports* exports) {
                         (static_cast<double>(test.rx_completed_.back() - test.posted_.front()) / 1e12);
   }
   if (r.completed == 0) return r;
-  const FrameKind fk = c.base.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
-  r.wire_bytes_per_message = message_wire_bytes(fk, c.base.size, c.base.mtu, c.base.link_layer);
-  r.packets_per_message = packet_count(c.base.size, c.base.mtu);
+  const FrameKind fk = tcp ? FrameKind::tcp_segment : c.base.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
+  const Bytes segment = tcp ? c.base.profile.tcp.mss : c.base.mtu;
+  r.wire_bytes_per_message = message_wire_bytes(fk, c.base.size, segment, tcp ? LinkLayer::roce : c.base.link_layer);
+  r.packets_per_message = packet_count(c.base.size, segment);
   r.ideal_bps = static_cast<double>(bottleneck.bits_per_sec()) * static_cast<double>(c.base.size.count()) /
                 static_cast<double>(r.wire_bytes_per_message.count());
   return r;

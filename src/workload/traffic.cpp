@@ -1,4 +1,5 @@
-// run_traffic: the flows of a pattern as acknowledged WRITE windows over shared fabric wires.
+// run_traffic: the flows of a pattern as acknowledged WRITE windows (or, with --transport tcp,
+// kernel TCP sockets run by packet-level TCP) over shared fabric wires.
 #include "rdmasim/traffic.hpp"
 
 #include <algorithm>
@@ -155,8 +156,8 @@ class Traffic final : public MessageSink {
 TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   LatConfig base = c.base;
   base.topology = LatTopology::fabric;
-  base.transport = Transport::rdma;
-  base.test = TestKind::write;
+  const bool tcp = base.transport == Transport::tcp;  // kernel TCP sockets (sim/tcp_connection.hpp)
+  base.test = tcp ? TestKind::send : TestKind::write;
   validate(base);
   if (c.tx_depth < 1 || c.tx_depth > 8192) throw std::invalid_argument("tx depth must be 1..8192");
   const auto topo = FabricNetwork::make_topology(base);
@@ -185,7 +186,8 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
     if (s < 0 || s >= hosts || d < 0 || d >= hosts || s == d) throw std::invalid_argument("bad flow host pair");
     const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + i);
     const FabricNetwork net(topo, base.profile, opts, s, d, sport);
-    traffic.add_flow(build_acked_path(base, tog, net.appender()), *host_res[static_cast<std::size_t>(s)],
+    traffic.add_flow(tcp ? build_tcp_stream_path(base, tog, net.appender()) : build_acked_path(base, tog, net.appender()),
+                     *host_res[static_cast<std::size_t>(s)],
                      *host_res[static_cast<std::size_t>(d)]);
     std::vector<int> links;
     for (std::size_t k = 0; k < net.forward_path.cables.size(); ++k) {
@@ -212,8 +214,11 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   std::int64_t completed = 0;
   const double goodput_ideal = static_cast<double>(base.profile.link.rate.bits_per_sec()) *
                                static_cast<double>(base.size.count()) /
-                               static_cast<double>(message_wire_bytes(FrameKind::roce_write, base.size, base.mtu,
-                                                                      base.link_layer).count());
+                               static_cast<double>((tcp ? message_wire_bytes(FrameKind::tcp_segment, base.size,
+                                                                             base.profile.tcp.mss, LinkLayer::roce)
+                                                        : message_wire_bytes(FrameKind::roce_write, base.size, base.mtu,
+                                                                             base.link_layer))
+                                                       .count());
   const std::vector<double> fair = max_min_rates(flow_links, goodput_ideal);
   Time first = Time::max(), last{};
   std::vector<double> g;
@@ -234,6 +239,14 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
       r.naks += fr.rc.naks;
       r.cnps += fr.rc.cnps;
       if (rc->status() != QpStatus::ok) ++r.failed_qps;
+    }
+    if (const TcpConnection* t = f.path->tcp()) {
+      fr.tcp = t->stats();
+      r.retransmitted += fr.tcp->retransmitted;
+      r.timeouts += fr.tcp->timeouts;
+      r.fast_retransmits += fr.tcp->fast_retransmits;
+      r.ece += fr.tcp->ece;
+      r.cwr += fr.tcp->cwr;
     }
     fr.goodput_bps = f.completed == 0 ? 0.0
                                       : bits_per_message * static_cast<double>(f.completed) /
