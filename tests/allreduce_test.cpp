@@ -155,7 +155,7 @@ TEST(AllReduce, PrintsNcclTestsTableExactly) {
 TEST(AllReduce, LostFramesAreRetransmittedByTheRcQps) {
   const std::int64_t s = 4 << 20;
   AllReduceConfig lossy = cfg(4, s);
-  lossy.base.fabric.faults.push_back(LinkFault{"h0", "sw0", {}, 0, {50, 700}});
+  lossy.base.fabric.faults.push_back(LinkFault{"h0", "sw0", {}, 0, {50, 700}, {}});
   const AllReduceResult clean = run_allreduce(cfg(4, s)), r = run_allreduce(lossy);
   EXPECT_EQ(r.rows[0].wrong, 0);
   for (std::int64_t b : r.rows[0].bytes_sent) EXPECT_EQ(b, 2 * 3 * s / 4);

@@ -91,7 +91,7 @@ TEST(Bandwidth, DegradedLinkSetsTheIdealAndTheGoodput) {
   c.base.fabric.to = 15;
   c.base.size = Bytes(65536);
   c.base.iters = 200;
-  c.base.fabric.faults.push_back(LinkFault{"edge3.1", "h15", Rate::gbps(40), 0, {}});
+  c.base.fabric.faults.push_back(LinkFault{"edge3.1", "h15", Rate::gbps(40), 0, {}, {}});
   const BwResult r = run_bandwidth(c);
   EXPECT_NEAR(r.ideal_bps, 40e9 * 65536 / static_cast<double>(r.wire_bytes_per_message.count()), 1e3);
   EXPECT_NEAR(r.bw_avg_bps / r.ideal_bps, 1.0, 0.01);

@@ -85,7 +85,11 @@ expect_ok "TCP (dctcp)" bw --transport tcp --tcp-cc dctcp --loss 1e-3 -n 20
 expect_ok "TCP: " bw --transport tcp --tcp-cc dctcp --topology single-switch --hosts 5 --pattern incast --incast 4 -n 10 -t 4
 expect_error "--tcp-cc: cubic not in" bw --transport tcp --tcp-cc cubic
 expect_error "kernel TCP across a fabric runs in" lat --transport tcp --topology single-switch
-expect_error "--loss/--drop-frames need a switched --topology" bw --loss 1e-3
+expect_error "--loss/--drop-frames/--drop-burst need a switched --topology" bw --loss 1e-3
+expect_ok "retransmitted (go-back-N), 1 NAKs" bw --topology single-switch -n 40 -t 8 --drop-burst h0-sw0@20us
+expect_error "--drop-burst: h0-sw0@30us-20us: the burst must end after it starts" bw --topology single-switch --drop-burst h0-sw0@30us-20us
+expect_error "--drop-burst: expected NODE-NODE@T1 or NODE-NODE@T1-T2" bw --topology single-switch --drop-burst h0-sw0=5
+expect_error "link fault: no cable between" bw --topology single-switch --drop-burst h0-h1@5us
 expect_error "--loss: expected a probability in [0, 1)" bw --topology single-switch --loss 1.5
 expect_error "use -s of at least the MTU" budget --topology single-switch --loss 1e-3
 expect_ok "share of sum(B_i): mean" bw --topology fat-tree --pattern permutation -n 5 -t 4 --seeds 3

@@ -39,7 +39,7 @@ TEST(LossBudget, OneNakResendsTheFramesTheClosedFormCounts) {
   for (const Route& rt : kRoutes) {
     for (std::uint64_t frame : {300u, 301u, 302u, 777u}) {
       BwConfig c = stream(rt.topology, rt.to, 100);
-      c.base.fabric.faults.push_back(LinkFault{"h0", rt.first_hop, {}, 0, {frame}});
+      c.base.fabric.faults.push_back(LinkFault{"h0", rt.first_hop, {}, 0, {frame}, {}});
       const BwResult r = run_bandwidth(c);
       const GbnEstimate e = estimate_go_back_n(c.base, 1e-3);
       ASSERT_TRUE(r.rc);

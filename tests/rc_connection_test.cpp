@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/traffic.hpp"
 
@@ -23,7 +25,7 @@ BwConfig one_qp(std::int64_t iters, int depth) {
 }
 
 LinkFault drop(std::string a, std::string b, std::vector<std::uint64_t> frames) {
-  return LinkFault{std::move(a), std::move(b), {}, 0, std::move(frames)};
+  return LinkFault{std::move(a), std::move(b), {}, 0, std::move(frames), {}};
 }
 
 std::uint64_t tx_packets(const FabricStats& s, const std::string& port) {
@@ -57,6 +59,44 @@ TEST(RcConnection, SingleLossIsOneGoBackN) {
   EXPECT_EQ(r.fabric->dropped, 1u);
   EXPECT_TRUE(r.fabric->conserved);
   EXPECT_EQ(r.invariant_violations, 0);  // every message's ledger still sums to its time
+}
+
+std::uint64_t rx_errors(const FabricStats& s, const std::string& port) {
+  for (const PortStats& p : s.ports)
+    if (p.port == port) return p.rx_errors;
+  return 0;
+}
+
+TEST(RcConnection, BurstDropsByArrivalTime) {
+  // One-shot at 20 us: the first frame from h0 arriving at the switch then is lost: one go-back-N.
+  BwConfig c = one_qp(40, 8);
+  LinkFault one{"h0", "sw0", {}, 0, {}, {{Time::us(20), Time::us(20)}}};
+  c.base.fabric.faults.push_back(one);
+  BwResult r = run_bandwidth(c);
+  ASSERT_TRUE(r.rc && r.fabric);
+  EXPECT_EQ(r.rc->status, "ok");
+  EXPECT_EQ(r.completed, 40);
+  EXPECT_EQ(r.fabric->dropped, 1u);
+  EXPECT_EQ(rx_errors(*r.fabric, "sw0->h0"), 1u);  // counted by the switch port that received it corrupted
+  EXPECT_EQ(r.rc->naks, 1u);
+  // A 10 us burst from 20 us: h0 sends back to back at line rate throughout (resends and new
+  // packets alike), so the frames arriving in the window are 10 us / one frame's wire time.
+  c.base.fabric.faults.back() = LinkFault{"h0", "sw0", {}, 0, {}, {{Time::us(20), Time::us(30)}}};
+  r = run_bandwidth(c);
+  ASSERT_TRUE(r.rc && r.fabric);
+  EXPECT_EQ(r.rc->status, "ok");
+  EXPECT_EQ(r.completed, 40);
+  const double frame_us = static_cast<double>(r.wire_bytes_per_message.count()) / 16 * 8 / 100e3;
+  const auto lost = static_cast<double>(rx_errors(*r.fabric, "sw0->h0"));
+  EXPECT_GE(lost, std::floor(10 / frame_us));
+  EXPECT_LE(lost, std::ceil(10 / frame_us));
+  EXPECT_EQ(r.fabric->dropped, rx_errors(*r.fabric, "sw0->h0"));
+  EXPECT_TRUE(r.fabric->conserved);
+  EXPECT_EQ(r.invariant_violations, 0);
+  // A window before any frame arrives or after the last loses nothing.
+  c.base.fabric.faults.back() = LinkFault{"h0", "sw0", {}, 0, {}, {{Time::ps(0), Time::ps(1)}, {Time::ms(5000), Time::ms(6000)}}};
+  r = run_bandwidth(c);
+  EXPECT_EQ(r.fabric->dropped, 0u);
 }
 
 TEST(RcConnection, LostAckCoveredByTheNextCumulativeAck) {
@@ -93,7 +133,7 @@ TEST(RcConnection, SilentPeerEndsInRetryExceeded) {
     BwConfig c = one_qp(20, 4);
     c.base.profile.rc.timeout = 10;
     c.base.profile.rc.retry_cnt = retry;
-    c.base.fabric.faults.push_back(LinkFault{"h1", "sw0", {}, 1.0, {}});
+    c.base.fabric.faults.push_back(LinkFault{"h1", "sw0", {}, 1.0, {}, {}});
     const BwResult r = run_bandwidth(c);
     ASSERT_TRUE(r.rc);
     const RcStats& s = *r.rc;

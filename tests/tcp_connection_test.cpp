@@ -31,7 +31,7 @@ BwConfig one_socket(std::int64_t iters, int depth) {
 constexpr std::uint64_t kSegments = 46;  // ceil(65536 / 1448)
 
 LinkFault drop(std::string a, std::string b, std::vector<std::uint64_t> frames) {
-  return LinkFault{std::move(a), std::move(b), {}, 0, std::move(frames)};
+  return LinkFault{std::move(a), std::move(b), {}, 0, std::move(frames), {}};
 }
 
 std::uint64_t tx_packets(const FabricStats& s, const std::string& port) {

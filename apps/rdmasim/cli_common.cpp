@@ -19,6 +19,29 @@ std::tuple<std::string, std::string, std::string> link_assignment(const std::str
   return {v.substr(0, dash), v.substr(dash + 1, eq - dash - 1), v.substr(eq + 1)};
 }
 
+// "agg0.0-core0@100us-5ms" -> the two node names, T1 and (if given) T2.
+struct LinkTimes {
+  std::string a, b;
+  Time t1{};
+  std::optional<Time> t2;
+};
+LinkTimes link_times(const std::string& d, const char* flag) {
+  const auto at = d.find('@'), dash = d.find('-');
+  if (at == std::string::npos || dash == std::string::npos || dash == 0 || dash + 1 >= at || at + 1 >= d.size())
+    throw std::invalid_argument(std::string(flag) + ": expected NODE-NODE@T1 or NODE-NODE@T1-T2, got \"" + d + "\"");
+  LinkTimes r{d.substr(0, dash), d.substr(dash + 1, at - dash - 1), {}, std::nullopt};
+  const std::string times = d.substr(at + 1);
+  const auto t2 = times.find('-');
+  try {
+    r.t1 = parse_time(times.substr(0, t2));
+    if (t2 != std::string::npos) r.t2 = parse_time(times.substr(t2 + 1));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(flag) + ": " + e.what());
+  }
+  if (r.t1 < Time::zero()) throw std::invalid_argument(std::string(flag) + ": the time must not be negative");
+  return r;
+}
+
 std::optional<bool> on_off(const std::string& v, const char* flag) {
   if (v.empty()) return std::nullopt;
   if (v == "on") return true;
@@ -149,6 +172,9 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
                      "bw: goodput vs --loss at these rates (comma-separated, e.g. 0,1e-6,1e-5,1e-4,1e-3,1e-2): "
                      "simulated RDMA go-back-N against its closed form and TCP's")
           ->delimiter(',');
+    app.add_option("--drop-burst", o.drop_burst,
+                   "fabric: lose the frames crossing from NODE to NODE that arrive in [T1, T2), or the first one "
+                   "arriving at T1, NODE-NODE@T1[-T2] (e.g. h0-sw0@20us-30us; repeatable)");
     app.add_option("--drop-frames", o.drop_frames,
                    "fabric: lose the Nth frames crossing from NODE to NODE, NODE-NODE=N[,N...] (1-based; repeatable)");
   }
@@ -300,7 +326,7 @@ LatConfig to_config(const LatOptions& o) {
   };
   for (const std::string& d : o.degrade) {
     auto [a, b, value] = link_assignment(d, "--degrade");
-    LinkFault f{a, b, {}, 0, {}};
+    LinkFault f{a, b, {}, 0, {}, {}};
     try {
       f.rate = parse_rate(value);
     } catch (const std::invalid_argument& e) {
@@ -315,11 +341,11 @@ LatConfig to_config(const LatOptions& o) {
     const double p = std::strtod(value.c_str(), &end);
     if (end != value.c_str() + value.size() || !(p > 0 && p <= 1))
       throw std::invalid_argument("--link-loss: expected a probability in (0, 1], got \"" + value + "\"");
-    c.fabric.faults.push_back(LinkFault{a, b, {}, p, {}});
+    c.fabric.faults.push_back(LinkFault{a, b, {}, p, {}, {}});
   }
   for (const std::string& d : o.drop_frames) {
     auto [a, b, value] = link_assignment(d, "--drop-frames");
-    LinkFault f{a, b, {}, 0, {}};
+    LinkFault f{a, b, {}, 0, {}, {}};
     std::size_t at = 0;
     while (at <= value.size()) {
       const std::size_t comma = std::min(value.find(',', at), value.size());
@@ -334,20 +360,15 @@ LatConfig to_config(const LatOptions& o) {
     c.fabric.faults.push_back(f);
   }
   for (const std::string& d : o.link_down) {
-    const auto at = d.find('@'), dash = d.find('-');
-    if (at == std::string::npos || dash == std::string::npos || dash == 0 || dash + 1 >= at || at + 1 >= d.size())
-      throw std::invalid_argument("--link-down: expected NODE-NODE@T1 or NODE-NODE@T1-T2, got \"" + d + "\"");
-    LinkOutage out{d.substr(0, dash), d.substr(dash + 1, at - dash - 1), {}, Time::max()};
-    const std::string times = d.substr(at + 1);
-    const auto t2 = times.find('-');
-    try {
-      out.down = parse_time(times.substr(0, t2));
-      if (t2 != std::string::npos) out.up = parse_time(times.substr(t2 + 1));
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string("--link-down: ") + e.what());
-    }
-    if (out.down < Time::zero()) throw std::invalid_argument("--link-down: the time must not be negative");
-    c.fabric.outages.push_back(out);
+    const LinkTimes lt = link_times(d, "--link-down");
+    c.fabric.outages.push_back(LinkOutage{lt.a, lt.b, lt.t1, lt.t2 ? *lt.t2 : Time::max()});
+  }
+  for (const std::string& d : o.drop_burst) {
+    const LinkTimes lt = link_times(d, "--drop-burst");
+    if (lt.t2 && *lt.t2 <= lt.t1) throw std::invalid_argument("--drop-burst: " + d + ": the burst must end after it starts");
+    LinkFault f{lt.a, lt.b, {}, 0, {}, {}};
+    f.drop_windows.emplace_back(lt.t1, lt.t2 ? *lt.t2 : lt.t1);
+    c.fabric.faults.push_back(f);
   }
   if (!(c.fabric.loss >= 0 && c.fabric.loss < 1))
     throw std::invalid_argument("--loss: expected a probability in [0, 1), got " + std::to_string(c.fabric.loss));
@@ -356,7 +377,7 @@ LatConfig to_config(const LatOptions& o) {
       c.transport == Transport::tcp)
     c.topology = LatTopology::fabric;
   if ((!c.fabric.faults.empty() || c.fabric.loss > 0) && c.topology != LatTopology::fabric)
-    throw std::invalid_argument("--degrade/--link-loss/--loss/--drop-frames need a switched --topology");
+    throw std::invalid_argument("--degrade/--link-loss/--loss/--drop-frames/--drop-burst need a switched --topology");
   if (!c.fabric.outages.empty() && c.topology != LatTopology::fabric)
     throw std::invalid_argument("--link-down needs a switched --topology");
   c.fabric.from = host(o.from, "--from");

@@ -43,6 +43,7 @@ struct LatOptions {
   std::vector<std::string> sets;
   std::vector<std::string> degrade, link_loss;  // fabric faults "A-B=40Gbps", "A-B=1e-4"
   std::vector<std::string> drop_frames;         // fabric faults "A-B=50,51" (frames lost by count)
+  std::vector<std::string> drop_burst;          // fabric faults "A-B@T1[-T2]" (frames lost by arrival time)
   std::vector<std::string> link_down;           // fabric faults "A-B@100us-5ms" (link down, and up again)
   std::string cc = "none";                      // RDMA congestion control: none | dcqcn
   std::string tcp_cc = "reno";                  // packet-level TCP congestion control: reno | dctcp

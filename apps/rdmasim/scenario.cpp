@@ -203,6 +203,9 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(loss);
   r.push_back(list("network.drop_frames", "fabric: frames lost by count from the first node, [\"h0-sw0=50,51\", ...]",
                    &O::drop_frames));
+  r.push_back(list("network.drop_burst",
+                   "fabric: frames from the first node arriving in [T1, T2) lost, or the first at T1, [\"h0-sw0@20us-30us\", ...]",
+                   &O::drop_burst));
   r.push_back(list("network.link_down", "fabric: links going down at T1 (up at T2), [\"agg0.0-core0@100us-5ms\", ...]",
                    &O::link_down));
   r.push_back(str("network.cc", "RDMA congestion control: none | dcqcn", {"none", "dcqcn"}, &O::cc));

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,7 @@ struct LinkFault {
   Rate rate{};
   double loss = 0;
   std::vector<std::uint64_t> drop_frames;
+  std::vector<std::pair<Time, Time>> drop_windows;  // [from, to): a burst; to <= from: one frame at from
 };
 
 /// A link going down at `down` and back up at `up` (Time::max(): never); the switches' routing

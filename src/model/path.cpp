@@ -341,10 +341,10 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
                                   t.name + " (`rdmasim topo` lists the nodes)");
     if (f.rate.bits_per_sec() > 0) t.degrade(cable, f.rate);
     if (f.loss > 0) t.set_loss(cable, f.loss);
-    if (!f.drop_frames.empty()) {
-      const Cable& cb = t.cables()[static_cast<std::size_t>(cable)];
-      t.drop_frames(cable, t.nodes()[static_cast<std::size_t>(cb.a)].name == f.a ? cb.a : cb.b, f.drop_frames);
-    }
+    const Cable& cb = t.cables()[static_cast<std::size_t>(cable)];
+    const int from = t.nodes()[static_cast<std::size_t>(cb.a)].name == f.a ? cb.a : cb.b;
+    if (!f.drop_frames.empty()) t.drop_frames(cable, from, f.drop_frames);
+    for (const auto& [w_from, w_to] : f.drop_windows) t.drop_window(cable, from, DropWindow{w_from, w_to});
   }
   for (const LinkOutage& o : c.fabric.outages) {
     const int cable = t.find_cable(o.a, o.b);

@@ -14,7 +14,7 @@ int Topology::add_node(NodeKind kind, int tier, int pod, std::string n) {
 }
 
 int Topology::connect(int a, int b, Rate rate, std::int64_t length_mm) {
-  cables_.push_back(Cable{a, b, rate, length_mm, 0, {}, {}, CableTransit::both, Time::max(), Time::max()});
+  cables_.push_back(Cable{a, b, rate, length_mm, 0, {}, {}, {}, {}, CableTransit::both, Time::max(), Time::max()});
   const int id = static_cast<int>(cables_.size()) - 1;
   nodes_[static_cast<std::size_t>(a)].cables.push_back(id);
   nodes_[static_cast<std::size_t>(b)].cables.push_back(id);
@@ -183,6 +183,13 @@ Topology build_topology(const TopologyParams& p) {
     names += (names.empty() ? "" : ", ") + b.name;
   }
   throw std::invalid_argument("unknown topology \"" + p.name + "\" (valid: " + names + ")");
+}
+
+void Topology::drop_window(int cable, int from, DropWindow w) {
+  Cable& c = cables_.at(static_cast<std::size_t>(cable));
+  std::vector<DropWindow>& v = from == c.a ? c.windows_from_a : c.windows_from_b;
+  v.push_back(w);
+  std::stable_sort(v.begin(), v.end(), [](const DropWindow& x, const DropWindow& y) { return x.from < y.from; });
 }
 
 void Topology::drop_frames(int cable, int from, std::vector<std::uint64_t> frames) {

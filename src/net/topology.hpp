@@ -31,6 +31,13 @@ struct Node {
   std::vector<int> cables;  // indices into Topology::cables()
 };
 
+/// Frames lost on a cable in a burst: every frame arriving in [from, to), or, one-shot
+/// (to <= from), the first frame arriving at or after `from`.
+struct DropWindow {
+  Time from{}, to{};
+  bool one_shot() const { return to <= from; }
+};
+
 /// Which way routing may send frames across a switch-to-switch cable.
 enum class CableTransit : std::uint8_t { both, a_to_b, none };
 
@@ -40,6 +47,7 @@ struct Cable {
   std::int64_t length_mm = 0;
   double loss = 0;       // probability that a frame arrives corrupted (FCS error), either direction
   std::vector<std::uint64_t> drops_from_a, drops_from_b;  // frames lost by count (1-based, ascending)
+  std::vector<DropWindow> windows_from_a, windows_from_b;  // frames lost by arrival time (by `from`)
   CableTransit transit = CableTransit::both;
   Time down_at = Time::max(), up_at = Time::max();  // link fault: down from down_at until up_at
   int other(int n) const { return n == a ? b : a; }
@@ -80,6 +88,8 @@ class Topology {
   }
   /// Loses the frames numbered `frames` (1-based) of those crossing `cable` from node `from`.
   void drop_frames(int cable, int from, std::vector<std::uint64_t> frames);
+  /// Loses the frames crossing `cable` from node `from` that arrive in window `w`.
+  void drop_window(int cable, int from, DropWindow w);
 
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Cable>& cables() const { return cables_; }

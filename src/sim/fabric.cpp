@@ -49,6 +49,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       port->ct_release = serialization_time(opt_.sw.cut_through_bytes, c.rate);
       port->loss = c.loss;
       port->drops = dir == 0 ? c.drops_from_a : c.drops_from_b;
+      port->windows = dir == 0 ? c.windows_from_a : c.windows_from_b;
       if (opt_.layer == LinkLayer::ib && port->peer_switch) port->credits.fill(opt_.sw.ib_vl_buffer.count());
       ports_.push_back(std::move(port));
     }
@@ -388,7 +389,8 @@ void Fabric::on_arrive(std::uint64_t arg) {
     return link_drop(&tp, p);  // the link went down under it
   const bool dropped_by_count = !tp.drops.empty() && tp.next_drop < tp.drops.size() &&
                                 tp.drops[tp.next_drop] == ++tp.sent_count && (++tp.next_drop, true);
-  if (dropped_by_count || (ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) {  // FCS error: discarded
+  const bool dropped_in_window = tp.next_window < tp.windows.size() && tp.window_drop(sched_.now());
+  if (dropped_by_count || dropped_in_window || (ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) {  // FCS error
     ++ip.c.rx_errors;
     ++dropped_;
     ++p.flow->dropped;

@@ -59,7 +59,21 @@ struct Fabric::Port final : EventHandler {
   Time ct_release{};           // cut-through: serialization of switch.cut_through_bytes
   double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
   FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
+  /// A frame this port sent arrives at the peer `now`: lost in a burst window (the windows
+  /// that ended before now are passed for good; a one-shot window takes one frame).
+  bool window_drop(Time now) {
+    while (next_window < windows.size()) {
+      const DropWindow& w = windows[next_window];
+      if (now < w.from) return false;
+      if (w.one_shot()) return ++next_window, true;
+      if (now < w.to) return true;
+      ++next_window;
+    }
+    return false;
+  }
   std::vector<std::uint64_t> drops;  // frames it sends that are lost, by count (1-based, ascending)
+  std::vector<DropWindow> windows;   // frames it sends that are lost, by arrival time (by start)
+  std::size_t next_window = 0;       // windows before it are over
   // Egress: strict-priority queues toward the peer.
   std::array<std::int64_t, fabric_detail::kClasses> qbytes{};
   std::array<Packet*, fabric_detail::kClasses> head{}, tail{};
