@@ -73,11 +73,14 @@
     });
   }
 
+  let pathRequest = 0;  // only the latest request draws (responses may arrive out of order)
   async function loadPaths() {
     const v = (id) => document.getElementById(id).value;
     const gpu = v('gpu-mem') === 'gpu';
     document.getElementById('gpu-topo').disabled = !gpu;
+    const mine = ++pathRequest;
     const data = await RD.api(`/api/path?size=${v('gpu-size')}&mem=${v('gpu-mem')}` + (gpu ? `&pcie_topology=${v('gpu-topo')}` : ''));
+    if (mine !== pathRequest) return;
     drawPaths(data);
     const fig = document.getElementById('gpu-figure');
     if (gpu) {

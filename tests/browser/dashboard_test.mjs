@@ -92,6 +92,8 @@ try {
   console.log(`view 2: GPUDirect ${totals[0].toFixed(3)} us (cross-socket ${pvx.paths[0].one_way_us.toFixed(3)}), ` +
     `pipelined ${totals[2].toFixed(3)} us, staged ${totals[1].toFixed(3)} us one way at 1 MiB`);
   await page.selectOption('#gpu-topo', 'switch');
+  await page.waitForFunction((t) => Math.abs(Number(document.querySelector('#gpu-paths .path').dataset.total) - t) < 1e-6,
+    pv.paths[0].one_way_us);
   await page.selectOption('#gpu-mem', 'host');
   await page.waitForFunction(() => document.querySelectorAll('#gpu-paths .path').length === 2);
   const hv = await api('/api/path?size=1048576&mem=host');
