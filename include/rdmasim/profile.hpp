@@ -101,6 +101,7 @@ struct KernelParams {
   Time tx_per_packet = Time::ns(400);        // per segment on transmit
   Time rx_per_packet = Time::ns(600);        // per segment in NAPI/softirq receive
   Time irq = Time::ns(1'000);                // hard interrupt entry + NAPI schedule
+  Time rx_per_frame = Time::ns(100);         // bulk TCP with GRO: driver work per received frame
   Time backlog = Time::zero();               // wait in the softirq backlog before processing
   Time busy_poll_detect = Time::ns(100);     // a busy-polling socket noticing the data
 };
@@ -131,6 +132,10 @@ struct VerbsParams {
 struct TcpParams {
   Bytes mss{1448};                           // 1500 MTU - IPv4 20 - TCP 20 - timestamps 12
   Bytes loopback_mss{65'483};                // lo MTU 65536 - 40 - 12 - 1 (Linux rounds down)
+  // Bulk TCP over a fabric (`bw --transport tcp`): the stack's per-packet work is paid per
+  // super-packet of up to this many bytes of a message (0 = per segment).
+  Bytes gro{65'536};                         // receive: GRO super-packet (Linux GRO_MAX_SIZE 64 KiB)
+  Bytes tso{65'536};                         // transmit: TSO/GSO super-packet (Linux GSO_MAX_SIZE 64 KiB)
   // Packet-level TCP over a fabric (sim/tcp_connection.hpp, `bw --transport tcp`).
   int initial_cwnd = 10;                     // segments (RFC 6928, Linux TCP_INIT_CWND)
   Bytes rwnd{6 * 1024 * 1024};               // fixed receive window (Linux tcp_rmem max 6 MB)

@@ -8,6 +8,13 @@ Cost fixed(Time t) {
   c.fixed = t;
   return c;
 }
+Cost per_batch(Time t, std::int32_t segments, Bytes mss, bool at_end) {
+  Cost c = fixed(t);
+  c.chunk_packets = segments;
+  c.chunk_segment = mss;
+  c.chunk_at_end = at_end;
+  return c;
+}
 void append_moderation(PathSpec& path, int side, const NicParams& nic, const std::string& label) {
   ModerationSpec m;
   m.usecs = nic.rx_usecs;
@@ -51,6 +58,27 @@ void KernelStack::append_notify(PathSpec& path, int side, bool busy_poll) const 
     path.serve(side, ResourceKind::core, Category::kernel, pre(side) + "kernel.busy_poll", fixed(p_.busy_poll_detect));
   else
     path.serve(side, ResourceKind::core, Category::syscall, pre(side) + "kernel.wakeup", fixed(p_.wakeup));
+}
+
+void KernelStack::append_tx_batch(PathSpec& path, int side, std::int32_t segments, Bytes mss) const {
+  path.serve(side, ResourceKind::core, Category::kernel, pre(side) + "kernel.tso_batch",
+             per_batch(p_.tx_stack + p_.tx_per_packet, segments, mss, false));
+}
+
+void KernelStack::append_rx_batch(PathSpec& path, int side, bool busy_poll, bool coalescing, const NicParams& nic,
+                                  std::int32_t segments, Bytes mss) const {
+  // One core stage (the closed-form budget needs distinct servers between split and merge):
+  // the driver's per-frame work, and the batch's receive processing + stack, the reader's
+  // notification and its recv() return paid by the batch's last frame, with the irq beside them.
+  Cost c = per_batch(p_.rx_per_packet + p_.rx_stack + (busy_poll ? p_.busy_poll_detect : p_.wakeup) + p_.syscall,
+                     segments, mss, true);
+  c.per_packet = p_.rx_per_frame;
+  if (!busy_poll) {
+    if (coalescing) append_moderation(path, side, nic, pre(side) + "nic.irq_moderation");
+    c.head_extra = p_.irq;
+    c.head_cat = Category::interrupt;
+  }
+  path.serve(side, ResourceKind::core, Category::kernel, pre(side) + "kernel.gro_batch", c);
 }
 
 void KernelStack::append_completion_irq(PathSpec& path, int side, bool coalescing, const NicParams& nic) const {

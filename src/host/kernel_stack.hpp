@@ -4,8 +4,14 @@
 // `queue`. Costs per message (syscall, stacks, wake-up) and per packet (segment processing,
 // interrupts) are separate parameters; with interrupt moderation the irq is paid once per
 // batch, by the batch's first packet.
+// Bulk TCP (GRO/TSO): the stack's per-packet work — transmit stack and segment work, receive
+// processing, irq, receive stack, wake-up and recv() return — is paid once per super-packet of
+// `segments` segments of a message (the first segment of a TSO batch pays on transmit, the last
+// of a GRO batch on receive: the PSH of a message's last segment flushes GRO), only the driver's
+// kernel.rx_per_frame per received frame.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "model/path.hpp"
@@ -27,6 +33,12 @@ class KernelStack {
   void append_rx_stack(PathSpec& path, int side) const;
   /// How the receiving thread learns of the data: busy-poll detection or a wake-up.
   void append_notify(PathSpec& path, int side, bool busy_poll) const;
+  /// Bulk TCP transmit: tx_stack + tx_per_packet once per TSO batch of `segments` segments.
+  void append_tx_batch(PathSpec& path, int side, std::int32_t segments, Bytes mss) const;
+  /// Bulk TCP receive: driver per frame, then per GRO batch (optional moderation wait) irq unless
+  /// busy polling, receive processing + stack, the reader's notification and recv() return.
+  void append_rx_batch(PathSpec& path, int side, bool busy_poll, bool coalescing, const NicParams& nic,
+                       std::int32_t segments, Bytes mss) const;
   /// Interrupt for a completion event (RDMA without busy polling), with optional moderation.
   void append_completion_irq(PathSpec& path, int side, bool coalescing, const NicParams& nic) const;
 

@@ -33,15 +33,21 @@ Time Cost::eval(Bytes payload, Bytes message, Bytes wire) const {
   return fixed + serialization_time(bytes_for(payload, message, wire), rate);
 }
 
-Time Cost::eval_at(std::int32_t index, Bytes payload, Bytes message, Bytes wire) const {
-  if (chunk_packets <= 0) return eval(payload, message, wire);
-  const std::int64_t chunk = chunk_segment.count() * chunk_packets;
+bool Cost::chunk_payer(std::int32_t index, Bytes message) const {
+  if (chunk_packets <= 0) return true;
   const std::int64_t packets = (message.count() + chunk_segment.count() - 1) / chunk_segment.count();
   const std::int64_t first = (index / chunk_packets) * chunk_packets;
   const std::int64_t last = std::min<std::int64_t>(first + chunk_packets, packets) - 1;
-  if (index != (chunk_at_end ? last : first)) return Time::zero();
+  return index == (chunk_at_end ? last : first);
+}
+
+Time Cost::eval_at(std::int32_t index, Bytes payload, Bytes message, Bytes wire) const {
+  if (chunk_packets <= 0) return eval(payload, message, wire);
+  if (!chunk_payer(index, message)) return per_packet;
+  const std::int64_t chunk = chunk_segment.count() * chunk_packets;
+  const std::int64_t first = (index / chunk_packets) * chunk_packets;
   const Bytes bytes_in_chunk{std::min<std::int64_t>(chunk, message.count() - first * chunk_segment.count())};
-  return fixed + serialization_time(bytes_in_chunk, rate);
+  return per_packet + fixed + serialization_time(bytes_in_chunk, rate);
 }
 
 Time release_time(const Cost& c, Time service) {
@@ -257,21 +263,33 @@ void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const Re
   if (!t.zero_copy) k.mem.append_copies(path, s, c.profile.host.rx_copies, pre(s) + "copy.from_bounce");
 }
 
+// Segments per super-packet of `limit` bytes (GRO/TSO); 0 = off: one per segment.
+std::int32_t batch_segments(Bytes limit, Bytes mss) {
+  if (limit.count() == 0) return 1;
+  return static_cast<std::int32_t>(std::max<std::int64_t>(1, limit.count() / mss.count()));
+}
+
+// Kernel TCP one way. `bulk` (the fabric stream of `bw --transport tcp`): TSO/GRO batching —
+// the stack's per-packet work per super-packet (KernelStack::append_tx_batch/append_rx_batch),
+// the driver's per frame; otherwise (ping-pong latency) per message and per segment.
 void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
-                 const NetworkAppender& network = {}) {
+                 const NetworkAppender& network = {}, bool bulk = false) {
   const int r = 1 - s;
   const Profile& p = c.profile;
   if (staged(c, t, s)) k.gpu.append_copy(path, s, pre(s) + "gpu.d2h_copy");
   k.kernel.append_syscall(path, s, "kernel.send");
   k.mem.append_copies(path, s, p.host.tx_copies, pre(s) + "copy.user_to_kernel");
-  k.kernel.append_tx_stack(path, s);
+  if (!bulk) k.kernel.append_tx_stack(path, s);
   if (p.nic.tx_jitter > Time::zero()) {
     Cost j;
     j.jitter = p.nic.tx_jitter;
     path.delay(s, Category::queue, pre(s) + "nic.tx_jitter", j);
   }
   path.split(s, SplitSpec{p.tcp.mss, FrameKind::tcp_segment, LinkLayer::roce, false}, pre(s) + "kernel.segment");
-  k.kernel.append_tx_per_packet(path, s);
+  if (bulk)
+    k.kernel.append_tx_batch(path, s, batch_segments(p.tcp.tso, p.tcp.mss), p.tcp.mss);
+  else
+    k.kernel.append_tx_per_packet(path, s);
   k.nic.append_eth_tx_packet(path, s);
   if (network) {
     network(path, s);
@@ -281,12 +299,18 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
   }
   k.nic.append_rx_pipeline(path, r);
   k.nic.append_payload_write(path, r);
-  k.kernel.append_rx_per_packet(path, r, t.busy_poll, t.interrupt_coalescing, p.nic);
-  path.merge(r, pre(r) + "kernel.reassemble");
-  k.kernel.append_rx_stack(path, r);
-  k.kernel.append_notify(path, r, t.busy_poll);
+  if (bulk) {
+    k.kernel.append_rx_batch(path, r, t.busy_poll, t.interrupt_coalescing, p.nic, batch_segments(p.tcp.gro, p.tcp.mss),
+                             p.tcp.mss);
+    path.merge(r, pre(r) + "kernel.reassemble");
+  } else {
+    k.kernel.append_rx_per_packet(path, r, t.busy_poll, t.interrupt_coalescing, p.nic);
+    path.merge(r, pre(r) + "kernel.reassemble");
+    k.kernel.append_rx_stack(path, r);
+    k.kernel.append_notify(path, r, t.busy_poll);
+  }
   k.mem.append_copies(path, r, p.host.rx_copies, pre(r) + "copy.kernel_to_user");
-  k.kernel.append_syscall(path, r, "kernel.recv_return");
+  if (!bulk) k.kernel.append_syscall(path, r, "kernel.recv_return");
   if (staged(c, t, r)) k.gpu.append_copy(path, r, pre(r) + "gpu.h2d_copy");
 }
 
@@ -460,7 +484,7 @@ PathSpec build_tcp_stream_path(const LatConfig& c, const ResolvedToggles& t, con
   if (c.transport != Transport::tcp || !network) throw std::invalid_argument("TCP stream paths cross a fabric");
   const Components k(c.profile);
   PathSpec path;
-  tcp_one_way(path, k, c, t, 0, network);
+  tcp_one_way(path, k, c, t, 0, network, /*bulk=*/true);
   return path;
 }
 

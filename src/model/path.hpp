@@ -62,13 +62,16 @@ struct Cost {
   std::int32_t chunk_packets = 0;  // > 0: a per-chunk cost (staging pipeline): packets are grouped
   Bytes chunk_segment{};           // in chunks of this many packets of `chunk_segment` payload; the
   bool chunk_at_end = false;       // chunk's first (or, with chunk_at_end, last) packet pays fixed +
-                                   // chunk bytes / rate, the others nothing
+                                   // chunk bytes / rate (and head_extra), the others nothing...
+  Time per_packet{};               // ...but this, which every packet of a per-chunk cost pays
 
   Bytes bytes_for(Bytes payload, Bytes message, Bytes wire) const;
   /// Deterministic part of the cost for a packet with these byte counts.
   Time eval(Bytes payload, Bytes message, Bytes wire) const;
   /// The same for packet `index` of its message (differs from eval only for per-chunk costs).
   Time eval_at(std::int32_t index, Bytes payload, Bytes message, Bytes wire) const;
+  /// Whether packet `index` pays the chunk's costs (always, for a cost that is not per chunk).
+  bool chunk_payer(std::int32_t index, Bytes message) const;
 };
 
 /// When a serve stage hands the packet on: after `release_bytes` (cut-through), else at the end.

@@ -234,6 +234,9 @@ std::vector<ParamDef> build_params() {
                          "kernel work per received segment (NAPI/softirq)", "fitted, as kernel.tx_stack"));
   r.push_back(time_param("kernel.irq", &P::kernel, &KernelParams::irq, "hard interrupt entry/exit + NAPI schedule",
                          "estimate"));
+  r.push_back(time_param("kernel.rx_per_frame", &P::kernel, &KernelParams::rx_per_frame,
+                         "bulk TCP with GRO: driver work per received frame (descriptor, skb, GRO merge)",
+                         "estimate: ~10 Mpps of GRO merging per core"));
   r.push_back(time_param("kernel.backlog", &P::kernel, &KernelParams::backlog,
                          "wait in the per-CPU backlog before softirq processing (charged to queue)", "0: unloaded host"));
   r.push_back(time_param("kernel.busy_poll_detect", &P::kernel, &KernelParams::busy_poll_detect,
@@ -319,6 +322,12 @@ std::vector<ParamDef> build_params() {
   r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps"));
   r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,
                           "TCP segment size over the loopback device (topology loopback)", "lo MTU 65536"));
+  r.push_back(bytes_param("tcp.gro", &TcpParams::gro, &P::tcp,
+                          "bulk TCP: receive super-packet (GRO) the stack processes once; 0 = per segment",
+                          "Linux GRO_MAX_SIZE 65536"));
+  r.push_back(bytes_param("tcp.tso", &TcpParams::tso, &P::tcp,
+                          "bulk TCP: transmit super-packet (TSO) the stack hands the NIC; 0 = per segment",
+                          "Linux GSO_MAX_SIZE 65536"));
   r.push_back(int_param("tcp.initial_cwnd", &TcpParams::initial_cwnd, &P::tcp,
                         "packet-level TCP: initial congestion window, segments", "RFC 6928; Linux TCP_INIT_CWND 10"));
   r.push_back(bytes_param("tcp.rwnd", &TcpParams::rwnd, &P::tcp, "packet-level TCP: the receiver's fixed window",
@@ -506,6 +515,7 @@ void validate(const Profile& p) {
   for (auto [t, n] : {std::pair{k.syscall, "kernel.syscall"}, {k.wakeup, "kernel.wakeup"}, {k.tx_stack, "kernel.tx_stack"},
                       {k.rx_stack, "kernel.rx_stack"}, {k.tx_per_packet, "kernel.tx_per_packet"},
                       {k.rx_per_packet, "kernel.rx_per_packet"}, {k.irq, "kernel.irq"}, {k.backlog, "kernel.backlog"},
+                      {k.rx_per_frame, "kernel.rx_per_frame"},
                       {k.busy_poll_detect, "kernel.busy_poll_detect"}, {p.nic.tx_pipeline, "nic.tx_pipeline"},
                       {p.nic.rx_pipeline, "nic.rx_pipeline"}, {p.nic.tx_jitter, "nic.tx_jitter"},
                       {p.nic.rx_usecs, "nic.rx_usecs"}, {p.verbs.post, "verbs.post"},
@@ -553,6 +563,9 @@ void validate(const Profile& p) {
   if (p.tcp.mss.count() < 64 || p.tcp.mss.count() > 65'000) fail("tcp.mss: must be 64B..65000B");
   if (p.tcp.loopback_mss.count() < 64 || p.tcp.loopback_mss.count() > 65'483)
     fail("tcp.loopback_mss: must be 64B..65483B");
+  for (auto [b, n] : {std::pair{p.tcp.gro, "tcp.gro"}, {p.tcp.tso, "tcp.tso"}})
+    if (b.count() != 0 && (b < p.tcp.mss || b.count() > 4 * 1024 * 1024))
+      fail(std::string(n) + ": must be 0 (off) or tcp.mss..4MiB");
   if (p.tcp.initial_cwnd < 1 || p.tcp.initial_cwnd > 1000) fail("tcp.initial_cwnd: must be 1..1000 segments");
   if (p.tcp.rwnd < p.tcp.mss) fail("tcp.rwnd: must hold at least one segment (tcp.mss)");
   if (p.tcp.min_rto <= Time::zero()) fail("tcp.min_rto: must be positive");

@@ -41,7 +41,8 @@ class ServeStage final : public Stage {
  private:
   [[gnu::noinline]] void charge_traced(Packet& p);
   Time head_extra(const Packet& p) const {
-    return (!cost_.batch_head_only || p.batch_head) ? cost_.head_extra : Time::zero();
+    if (cost_.batch_head_only && !p.batch_head) return Time::zero();
+    return cost_.chunk_payer(p.index, p.msg->size) ? cost_.head_extra : Time::zero();
   }
   Category cat_;
   Cost cost_;
