@@ -1,29 +1,13 @@
 #include "sim/rc_connection.hpp"
 
 #include "net/wire_format.hpp"
+#include "sim/packet_queue.hpp"
 #include "sim/stages.hpp"
 #include "verbs/rnr_timer.hpp"
 
 namespace rdmasim {
 namespace {
 
-void push(Packet*& head, Packet*& tail, Packet& p) {
-  p.next_in_queue = nullptr;
-  if (tail) tail->next_in_queue = &p;
-  else head = &p;
-  tail = &p;
-}
-
-Packet* pop(Packet*& head, Packet*& tail) {
-  Packet* p = head;
-  if (!p) return nullptr;
-  head = p->next_in_queue;
-  if (!head) tail = nullptr;
-  p->next_in_queue = nullptr;
-  return p;
-}
-
-bool last_of_message(const Packet& p) { return p.pos == FramePos::last || p.pos == FramePos::only; }
 bool first_of_message(const Packet& p) { return p.pos == FramePos::first || p.pos == FramePos::only; }
 
 }  // namespace
@@ -110,7 +94,7 @@ void RcConnection::discard(Packet& p) {
 void RcConnection::send(Packet& p) {
   if (status_ != QpStatus::ok) return discard(p);
   if (new_head_ || resend_head_ || resend_in_nic_ || rnr_waiting_ || (dcqcn_ && ctx_.sched.now() < next_tx_)) {
-    push(new_head_, new_tail_, p);  // behind the resends (go-back-N rewinds the send queue) or the rate limiter
+    queue_push(new_head_, new_tail_, p);  // behind the resends (go-back-N rewinds the send queue) or the rate limiter
     return pump();
   }
   transmit(p, true);
@@ -151,7 +135,7 @@ void RcConnection::pump() {
       return;
     }
     const bool fresh = resend_head_ == nullptr;
-    Packet& p = fresh ? *pop(new_head_, new_tail_) : *pop(resend_head_, resend_tail_);
+    Packet& p = fresh ? *queue_pop(new_head_, new_tail_) : *queue_pop(resend_head_, resend_tail_);
     if (fresh) {
       if (p.stamp < rnr_until_) p.charge(Category::recovery, rnr_until_);  // held by an RNR wait
       p.charge(Category::queue, now);  // waited for the rate limiter or behind resends
@@ -171,13 +155,13 @@ void RcConnection::transmitting(const Packet&) {
 
 void RcConnection::go_back(std::uint32_t from) {
   // The send queue rewinds to `from`: resends not yet handed to the NIC are superseded.
-  while (Packet* stale = pop(resend_head_, resend_tail_)) release(*stale);
+  while (Packet* stale = queue_pop(resend_head_, resend_tail_)) release(*stale);
   const Time now = ctx_.sched.now();
   copies_.for_each([&](const Packet& c) {
     if (c.psn < from) return;
     Packet& r = clone(c);
     r.charge(Category::recovery, now);
-    push(resend_head_, resend_tail_, r);
+    queue_push(resend_head_, resend_tail_, r);
   });
   deadline_ = now + timeout_;
   arm_timer();
@@ -239,14 +223,14 @@ void RcConnection::fail(QpStatus why) {
     copies_.pop_front();
   }
   unacked_ = 0;
-  while (Packet* p = pop(resend_head_, resend_tail_)) release(*p);
-  while (Packet* p = pop(new_head_, new_tail_)) discard(*p);
-  while (Packet* p = pop(lost_head_, lost_tail_)) ctx_.packets.release(p);
+  while (Packet* p = queue_pop(resend_head_, resend_tail_)) release(*p);
+  while (Packet* p = queue_pop(new_head_, new_tail_)) discard(*p);
+  while (Packet* p = queue_pop(lost_head_, lost_tail_)) ctx_.packets.release(p);
 }
 
 void RcConnection::complete_lost_acks(std::uint32_t before) {
   while (lost_head_ && lost_head_->msg->rc_last_psn < before) {
-    Packet& t = *pop(lost_head_, lost_tail_);
+    Packet& t = *queue_pop(lost_head_, lost_tail_);
     t.charge(Category::recovery, ctx_.sched.now());  // a later cumulative ACK covered it
     ack_->deliver(t);
   }
@@ -284,7 +268,7 @@ void RcConnection::rnr_nak_arrived(std::uint32_t psn) {
     return fail(QpStatus::rnr_retry_exc_err);
   ++rnr_tries_;
   // The send queue stops and rewinds to `psn` (resends not yet handed to the NIC are stale).
-  while (Packet* stale = pop(resend_head_, resend_tail_)) release(*stale);
+  while (Packet* stale = queue_pop(resend_head_, resend_tail_)) release(*stale);
   rnr_waiting_ = true;
   rnr_psn_ = psn;
   rnr_until_ = ctx_.sched.now() + rnr_wait_;
@@ -294,7 +278,7 @@ void RcConnection::rnr_nak_arrived(std::uint32_t psn) {
 void RcConnection::ack_dropped(Packet& p) {
   if (!p.route) return ctx_.packets.release(&p);  // a lost NAK or CNP: the timer recovers
   ++c_.acks_lost;
-  push(lost_head_, lost_tail_, p);
+  queue_push(lost_head_, lost_tail_, p);
 }
 
 // ---- responder ----

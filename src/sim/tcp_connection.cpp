@@ -4,30 +4,10 @@
 #include <stdexcept>
 
 #include "net/wire_format.hpp"
+#include "sim/packet_queue.hpp"
 #include "sim/stages.hpp"
 
 namespace rdmasim {
-namespace {
-
-void push(Packet*& head, Packet*& tail, Packet& p) {
-  p.next_in_queue = nullptr;
-  if (tail) tail->next_in_queue = &p;
-  else head = &p;
-  tail = &p;
-}
-
-Packet* pop(Packet*& head, Packet*& tail) {
-  Packet* p = head;
-  if (!p) return nullptr;
-  head = p->next_in_queue;
-  if (!head) tail = nullptr;
-  p->next_in_queue = nullptr;
-  return p;
-}
-
-bool last_of_message(const Packet& p) { return p.pos == FramePos::last || p.pos == FramePos::only; }
-
-}  // namespace
 
 TcpConnection::TcpConnection(SimContext& ctx, const TcpOptions& o)
     : ctx_(ctx), o_(o), cwnd_(static_cast<double>(o.tcp.initial_cwnd)), rto_(o.tcp.initial_rto) {
@@ -80,7 +60,7 @@ double TcpConnection::window() const {
 double TcpConnection::flight_half() const { return std::max(static_cast<double>((snd_max_ - snd_una_) / 2), 2.0); }
 
 void TcpConnection::send(Packet& p) {
-  push(queue_head_, queue_tail_, p);
+  queue_push(queue_head_, queue_tail_, p);
   pump();
 }
 
@@ -94,7 +74,7 @@ void TcpConnection::pump() {
       resend(c);
       continue;
     }
-    Packet* p = pop(queue_head_, queue_tail_);
+    Packet* p = queue_pop(queue_head_, queue_tail_);
     if (!p) break;
     p->charge(Category::queue, now);  // waited for the congestion (or receive) window
     transmit_fresh(*p);
@@ -108,7 +88,7 @@ void TcpConnection::transmit_fresh(Packet& p) {
   snd_nxt_ = snd_max_;
   p.ce = false;
   p.ts = now;
-  push(copies_head_, copies_tail_, clone(p));
+  queue_push(copies_head_, copies_tail_, clone(p));
   ++c_.sent;
   arm_rto();
   data_->inject(p, o_.tcp.tc);
@@ -128,7 +108,7 @@ void TcpConnection::resend(Packet& copy) {
 }
 
 void TcpConnection::acknowledge(std::uint32_t ack) {
-  while (copies_head_ && copies_head_->psn < ack) release(*pop(copies_head_, copies_tail_));
+  while (copies_head_ && copies_head_->psn < ack) release(*queue_pop(copies_head_, copies_tail_));
   snd_una_ = ack;
   if (snd_nxt_ < snd_una_) {
     snd_nxt_ = snd_una_;  // the ACK passed the go-back point: resume from it
@@ -340,7 +320,7 @@ void TcpConnection::data_arrived(Packet& p) {
     const bool psh = last_of_message(p);
     deliver(p);
     while (ofo_head_ && ofo_head_->psn == rcv_nxt_) {
-      Packet& q = *pop(ofo_head_, ofo_tail_);
+      Packet& q = *queue_pop(ofo_head_, ofo_tail_);
       q.charge(Category::recovery, now);  // waited for the hole before it to be repaired
       deliver(q);
     }
