@@ -59,15 +59,7 @@ void RcConnection::bind(NetworkStage& data, NetworkStage& ack) {
   ack_ = &ack;
 }
 
-Packet& RcConnection::clone(const Packet& p) {
-  Packet& c = *ctx_.packets.acquire();
-  c = p;
-  c.next_in_queue = nullptr;
-  c.pacer = nullptr;
-  c.pinned = true;
-  ++c.msg->pins;
-  return c;
-}
+Packet& RcConnection::clone(const Packet& p) { return ctx_.pinned_copy(p); }
 
 void RcConnection::copy_for_retransmit(const Packet& p) {
   // What clone() would hold, kept in the log instead of a pool packet.
@@ -79,10 +71,7 @@ void RcConnection::copy_for_retransmit(const Packet& p) {
   copies_.push(c);
 }
 
-void RcConnection::release(Packet& p) {
-  if (p.pinned) ctx_.unpin(*p.msg);
-  ctx_.packets.release(&p);
-}
+void RcConnection::release(Packet& p) { ctx_.release_packet(p); }
 
 void RcConnection::discard(Packet& p) {
   p.notify_pacer();  // the NIC's transmit window moves on (a flushed packet never starts)

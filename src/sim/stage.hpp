@@ -59,6 +59,21 @@ struct SimContext {
   void unpin(Message& m) {
     if (--m.pins == 0 && m.orphaned) messages.release(&m);
   }
+  /// A transport's retransmission copy of `p`: out of every queue, no pacer, pinning its message.
+  Packet& pinned_copy(const Packet& p) {
+    Packet& c = *packets.acquire();
+    c = p;
+    c.next_in_queue = nullptr;
+    c.pacer = nullptr;
+    c.pinned = true;
+    ++c.msg->pins;
+    return c;
+  }
+  /// Returns a packet to the pool, unpinning its message if it was a copy.
+  void release_packet(Packet& p) {
+    if (p.pinned) unpin(*p.msg);
+    packets.release(&p);
+  }
 };
 
 class Stage : public EventHandler {

@@ -32,20 +32,9 @@ TcpStats TcpConnection::stats() const {
   return s;
 }
 
-Packet& TcpConnection::clone(const Packet& p) {
-  Packet& c = *ctx_.packets.acquire();
-  c = p;
-  c.next_in_queue = nullptr;
-  c.pacer = nullptr;
-  c.pinned = true;
-  ++c.msg->pins;
-  return c;
-}
+Packet& TcpConnection::clone(const Packet& p) { return ctx_.pinned_copy(p); }
 
-void TcpConnection::release(Packet& p) {
-  if (p.pinned) ctx_.unpin(*p.msg);
-  ctx_.packets.release(&p);
-}
+void TcpConnection::release(Packet& p) { ctx_.release_packet(p); }
 
 void TcpConnection::changed() {
   if (observer_) observer_->cwnd_changed(ctx_.sched.now(), cwnd_, snd_una_);
