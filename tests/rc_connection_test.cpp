@@ -6,10 +6,12 @@
 
 #include <cmath>
 
+#include "fabric_faults.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/traffic.hpp"
 
 using namespace rdmasim;
+using namespace rdmasim::testing;
 
 namespace {
 
@@ -24,15 +26,6 @@ BwConfig one_qp(std::int64_t iters, int depth) {
   return c;
 }
 
-LinkFault drop(std::string a, std::string b, std::vector<std::uint64_t> frames) {
-  return LinkFault{std::move(a), std::move(b), {}, 0, std::move(frames), {}};
-}
-
-std::uint64_t tx_packets(const FabricStats& s, const std::string& port) {
-  for (const PortStats& p : s.ports)
-    if (p.port == port) return p.tx_packets;
-  return 0;
-}
 
 }  // namespace
 
@@ -59,12 +52,6 @@ TEST(RcConnection, SingleLossIsOneGoBackN) {
   EXPECT_EQ(r.fabric->dropped, 1u);
   EXPECT_TRUE(r.fabric->conserved);
   EXPECT_EQ(r.invariant_violations, 0);  // every message's ledger still sums to its time
-}
-
-std::uint64_t rx_errors(const FabricStats& s, const std::string& port) {
-  for (const PortStats& p : s.ports)
-    if (p.port == port) return p.rx_errors;
-  return 0;
 }
 
 TEST(RcConnection, BurstDropsByArrivalTime) {

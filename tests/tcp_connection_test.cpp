@@ -7,11 +7,13 @@
 
 #include "model/loss_budget.hpp"
 #include "model/path.hpp"
+#include "fabric_faults.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/traffic.hpp"
 #include "workload/sim_world.hpp"
 
 using namespace rdmasim;
+using namespace rdmasim::testing;
 
 namespace {
 
@@ -30,15 +32,6 @@ BwConfig one_socket(std::int64_t iters, int depth) {
 
 constexpr std::uint64_t kSegments = 46;  // ceil(65536 / 1448)
 
-LinkFault drop(std::string a, std::string b, std::vector<std::uint64_t> frames) {
-  return LinkFault{std::move(a), std::move(b), {}, 0, std::move(frames), {}};
-}
-
-std::uint64_t tx_packets(const FabricStats& s, const std::string& port) {
-  for (const PortStats& p : s.ports)
-    if (p.port == port) return p.tx_packets;
-  return 0;
-}
 
 void expect_clean_books(const BwResult& r) {
   ASSERT_TRUE(r.tcp && r.fabric);
