@@ -5,7 +5,7 @@
 
 namespace rdmasim {
 
-Scheduler::Scheduler() : buckets_(kBuckets, kNil), tails_(kBuckets, kNil) {
+Scheduler::Scheduler() : buckets_(kBuckets) {
   grow(64);
   slots_.reserve(1024);
 }
@@ -37,21 +37,25 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
     // Wheel: appended when it sorts last in its bucket (all there have times <= t and smaller
     // sequences), else inserted after a short walk; a long walk would take the heap instead.
     const std::size_t b = bucket_of(t);
-    if (buckets_[b] == kNil) {
-      buckets_[b] = tails_[b] = slot;
+    Bucket& bk = buckets_[b];
+    const auto offset = static_cast<std::uint32_t>(t & ((std::uint64_t{1} << kBucketShift) - 1));
+    const std::uint32_t tail = slot | offset << kSlotBits;
+    if (bk.head == kNil) {
+      bk.head = slot;
+      bk.tail = tail;
       bits_[b >> 6] |= std::uint64_t{1} << (b & 63);
       summary_[b >> 12] |= std::uint64_t{1} << ((b >> 6) & 63);
       ++wheel_count_;
       return;
     }
-    if (slots_[tails_[b]].at <= t) {
-      slots_[tails_[b]].next = slot;
-      tails_[b] = slot;
+    if ((bk.tail >> kSlotBits) <= offset) {
+      slots_[bk.tail & kSlotMask].next = slot;
+      bk.tail = tail;
       ++wheel_count_;
       return;
     }
     // Before the tail: after the bucket's entries with a time <= t (their sequences are smaller).
-    std::uint32_t* link = &buckets_[b];
+    std::uint32_t* link = &bk.head;
     int walked = 0;
     while (slots_[*link].at <= t && ++walked <= kMaxWalk) link = &slots_[*link].next;  // ends before the tail
     if (walked <= kMaxWalk) {
@@ -130,7 +134,7 @@ std::uint32_t Scheduler::earliest(bool& from_wheel, std::size_t& bucket) const {
   std::uint32_t best = kNil;
   if (wheel_count_ > 0) {
     bucket = first_bucket();
-    best = buckets_[bucket];
+    best = buckets_[bucket].head;
     from_wheel = true;
   }
   if (heap_size_ > 0) {
@@ -157,8 +161,8 @@ bool Scheduler::step() {
   std::size_t b = 0;
   const std::uint32_t s = earliest(wheel, b);
   if (wheel) {
-    buckets_[b] = slots_[s].next;
-    if (buckets_[b] == kNil) {
+    buckets_[b].head = slots_[s].next;
+    if (buckets_[b].head == kNil) {
       bits_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
       if (bits_[b >> 6] == 0) summary_[b >> 12] &= ~(std::uint64_t{1} << ((b >> 6) & 63));
     }

@@ -5,7 +5,7 @@
 // they were scheduled (the sequence number breaks ties), so a run is deterministic — the exact
 // order of one global (time, sequence) sort, whichever structure holds an event.
 //
-// Wheel: 2^14 buckets of 2^12 ps (4.096 ns), so it spans the next 67 us — where nearly all of a
+// Wheel: 2^17 buckets of 2^8 ps (256 ps), so it spans the next 33.5 us — where nearly all of a
 // fabric's events fall (serialization, propagation, pipelines, host stages). An event goes to
 // the wheel if its bucket is less than 2^14 buckets ahead of now's; since now only advances
 // and never passes a pending event, the buckets from now's onwards (cyclically) are in time
@@ -88,8 +88,8 @@ class Scheduler {
   static constexpr unsigned kSlotBits = 24;
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static constexpr std::uint32_t kNil = 0xffffffffu;
-  static constexpr unsigned kBucketShift = 12;              // 4.096 ns per bucket
-  static constexpr std::size_t kBuckets = std::size_t{1} << 14;
+  static constexpr unsigned kBucketShift = 8;               // 256 ps per bucket
+  static constexpr std::size_t kBuckets = std::size_t{1} << 17;
   static constexpr std::size_t kBucketMask = kBuckets - 1;
   static constexpr int kMaxWalk = 32;  // longest in-bucket insertion walk before the heap takes it
   static constexpr std::size_t kWords = kBuckets / 64;      // bitmap of non-empty buckets
@@ -127,8 +127,15 @@ class Scheduler {
 
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
-  std::vector<std::uint32_t> buckets_;  // head slot of each bucket (kNil: empty)
-  std::vector<std::uint32_t> tails_;    // last slot of each non-empty bucket (most inserts append)
+  // A bucket's first slot (kNil: empty) and its last, with the last's time within the bucket
+  // in the top 8 bits (all times in a bucket share the bits above kBucketShift), so the common
+  // append needs no look at the tail's slot.
+  struct Bucket {
+    std::uint32_t head = kNil;
+    std::uint32_t tail = kNil;
+  };
+  static_assert(kBucketShift + kSlotBits <= 32, "a bucket's tail packs its slot and time offset in 32 bits");
+  std::vector<Bucket> buckets_;
   std::array<std::uint64_t, kWords> bits_{};
   std::array<std::uint64_t, kSummaryWords> summary_{};
   std::size_t wheel_count_ = 0;

@@ -68,36 +68,37 @@ struct Message {
 enum class FramePos : std::uint8_t { only, first, middle, last };
 
 struct Packet {
-  // Hot fields first (the fabric and the servers touch these per hop); the ledger last.
+  // Layout: what the fabric touches per hop fills the first cache line; the ledger follows
+  // (the critical path copies it at every resource); the host stages' fields come last.
   Message* msg = nullptr;
   Packet* next_in_queue = nullptr;  // link in whichever queue holds the packet
   FabricFlow* flow = nullptr;       // the fabric flow while it crosses a fabric
   Bytes wire{};                 // bytes the frame occupies on the wire (incl. preamble/IFG)
   Time stamp{};
+  Time release{};               // scratch of the server or fabric port serving it: when in its service it moves on (<= service)
   std::int32_t fab_port = -1;   // port it was last transmitted from (arrival: the far side's port)
+  std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
+  std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
+  std::int32_t trail = -1;      // traced: its last step in the message's trace buffer (-1: not traced)
   std::uint8_t tc = 0;          // traffic class / priority / virtual lane
   bool ce = false;              // ECN Congestion Experienced
   FramePos pos = FramePos::only;
   bool batch_head = true;       // first packet of an interrupt batch (pays the irq)
   bool pinned = false;          // an RC copy or resend: holds a pin on its message
-  std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
-  std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
+  Category service_cat = Category::queue;  // scratch of the FIFO server serving it
+
+  Ledger ledger;
+
   const Route* route = nullptr;
-  std::uint32_t hop = 0;        // index of the stage currently holding the packet
-  std::int32_t index = 0;       // position in its message (0-based)
-  std::uint32_t psn = 0;        // RC: packet sequence number (sim/rc_connection.hpp); control: the PSN it names
   Bytes payload{};              // bytes of message data carried
   TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
   Time ts{};                    // TCP (sim/tcp_connection.hpp): a segment's send time; an ACK's echo of it
-
-  // Scratch owned by the FIFO server (or fabric port) serving the packet.
-  Time service{};
-  Time release{};               // when in its service the packet moves on (<= service)
-  Category service_cat = Category::queue;
-  std::int32_t trail = -1;      // traced: its last step in the message's trace buffer (-1: not traced)
+  Time service{};               // scratch of the FIFO server serving it
   Stage* service_owner = nullptr;
-
-  Ledger ledger;
+  std::int32_t index = 0;       // position in its message (0-based); in the low half of its word, so
+                                // consecutive retransmission copies differ by 1 there (sim/copy_log.hpp)
+  std::uint32_t hop = 0;        // index of the stage currently holding the packet
+  std::uint32_t psn = 0;        // RC: packet sequence number (sim/rc_connection.hpp); control: the PSN it names
 
   /// Tells the pacer (once) that this packet is starting on the sender's wire.
   void notify_pacer() {

@@ -15,10 +15,16 @@ void CopyLog::push(const Packet& p) {
   for (std::size_t i = 0; i < kWords; ++i)
     if (w[i] != back_[i]) mask |= std::uint32_t{1} << i;
   // Room for the longest record (mask + ten bytes per word), written through a pointer.
-  constexpr std::size_t kMaxRecord = 4 + 10 * kWords;
+  constexpr std::size_t kMaxRecord = 5 + 10 * kWords;
   if (buf_.size() < end_ + kMaxRecord) buf_.resize(std::max(buf_.size() * 2, end_ + kMaxRecord));
   std::uint8_t* out = buf_.data() + end_;
-  for (int b = 0; b < 4; ++b) *out++ = static_cast<std::uint8_t>(mask >> (8 * b));
+  if (mask == push_mask_) {
+    *out++ = 0;  // the mask of the record before
+  } else {
+    *out++ = 1;
+    for (int b = 0; b < 4; ++b) *out++ = static_cast<std::uint8_t>(mask >> (8 * b));
+    push_mask_ = mask;
+  }
   for (std::uint32_t m = mask; m; m &= m - 1) {
     const auto i = static_cast<std::size_t>(__builtin_ctz(m));
     const std::uint64_t d = w[i] - back_[i];
@@ -33,10 +39,13 @@ void CopyLog::push(const Packet& p) {
   back_ = w;
 }
 
-std::size_t CopyLog::decode(const std::uint8_t* in, Words& w) {
+std::size_t CopyLog::decode(const std::uint8_t* in, Words& w, std::uint32_t& last_mask) {
   const std::uint8_t* p = in;
-  std::uint32_t mask = 0;
-  for (int b = 0; b < 4; ++b) mask |= static_cast<std::uint32_t>(*p++) << (8 * b);
+  if (*p++ != 0) {
+    last_mask = 0;
+    for (int b = 0; b < 4; ++b) last_mask |= static_cast<std::uint32_t>(*p++) << (8 * b);
+  }
+  std::uint32_t mask = last_mask;
   while (mask) {
     const int i = __builtin_ctz(mask);
     mask &= mask - 1;
@@ -54,11 +63,11 @@ std::size_t CopyLog::decode(const std::uint8_t* in, Words& w) {
 
 void CopyLog::pop_front() {
   if (--count_ == 0) {
-    read_ = end_ = 0;
+    clear();
     return;
   }
   Words w = words(front_);
-  read_ += decode(buf_.data() + read_, w);
+  read_ += decode(buf_.data() + read_, w, pop_mask_);
   std::memcpy(static_cast<void*>(&front_), w.data(), sizeof(Packet));
   // Compact once the consumed prefix is at least half the buffer (amortised O(1) per copy).
   if (read_ >= 4096 && read_ * 2 >= end_) {

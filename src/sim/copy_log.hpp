@@ -3,10 +3,11 @@
 // turns copies back into packets (go-back-N), an ACK drops the oldest ones.
 //
 // Encoding: front() is kept fully decoded; every later copy is stored as the difference of its
-// Packet's 64-bit words from the copy before it — a 32-bit mask of the words that differ, then
-// each difference (modulo 2^64) zigzag-LEB128 coded. Consecutive packets of a message differ in
-// a few words (PSN and index, stamp, a handful of ledger entries), so a copy costs ~15-30
-// bytes instead of sizeof(Packet) — what keeps a 2 MiB message's 512 copies per QP small.
+// Packet's 64-bit words from the copy before it — the 32-bit mask of the words that differ
+// (one byte 0 when it is the previous record's mask, else 1 and the mask), then each
+// difference (modulo 2^64) zigzag-LEB128 coded. Consecutive packets of a message differ in a
+// few words (PSN and index, stamp, a ledger entry or two) in the same places, so a copy costs
+// ~9-20 bytes instead of sizeof(Packet) — what keeps a 2 MiB message's 512 copies per QP small.
 //
 // Invariants: decoding reproduces each pushed Packet word for word; size() == copies pushed and
 // not popped; the byte stream holds exactly size() - 1 records (none when empty). The hot path
@@ -41,6 +42,7 @@ class CopyLog {
   void clear() {
     count_ = 0;
     read_ = end_ = 0;
+    push_mask_ = pop_mask_ = 0;
   }
   /// Calls f(const Packet&) for every copy, oldest first (each one decoded into a scratch packet).
   template <typename F>
@@ -50,8 +52,9 @@ class CopyLog {
     Words w = words(front_);
     Packet scratch;
     std::size_t at = read_;
+    std::uint32_t mask = pop_mask_;
     for (std::size_t i = 1; i < count_; ++i) {
-      at += decode(buf_.data() + at, w);
+      at += decode(buf_.data() + at, w, mask);
       std::memcpy(static_cast<void*>(&scratch), w.data(), sizeof(Packet));
       f(static_cast<const Packet&>(scratch));
     }
@@ -69,13 +72,16 @@ class CopyLog {
     return w;
   }
   /// Applies the record at `in` to `w` (the previous copy's words); returns its length.
-  static std::size_t decode(const std::uint8_t* in, Words& w);
+  /// `last_mask`: the mask of the record before, updated to this record's.
+  static std::size_t decode(const std::uint8_t* in, Words& w, std::uint32_t& last_mask);
 
   Packet front_;                   // valid while count_ > 0
   Words back_{};                   // the newest copy's words, what push() codes against
   std::vector<std::uint8_t> buf_;  // records of the copies after front_: bytes [read_, end_)
   std::size_t read_ = 0, end_ = 0;
   std::size_t count_ = 0;
+  std::uint32_t push_mask_ = 0;  // mask of the newest record (what push() compares with)
+  std::uint32_t pop_mask_ = 0;   // mask of the last record decoded into front_
 };
 
 }  // namespace rdmasim

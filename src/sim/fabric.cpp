@@ -31,6 +31,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   const Topology& topo = *topo_;
   const auto& cables = topo.cables();
   switches_.resize(topo.nodes().size());
+  ports_.reserve(cables.size() * 2);  // never reallocated: the scheduler holds the ports
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {
     const Cable& c = cables[ci];
     LinkParams lp;
@@ -39,7 +40,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
     lp.velocity_mps = opt_.velocity_mps;
     const Time prop = Link(lp).propagation();
     for (int dir = 0; dir < 2; ++dir) {
-      auto port = std::make_unique<Port>(*this, static_cast<int>(ci) * 2 + dir);
+      Port* port = &ports_.emplace_back(*this, static_cast<int>(ci) * 2 + dir);
       port->node = dir == 0 ? c.a : c.b;
       port->peer = dir == 0 ? c.b : c.a;
       port->peer_switch = is_switch(port->peer);
@@ -50,8 +51,8 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       port->loss = c.loss;
       port->drops = dir == 0 ? c.drops_from_a : c.drops_from_b;
       port->windows = dir == 0 ? c.windows_from_a : c.windows_from_b;
-      if (opt_.layer == LinkLayer::ib && port->peer_switch) port->credits.fill(opt_.sw.ib_vl_buffer.count());
-      ports_.push_back(std::move(port));
+      port->refresh_faulty();
+      if (opt_.layer == LinkLayer::ib && port->peer_switch) port->fill_credits(opt_.sw.ib_vl_buffer.count());
     }
   }
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
@@ -63,18 +64,18 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   // delaying our pause frame, one more in the pipeline, and a round trip of the cable.
   const bool pfc = opt_.layer == LinkLayer::roce && opt_.sw.lossless;
   for (auto& p : ports_) {
-    if (!pfc || !is_switch(p->node)) continue;
-    const std::int64_t need = 2 * bytes_in(p->prop, p->rate) + 3 * opt_.max_frame.count() + kPauseFrameWire;
-    p->headroom = opt_.sw.pfc_headroom.count() > 0 ? opt_.sw.pfc_headroom.count() : need;
-    if (p->headroom < need)
-      throw std::invalid_argument("switch.pfc_headroom: " + std::to_string(p->headroom) + "B is less than the " +
-                                  std::to_string(need) + "B port " + port_name(p->id) +
+    if (!pfc || !is_switch(p.node)) continue;
+    const std::int64_t need = 2 * bytes_in(p.prop, p.rate) + 3 * opt_.max_frame.count() + kPauseFrameWire;
+    p.headroom = opt_.sw.pfc_headroom.count() > 0 ? opt_.sw.pfc_headroom.count() : need;
+    if (p.headroom < need)
+      throw std::invalid_argument("switch.pfc_headroom: " + std::to_string(p.headroom) + "B is less than the " +
+                                  std::to_string(need) + "B port " + port_name(p.id) +
                                   " needs to stay lossless (2 x propagation x rate + 3 frames); raise it or use 0");
   }
   for (std::size_t n = 0; n < topo.nodes().size(); ++n) {
     if (!is_switch(static_cast<int>(n))) continue;
     std::int64_t reserved = 0;
-    for (int c : topo.nodes()[n].cables) reserved += ports_[static_cast<std::size_t>(c * 2 + (cables[static_cast<std::size_t>(c)].a == static_cast<int>(n) ? 0 : 1))]->headroom;
+    for (int c : topo.nodes()[n].cables) reserved += ports_[static_cast<std::size_t>(c * 2 + (cables[static_cast<std::size_t>(c)].a == static_cast<int>(n) ? 0 : 1))].headroom;
     switches_[n].shared_size = opt_.sw.buffer.count() - reserved;
     if (switches_[n].shared_size < 4 * opt_.max_frame.count())
       throw std::invalid_argument("switch.buffer: " + std::to_string(opt_.sw.buffer.count()) + "B leaves no shared buffer at " +
@@ -105,20 +106,22 @@ void Fabric::traced_depth(const Port& e) { tracer_->queue_depth(e.id, sched_.now
 
 bool Fabric::is_switch(int node) const { return topo_->nodes()[static_cast<std::size_t>(node)].kind == NodeKind::switch_; }
 
-const PortCounters& Fabric::counters(int port) const { return ports_.at(static_cast<std::size_t>(port))->c; }
+int Fabric::port_count() const { return static_cast<int>(ports_.size()); }
 
-std::int64_t Fabric::headroom(int port) const { return ports_.at(static_cast<std::size_t>(port))->headroom; }
+const PortCounters& Fabric::counters(int port) const { return ports_.at(static_cast<std::size_t>(port)).c; }
+
+std::int64_t Fabric::headroom(int port) const { return ports_.at(static_cast<std::size_t>(port)).headroom; }
 
 std::string Fabric::port_name(int port) const {
-  const Port& p = *ports_.at(static_cast<std::size_t>(port));
+  const Port& p = ports_.at(static_cast<std::size_t>(port));
   return topo_->nodes()[static_cast<std::size_t>(p.node)].name + "->" + topo_->nodes()[static_cast<std::size_t>(p.peer)].name;
 }
 
 std::uint64_t Fabric::in_flight() const {
   std::uint64_t n = in_transit_;
   for (const auto& p : ports_) {
-    for (const Packet* q : p->head)
-      for (; q; q = q->next_in_queue) ++n;
+    for (const auto& k : p.cls)
+      for (const Packet* q = k.head; q; q = q->next_in_queue) ++n;
   }
   for (const FabricFlow& f : flows_)
     for (const Packet* q = f.head; q; q = q->next_in_queue) ++n;
@@ -141,21 +144,21 @@ FabricStats Fabric::stats(Time span) const {
   s.in_flight = in_flight();
   s.conserved = s.injected == s.delivered + s.dropped + s.in_flight;
   for (const auto& p : ports_) {
-    const PortCounters& c = p->c;
+    const PortCounters& c = p.c;
     s.ecn_marked += c.ecn_marked;
     s.pause_frames += c.pause_tx;
     if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0 && c.rx_errors == 0 &&
         c.watchdog_drops == 0 && c.link_drops == 0)
       continue;
     PortStats r;
-    r.port = port_name(p->id);
+    r.port = port_name(p.id);
     r.tx_packets = c.tx_packets;
     r.tx_bytes = c.tx_bytes;
     r.rx_packets = c.rx_packets;
     r.rx_bytes = c.rx_bytes;
     r.drops = c.drops;
     r.rx_errors = c.rx_errors;
-    r.rate_bps = p->rate.bits_per_sec();
+    r.rate_bps = p.rate.bits_per_sec();
     r.ecn_marked = c.ecn_marked;
     r.pause_tx = c.pause_tx;
     r.pause_rx = c.pause_rx;
@@ -164,12 +167,12 @@ FabricStats Fabric::stats(Time span) const {
     r.naks = c.nak_tx;
     r.link_drops = c.link_drops;
     r.cnps = c.cnp_tx;
-    r.paused_us = (c.paused + (p->blocked ? sched_.now() - p->blocked_since : Time::zero())).to_us();
+    r.paused_us = (c.paused + (p.blocked ? sched_.now() - p.blocked_since : Time::zero())).to_us();
     r.max_queue_bytes = c.max_queue_bytes;
     if (span > Time::zero()) r.mean_queue_bytes = c.queue_byte_ps / static_cast<double>(span.count_ps());
     if (span > Time::zero())
       r.utilisation = static_cast<double>(c.tx_bytes) * 8.0 /
-                      (static_cast<double>(p->rate.bits_per_sec()) * span.to_us() / 1e6);
+                      (static_cast<double>(p.rate.bits_per_sec()) * span.to_us() / 1e6);
     s.ports.push_back(std::move(r));
   }
   return s;
@@ -225,7 +228,7 @@ int Fabric::route(Packet& p, int node) const {
       std::uint32_t best = h;
       for (std::uint32_t i = 1; i < count; ++i) {
         const std::uint32_t j = (h + i) % count;
-        if (ports_[static_cast<std::size_t>(hops[j])]->queued < ports_[static_cast<std::size_t>(hops[best])]->queued) best = j;
+        if (ports_[static_cast<std::size_t>(hops[j])].queued < ports_[static_cast<std::size_t>(hops[best])].queued) best = j;
       }
       return hops[best];
     }
@@ -242,7 +245,7 @@ void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
   p.spray_div = 1;
   ++injected_;
   ++f.injected;
-  Port& e = *ports_[static_cast<std::size_t>(hops_.host_port(f.src))];
+  Port& e = ports_[static_cast<std::size_t>(hops_.host_port(f.src))];
   p.next_in_queue = nullptr;
   if (f.tail) {
     f.tail->next_in_queue = &p;
@@ -257,7 +260,7 @@ void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
     }
   }
   f.tail = &p;
-  e.qbytes[p.tc] += p.wire.count();
+  e.cls[p.tc].qbytes += p.wire.count();
   note_queue(e);
   e.queued += p.wire.count();
   ++e.queued_packets;
@@ -268,7 +271,7 @@ void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
 
 bool Fabric::sendable(const Port& e, const Packet& p) const {
   if (e.paused >> p.tc & 1) return false;
-  return opt_.layer != LinkLayer::ib || !e.peer_switch || e.credits[p.tc] >= p.wire.count();
+  return opt_.layer != LinkLayer::ib || !e.peer_switch || e.cls[p.tc].credits >= p.wire.count();
 }
 
 Packet* Fabric::pick(Port& e) {
@@ -280,6 +283,7 @@ Packet* Fabric::pick(Port& e) {
         Packet* p = f->head;
         f->head = p->next_in_queue;
         if (f->head) {
+          prefetch_packet(f->head);
           e.ring = f;
         } else {  // leaves the ring
           f->tail = nullptr;
@@ -293,12 +297,20 @@ Packet* Fabric::pick(Port& e) {
     } while (prev != e.ring);
     return nullptr;
   }
-  for (int tc = kClasses - 1; tc >= 0; --tc) {
-    const auto q = static_cast<std::size_t>(tc);
-    Packet* p = e.head[q];
-    if (!p || !sendable(e, *p)) continue;
-    e.head[q] = p->next_in_queue;
-    if (!e.head[q]) e.tail[q] = nullptr;
+  // A switch port: the highest class with frames that is neither paused nor (IB) out of
+  // credits; only the classes with frames are looked at, and a frame only for its credits.
+  for (unsigned ready = e.backlog & ~e.paused; ready;) {
+    const unsigned tc = 31u - static_cast<unsigned>(__builtin_clz(ready));
+    ready &= ~(1u << tc);
+    Packet* p = e.cls[tc].head;
+    if (opt_.layer == LinkLayer::ib && e.peer_switch && e.cls[tc].credits < p->wire.count()) continue;
+    e.cls[tc].head = p->next_in_queue;
+    if (!e.cls[tc].head) {
+      e.cls[tc].tail = nullptr;
+      e.backlog = static_cast<std::uint8_t>(e.backlog & ~(1u << tc));
+    } else {
+      prefetch_packet(e.cls[tc].head);  // the next frame of this class: due when p is sent
+    }
     return p;
   }
   return nullptr;
@@ -334,12 +346,12 @@ void Fabric::start_next(Port& e) {
   }
   const auto q = static_cast<std::size_t>(p.tc);
   const std::int64_t w = p.wire.count();
-  e.qbytes[q] -= w;
+  e.cls[q].qbytes -= w;
   note_queue(e);
   e.queued -= w;
   --e.queued_packets;
   if (Observed && tracer_) traced_depth(e);
-  if (opt_.layer == LinkLayer::ib && e.peer_switch) e.credits[q] -= w;
+  if (opt_.layer == LinkLayer::ib && e.peer_switch) e.cls[q].credits -= w;
   e.path.start<Observed>(p, now, tx_site(e.id));
   e.cur_in = e.node_switch ? p.fab_port ^ 1 : -1;
   e.cur_tc = p.tc;
@@ -383,28 +395,17 @@ void Fabric::on_arrive(std::uint64_t arg) {
   Packet& p = arg_packet(arg);
   --in_transit_;
   const int in = p.fab_port ^ 1;
-  Port& ip = *ports_[static_cast<std::size_t>(in)];
-  Port& tp = *ports_[static_cast<std::size_t>(p.fab_port)];
-  if (tp.down) [[unlikely]]
-    return link_drop(&tp, p);  // the link went down under it
-  const bool dropped_by_count = !tp.drops.empty() && tp.next_drop < tp.drops.size() &&
-                                tp.drops[tp.next_drop] == ++tp.sent_count && (++tp.next_drop, true);
-  const bool dropped_in_window = tp.next_window < tp.windows.size() && tp.window_drop(sched_.now());
-  if (dropped_by_count || dropped_in_window || (ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) {  // FCS error
-    ++ip.c.rx_errors;
-    ++dropped_;
-    ++p.flow->dropped;
-    p.fab_port = -1;
-    p.flow->client->dropped(p);
-    return;
-  }
+  Port& ip = ports_[static_cast<std::size_t>(in)];
+  Port& tp = ports_[static_cast<std::size_t>(p.fab_port)];
+  if (tp.faulty) [[unlikely]]
+    if (arrival_lost(tp, ip, p)) return;
   ++ip.c.rx_packets;
   ip.c.rx_bytes += static_cast<std::uint64_t>(p.wire.count());
   if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, tx_site(p.fab_port), Category::transmit, p.stamp, p.release);
   p.ledger.add(Category::transmit, p.release);
   p.stamp += p.release;
   if (ip.node_switch) {
-    const Time prop = ports_[static_cast<std::size_t>(p.fab_port)]->prop;
+    const Time prop = ports_[static_cast<std::size_t>(p.fab_port)].prop;
     if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, cable_site(p.fab_port), Category::propagate, p.stamp, prop);
     p.ledger.add(Category::propagate, prop);
     p.stamp += prop;
@@ -422,34 +423,51 @@ void Fabric::on_arrive(std::uint64_t arg) {
   f.client->arrived(p);
 }
 
+bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
+  if (tp.down) {
+    link_drop(&tp, p);  // the link went down under it
+    return true;
+  }
+  const bool dropped_by_count = !tp.drops.empty() && tp.next_drop < tp.drops.size() &&
+                                tp.drops[tp.next_drop] == ++tp.sent_count && (++tp.next_drop, true);
+  const bool dropped_in_window = tp.next_window < tp.windows.size() && tp.window_drop(sched_.now());
+  if (!dropped_by_count && !dropped_in_window && !(ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) return false;
+  ++ip.c.rx_errors;  // an FCS error
+  ++dropped_;
+  ++p.flow->dropped;
+  p.fab_port = -1;
+  p.flow->client->dropped(p);
+  return true;
+}
+
 void Fabric::admit(Packet& p, int node, int in) {
   const int out = route(p, node);
   if (out < 0) [[unlikely]]
     return link_drop(nullptr, p);
-  Port& e = *ports_[static_cast<std::size_t>(out)];
+  Port& e = ports_[static_cast<std::size_t>(out)];
   if (e.down) [[unlikely]]
     return link_drop(&e, p);
   if (e.wd_dropping) [[unlikely]]
     if (watchdog_drop(e, p)) return;
-  Port& ip = *ports_[static_cast<std::size_t>(in)];
+  Port& ip = ports_[static_cast<std::size_t>(in)];
   SwitchState& s = switches_[static_cast<std::size_t>(node)];
   const std::int64_t w = p.wire.count();
   const auto q = static_cast<std::size_t>(p.tc);
   bool ok = true;
   if (opt_.layer == LinkLayer::ib) {
-    ip.in_bytes[q] += w;  // the upstream held credits for it: there is room by construction
+    ip.cls[q].in_bytes += w;  // the upstream held credits for it: there is room by construction
   } else if (lossless(p.tc)) {
-    const std::int64_t shared_part = ip.in_bytes[q] - ip.in_headroom[q];
+    const std::int64_t shared_part = ip.cls[q].in_bytes - ip.cls[q].in_headroom;
     if (shared_part + w <= opt_.sw.pfc_xoff.count() && s.shared_used + w <= s.shared_size) {
       s.shared_used += w;
-    } else if (ip.in_headroom[q] + w <= ip.headroom) {
-      ip.in_headroom[q] += w;
+    } else if (ip.cls[q].in_headroom + w <= ip.headroom) {
+      ip.cls[q].in_headroom += w;
     } else {
       ok = false;
       ++lossless_drops_;
     }
-    if (ok) ip.in_bytes[q] += w;
-    const bool over = ip.in_headroom[q] > 0 || ip.in_bytes[q] >= opt_.sw.pfc_xoff.count() ||
+    if (ok) ip.cls[q].in_bytes += w;
+    const bool over = ip.cls[q].in_headroom > 0 || ip.cls[q].in_bytes >= opt_.sw.pfc_xoff.count() ||
                       s.shared_used + opt_.max_frame.count() > s.shared_size;
     if (over && !(ip.xoff_sent >> q & 1)) {
       ip.xoff_sent = static_cast<std::uint8_t>(ip.xoff_sent | (1u << q));
@@ -457,10 +475,10 @@ void Fabric::admit(Packet& p, int node, int in) {
     }
   } else {
     const double limit = opt_.sw.dt_alpha * static_cast<double>(s.shared_size - s.shared_used);
-    ok = static_cast<double>(e.qbytes[q] + w) <= limit && s.shared_used + w <= s.shared_size;
+    ok = static_cast<double>(e.cls[q].qbytes + w) <= limit && s.shared_used + w <= s.shared_size;
     if (ok) {
       s.shared_used += w;
-      ip.in_bytes[q] += w;
+      ip.cls[q].in_bytes += w;
     }
   }
   if (!ok) {
@@ -472,7 +490,7 @@ void Fabric::admit(Packet& p, int node, int in) {
     return;
   }
   if (opt_.layer == LinkLayer::roce && opt_.sw.ecn) {
-    const std::int64_t depth = e.qbytes[q];
+    const std::int64_t depth = e.cls[q].qbytes;
     const std::int64_t kmin = opt_.sw.ecn_kmin.count(), kmax = opt_.sw.ecn_kmax.count();
     bool mark = depth >= kmax;
     if (!mark && depth > kmin)
@@ -483,10 +501,14 @@ void Fabric::admit(Packet& p, int node, int in) {
     }
   }
   p.next_in_queue = nullptr;
-  if (e.tail[q]) e.tail[q]->next_in_queue = &p;
-  else e.head[q] = &p;
-  e.tail[q] = &p;
-  e.qbytes[q] += w;
+  if (e.cls[q].tail) {
+    e.cls[q].tail->next_in_queue = &p;
+  } else {
+    e.cls[q].head = &p;
+    e.backlog = static_cast<std::uint8_t>(e.backlog | (1u << q));
+  }
+  e.cls[q].tail = &p;
+  e.cls[q].qbytes += w;
   note_queue(e);
   e.queued += w;
   ++e.queued_packets;
@@ -496,19 +518,19 @@ void Fabric::admit(Packet& p, int node, int in) {
 }
 
 void Fabric::release_buffer(int node, int in, std::uint8_t tc, std::int64_t w) {
-  Port& ip = *ports_[static_cast<std::size_t>(in)];
+  Port& ip = ports_[static_cast<std::size_t>(in)];
   SwitchState& s = switches_[static_cast<std::size_t>(node)];
   const auto q = static_cast<std::size_t>(tc);
-  ip.in_bytes[q] -= w;
+  ip.cls[q].in_bytes -= w;
   if (opt_.layer == LinkLayer::ib) {
     send_flow_control(in, kCredit, tc, w);
     return;
   }
-  const std::int64_t from_headroom = std::min(w, ip.in_headroom[q]);
-  ip.in_headroom[q] -= from_headroom;
+  const std::int64_t from_headroom = std::min(w, ip.cls[q].in_headroom);
+  ip.cls[q].in_headroom -= from_headroom;
   s.shared_used -= w - from_headroom;
-  if ((ip.xoff_sent >> q & 1) && ip.in_headroom[q] == 0 &&
-      ip.in_bytes[q] < opt_.sw.pfc_xoff.count() - opt_.sw.pfc_xon_delta.count() &&
+  if ((ip.xoff_sent >> q & 1) && ip.cls[q].in_headroom == 0 &&
+      ip.cls[q].in_bytes < opt_.sw.pfc_xoff.count() - opt_.sw.pfc_xon_delta.count() &&
       s.shared_used + opt_.max_frame.count() <= s.shared_size) {
     ip.xoff_sent = static_cast<std::uint8_t>(ip.xoff_sent & ~(1u << q));
     send_flow_control(in, kResume, tc, 0);
@@ -516,7 +538,7 @@ void Fabric::release_buffer(int node, int in, std::uint8_t tc, std::int64_t w) {
 }
 
 void Fabric::send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value) {
-  Port& fp = *ports_[static_cast<std::size_t>(from_port)];
+  Port& fp = ports_[static_cast<std::size_t>(from_port)];
   const Time now = sched_.now();
   Time delay = fp.prop;  // credit updates: tiny flow-control packets, propagation only
   if (kind != kCredit) {
@@ -532,7 +554,7 @@ void Fabric::send_flow_control(int from_port, int kind, std::uint8_t tc, std::in
 }
 
 void Fabric::on_control(std::uint64_t arg) {
-  Port& e = *ports_[static_cast<std::size_t>(arg >> 32)];
+  Port& e = ports_[static_cast<std::size_t>(arg >> 32)];
   const auto kind = (arg >> 28) & 0xf;
   const auto tc = static_cast<unsigned>((arg >> 24) & 0xf);
   const auto value = static_cast<std::int64_t>(arg & 0xffffff);
@@ -547,7 +569,7 @@ void Fabric::on_control(std::uint64_t arg) {
       if (e.down) break;
       ++e.c.pause_rx;
       e.paused = static_cast<std::uint8_t>(e.paused & ~(1u << tc));
-      ++e.wd_epoch[tc];
+      ++e.cls[tc].wd_epoch;
       try_start(e);
       break;
     case kWatchdog: on_watchdog(e, tc, static_cast<std::uint32_t>(value)); break;
@@ -557,7 +579,7 @@ void Fabric::on_control(std::uint64_t arg) {
     case kLinkUp: link_change(e.id / 2, true); break;
     case kReroute: reroute(); break;
     case kCredit:
-      e.credits[tc] += value;
+      e.cls[tc].credits += value;
       try_start(e);
       break;
     default: throw std::logic_error("fabric: bad control event");

@@ -84,6 +84,8 @@ namespace rdmasim {
 
 struct PortCounters {  // like `ethtool -S` / `perfquery` for one port
   std::uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
+  std::int64_t max_queue_bytes = 0;
+  double queue_byte_ps = 0;      // integral of the egress queue's bytes over time
   std::uint64_t drops = 0;       // frames discarded at this port's egress queue
   std::uint64_t rx_errors = 0;   // frames received corrupted (the cable's loss) and discarded
   std::uint64_t ecn_marked = 0;  // frames marked CE on enqueue here
@@ -94,8 +96,6 @@ struct PortCounters {  // like `ethtool -S` / `perfquery` for one port
   std::uint64_t nak_tx = 0, cnp_tx = 0;  // RC control frames it transmitted: NAKs, DCQCN CNPs
   std::uint64_t link_drops = 0;          // frames lost because its link was down
   Time paused{};                 // time its transmitter had frames it was not allowed to send
-  std::int64_t max_queue_bytes = 0;
-  double queue_byte_ps = 0;      // integral of the egress queue's bytes over time
 };
 
 class FabricClient {
@@ -154,7 +154,7 @@ class Fabric {
   const Topology& topology() const { return *topo_; }
   const std::shared_ptr<const Topology>& topology_ptr() const { return topo_; }
   const FabricOptions& options() const { return opt_; }
-  int port_count() const { return static_cast<int>(ports_.size()); }
+  int port_count() const;
   const PortCounters& counters(int port) const;
   /// "edge0.0->h1": the port's node and its peer.
   std::string port_name(int port) const;
@@ -201,6 +201,9 @@ class Fabric {
   Packet* pick(Port& e);
   bool sendable(const Port& e, const Packet& p) const;
   void admit(Packet& p, int node, int in_port);
+  /// A frame from `tp` reaching `ip` is lost (link down, a scheduled drop, corruption): counted
+  /// and handed back (true). Only for ports with `faulty` set.
+  bool arrival_lost(Port& tp, Port& ip, Packet& p);
   void release_buffer(int node, int in_port, std::uint8_t tc, std::int64_t bytes);
   void send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value);
   int route(Packet& p, int node) const;
@@ -237,7 +240,7 @@ class Fabric {
   FabricOptions opt_;
   RandomStream ecn_rng_;
   RandomStream loss_rng_;
-  std::vector<std::unique_ptr<Port>> ports_;
+  std::vector<Port> ports_;  // by id, contiguous
   std::vector<SwitchState> switches_;       // per node (hosts unused)
   std::deque<FabricFlow> flows_;
   Handler arrive_{*this, &Fabric::on_arrive};

@@ -21,10 +21,11 @@ void Fabric::link_drop(Port* at, Packet& p) {
 void Fabric::link_change(int cable, bool up) {
   ++link_changes_;
   for (int side = 0; side < 2; ++side) {
-    Port& e = *ports_[static_cast<std::size_t>(cable * 2 + side)];
+    Port& e = ports_[static_cast<std::size_t>(cable * 2 + side)];
     e.down = !up;
+    e.refresh_faulty();
     e.paused = 0;  // PFC state does not survive the link: pauses in force or on the way are gone
-    for (unsigned tc = 0; tc < kClasses; ++tc) ++e.wd_epoch[tc];
+    for (unsigned tc = 0; tc < kClasses; ++tc) ++e.cls[tc].wd_epoch;
     if (!up) {
       // The port loses what waits for it (the frame being sent is lost on arrival).
       for (unsigned tc = 0; tc < kClasses; ++tc) drain_queue(e, tc, [&](Packet& p) { link_drop(&e, p); });
@@ -34,7 +35,7 @@ void Fabric::link_change(int cable, bool up) {
         e.blocked = false;
       }
     } else {
-      if (opt_.layer == LinkLayer::ib && e.peer_switch) e.credits.fill(opt_.sw.ib_vl_buffer.count());  // retrained
+      if (opt_.layer == LinkLayer::ib && e.peer_switch) e.fill_credits(opt_.sw.ib_vl_buffer.count());  // retrained
       for (unsigned tc = 0; tc < kClasses; ++tc)  // an ingress still over XOFF pauses its peer again
         if (e.xoff_sent >> tc & 1) send_flow_control(e.id, kPause, static_cast<std::uint8_t>(tc), 0);
     }
@@ -46,7 +47,7 @@ void Fabric::reroute() {
   ++reroutes_;
   Topology view = *topo_;  // the links as routing now sees them
   for (std::size_t c = 0; c < view.cables().size(); ++c)
-    if (ports_[c * 2]->down) view.set_transit(static_cast<int>(c), CableTransit::none);
+    if (ports_[c * 2].down) view.set_transit(static_cast<int>(c), CableTransit::none);
   hops_ = NextHopTable(view);
 }
 

@@ -17,13 +17,13 @@ void Fabric::schedule_pfc(Port& e, std::uint64_t kind, unsigned tc, std::uint32_
 }
 
 void Fabric::pause_started(Port& e, unsigned tc) {
-  e.paused_since[tc] = sched_.now();
+  e.cls[tc].paused_since = sched_.now();
   if (opt_.sw.deadlock_detect > Time::zero() && !check_pending_) {
     check_pending_ = true;
-    schedule_pfc(*ports_[0], kDeadlockCheck, 0, 0, opt_.sw.deadlock_detect);
+    schedule_pfc(ports_[0], kDeadlockCheck, 0, 0, opt_.sw.deadlock_detect);
   }
   if (opt_.sw.pfc_watchdog > Time::zero() && !(e.wd_dropping >> tc & 1))
-    schedule_pfc(e, kWatchdog, tc, e.wd_epoch[tc], opt_.sw.pfc_watchdog);
+    schedule_pfc(e, kWatchdog, tc, e.cls[tc].wd_epoch, opt_.sw.pfc_watchdog);
 }
 
 void Fabric::check_deadlock() {
@@ -34,14 +34,14 @@ void Fabric::check_deadlock() {
   bool any = false;
   waits_for_.clear();
   for (const auto& pp : ports_) {
-    const Port& e = *pp;
+    const Port& e = pp;
     if (!e.paused || !is_switch(e.node)) continue;
     for (unsigned tc = 0; tc < kClasses; ++tc) {
       if (!(e.paused >> tc & 1)) continue;
       any = true;
-      const Time since = e.paused_since[tc];
+      const Time since = e.cls[tc].paused_since;
       if (now - since >= limit) {
-        if (e.head[tc]) waits_for_.add_vertex({e.id, static_cast<int>(tc)});
+        if (e.cls[tc].head) waits_for_.add_vertex({e.id, static_cast<int>(tc)});
       } else {
         next = std::min(next, since + limit);
       }
@@ -49,10 +49,10 @@ void Fabric::check_deadlock() {
   }
   // u -> v: frames u sent (they entered through the ingress whose XOFF pauses u) wait in v.
   for (const auto& pp : ports_) {
-    const Port& v = *pp;
+    const Port& v = pp;
     for (unsigned tc = 0; tc < kClasses; ++tc) {
-      if (!v.head[tc] || !waits_for_.has_vertex({v.id, static_cast<int>(tc)})) continue;
-      for (const Packet* p = v.head[tc]; p; p = p->next_in_queue) {
+      if (!v.cls[tc].head || !waits_for_.has_vertex({v.id, static_cast<int>(tc)})) continue;
+      for (const Packet* p = v.cls[tc].head; p; p = p->next_in_queue) {
         const WaitsForGraph::Vertex u{p->fab_port, static_cast<int>(tc)};
         if (waits_for_.has_vertex(u)) waits_for_.add_edge(u, {v.id, static_cast<int>(tc)});
       }
@@ -63,9 +63,9 @@ void Fabric::check_deadlock() {
     PfcDeadlock d;
     d.detected_at_us = now.to_us();
     for (const WaitsForGraph::Vertex& v : cycle) {
-      const Port& e = *ports_[static_cast<std::size_t>(v.port)];
+      const Port& e = ports_[static_cast<std::size_t>(v.port)];
       const auto tc = static_cast<std::size_t>(v.priority);
-      d.cycle.push_back({port_name(v.port), v.priority, e.qbytes[tc], (now - e.paused_since[tc]).to_us()});
+      d.cycle.push_back({port_name(v.port), v.priority, e.cls[tc].qbytes, (now - e.cls[tc].paused_since).to_us()});
     }
     deadlock_reports_.push_back(std::move(d));
     sched_.stop();  // nothing in the cycle can move again: the run ends here, deadlocked
@@ -77,8 +77,8 @@ void Fabric::check_deadlock() {
 }
 
 void Fabric::on_watchdog(Port& e, unsigned tc, std::uint32_t epoch) {
-  if (!(e.paused >> tc & 1) || epoch != (e.wd_epoch[tc] & 0xffffff) || (e.wd_dropping >> tc & 1)) return;  // resumed since
-  if (!e.head[tc]) {  // paused but nothing waits: no storm yet, look again later
+  if (!(e.paused >> tc & 1) || epoch != (e.cls[tc].wd_epoch & 0xffffff) || (e.wd_dropping >> tc & 1)) return;  // resumed since
+  if (!e.cls[tc].head) {  // paused but nothing waits: no storm yet, look again later
     schedule_pfc(e, kWatchdog, tc, epoch, opt_.sw.pfc_watchdog);
     return;
   }
@@ -92,8 +92,8 @@ void Fabric::on_watchdog(Port& e, unsigned tc, std::uint32_t epoch) {
 void Fabric::on_watchdog_restore(Port& e, unsigned tc) {
   e.wd_dropping = static_cast<std::uint8_t>(e.wd_dropping & ~(1u << tc));
   if (e.paused >> tc & 1) {  // still paused: the watchdog watches it again from now
-    e.paused_since[tc] = sched_.now();
-    schedule_pfc(e, kWatchdog, tc, e.wd_epoch[tc], opt_.sw.pfc_watchdog);
+    e.cls[tc].paused_since = sched_.now();
+    schedule_pfc(e, kWatchdog, tc, e.cls[tc].wd_epoch, opt_.sw.pfc_watchdog);
   }
 }
 

@@ -23,29 +23,40 @@ enum Control : std::uint64_t {
   kPause = 1, kResume = 2, kCredit = 3, kWatchdog = 4, kRestore = 5, kDeadlockCheck = 6, kLinkDown = 7, kLinkUp = 8, kReroute = 9
 };
 
+/// Starts loading a queued frame that is next in line: the fields a hop touches (its first
+/// line) and its ledger, which the critical path copies (net/packet.hpp's layout).
+inline void prefetch_packet(const Packet* p) {
+  const char* b = reinterpret_cast<const char*>(p);
+  __builtin_prefetch(b);
+  __builtin_prefetch(b + 64);
+  __builtin_prefetch(b + 128);
+}
+
 }  // namespace fabric_detail
 
 struct Fabric::Port final : EventHandler {
   Port(Fabric& f, int i) : fabric(f), id(i) {}
   void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
 
-  // Member order is the access order of a packet-hop (arrival, admit, start, free): the
-  // scalars every frame touches share the first cache lines, then the per-class queues and
-  // ingress accounting, the counters and critical path, and last what only PFC pathologies,
-  // InfiniBand credits or link faults use.
+  // Member order follows a packet-hop (arrival, admit, start, free): the scalars every frame
+  // touches fill the first cache lines, then the counters and the critical path; each traffic
+  // class's queue and ingress accounting is one cache line (`cls`); last what only scheduled
+  // drops and burst windows use.
   Fabric& fabric;
   int id;
   int node = 0, peer = 0;
+  int cur_in = -1;  // ingress port the frame in transmission was buffered under (-1: a host)
   bool peer_switch = false;
   bool node_switch = false;  // its own node is a switch (not a host NIC)
   bool busy = false;
   bool blocked = false;
-  bool down = false;  // its link is down (link fault)
+  bool down = false;    // its link is down (link fault)
+  bool faulty = false;  // frames it sends may be lost on arrival: down, drops, windows or loss
+  std::uint8_t backlog = 0;      // switch port: priorities with frames queued
   std::uint8_t paused = 0;       // PFC: priorities the peer has paused
   std::uint8_t wd_dropping = 0;  // PFC watchdog: priorities in drop mode
   std::uint8_t xoff_sent = 0;    // ingress: priorities it has sent XOFF for
   std::uint8_t cur_tc = 0;
-  int cur_in = -1;  // ingress port the frame in transmission was buffered under (-1: a host)
   std::uint32_t queued_packets = 0;
   Rate rate{};
   Time prop{};
@@ -53,12 +64,29 @@ struct Fabric::Port final : EventHandler {
   Time queue_since{};  // last change of `queued` (for the time-weighted mean)
   Time busy_until{}, service{}, release{};
   std::int64_t cur_bytes = 0;
-  std::int64_t headroom = 0;
   std::int64_t ser_wire = -1;  // the last frame size it sent and its serialization time (memo)
   Time ser_time{};
   Time ct_release{};           // cut-through: serialization of switch.cut_through_bytes
+  std::int64_t headroom = 0;
   double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
   FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
+  PortCounters c;
+  CriticalPath path;
+  Time blocked_since{};
+  struct alignas(64) Class {
+    Packet* head = nullptr;  // egress: the strict-priority queue toward the peer
+    Packet* tail = nullptr;
+    std::int64_t qbytes = 0;
+    std::int64_t in_bytes = 0, in_headroom = 0;  // ingress: frames received from the peer and buffered at this node
+    std::int64_t credits = 0;  // IB: room in the peer's input buffer for this VL
+    Time paused_since{};       // when its pause began (switch ports)
+    std::uint32_t wd_epoch = 0;  // PFC watchdog: bumped by every XON
+  };
+  std::array<Class, fabric_detail::kClasses> cls{};
+  void fill_credits(std::int64_t bytes) {
+    for (Class& k : cls) k.credits = bytes;
+  }
+  void refresh_faulty() { faulty = down || !drops.empty() || !windows.empty() || loss > 0; }
   /// A frame this port sent arrives at the peer `now`: lost in a burst window (the windows
   /// that ended before now are passed for good; a one-shot window takes one frame).
   bool window_drop(Time now) {
@@ -74,29 +102,19 @@ struct Fabric::Port final : EventHandler {
   std::vector<std::uint64_t> drops;  // frames it sends that are lost, by count (1-based, ascending)
   std::vector<DropWindow> windows;   // frames it sends that are lost, by arrival time (by start)
   std::size_t next_window = 0;       // windows before it are over
-  // Egress: strict-priority queues toward the peer.
-  std::array<std::int64_t, fabric_detail::kClasses> qbytes{};
-  std::array<Packet*, fabric_detail::kClasses> head{}, tail{};
-  // Ingress: frames received from the peer and buffered at this node.
-  std::array<std::int64_t, fabric_detail::kClasses> in_bytes{}, in_headroom{};
-  PortCounters c;
-  CriticalPath path;
   std::size_t next_drop = 0;
   std::uint64_t sent_count = 0;      // frames it sent that reached the far end (counted when drops)
-  Time blocked_since{};
-  std::array<Time, fabric_detail::kClasses> paused_since{};   // when each priority's pause began (switch ports)
-  std::array<std::uint32_t, fabric_detail::kClasses> wd_epoch{};  // PFC watchdog: bumped by every XON
-  std::array<std::int64_t, fabric_detail::kClasses> credits{};  // IB: room in the peer's input buffer per VL
 };
 
 template <typename Drop>
 void Fabric::drain_queue(Port& e, unsigned tc, Drop&& drop) {
-  Packet* p = e.head[tc];
-  e.head[tc] = e.tail[tc] = nullptr;
+  Packet* p = e.cls[tc].head;
+  e.cls[tc].head = e.cls[tc].tail = nullptr;
+  e.backlog = static_cast<std::uint8_t>(e.backlog & ~(1u << tc));
   while (p) {
     Packet* next = p->next_in_queue;
     const std::int64_t w = p->wire.count();
-    e.qbytes[tc] -= w;
+    e.cls[tc].qbytes -= w;
     note_queue(e);
     e.queued -= w;
     --e.queued_packets;
