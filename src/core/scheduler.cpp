@@ -26,12 +26,12 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
     slot = free_slots_.back();
     free_slots_.pop_back();
   } else {
-    if (slots_.size() > kSlotMask) throw std::logic_error("Scheduler: more than 2^24 events pending");
+    if (slots_.size() >= kNilSlot) throw std::logic_error("Scheduler: more than 2^24 - 1 events pending");
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
   }
   const std::uint64_t seq = next_seq_++;
-  slots_[slot] = Slot{t, seq, &h, arg, kNil};
+  slots_[slot] = Slot{t, seq << kSlotBits | kSlotMask, &h, arg};
   ++size_;
   if ((t >> kBucketShift) - (static_cast<std::uint64_t>(now_.count_ps()) >> kBucketShift) < kBuckets) {
     // Wheel: appended when it sorts last in its bucket (all there have times <= t and smaller
@@ -49,18 +49,19 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
       return;
     }
     if ((bk.tail >> kSlotBits) <= offset) {
-      slots_[bk.tail & kSlotMask].next = slot;
+      set_next(bk.tail & kSlotMask, slot);
       bk.tail = tail;
       ++wheel_count_;
       return;
     }
     // Before the tail: after the bucket's entries with a time <= t (their sequences are smaller).
-    std::uint32_t* link = &bk.head;
+    std::uint32_t prev = kNil, at = bk.head;  // insert between prev (kNil: the head) and at
     int walked = 0;
-    while (slots_[*link].at <= t && ++walked <= kMaxWalk) link = &slots_[*link].next;  // ends before the tail
+    while (slots_[at].at <= t && ++walked <= kMaxWalk) prev = at, at = next_of(at);  // ends before the tail
     if (walked <= kMaxWalk) {
-      slots_[slot].next = *link;
-      *link = slot;
+      set_next(slot, at);
+      if (prev == kNil) bk.head = slot;
+      else set_next(prev, slot);
       ++wheel_count_;
       return;
     }
@@ -140,7 +141,7 @@ std::uint32_t Scheduler::earliest(bool& from_wheel, std::size_t& bucket) const {
   if (heap_size_ > 0) {
     const Key& top = key(0);
     const auto hs = static_cast<std::uint32_t>(top.seq_slot & kSlotMask);
-    if (best == kNil || top.at < slots_[best].at || (top.at == slots_[best].at && slots_[hs].seq < slots_[best].seq)) {
+    if (best == kNil || top.at < slots_[best].at || (top.at == slots_[best].at && seq_of(hs) < seq_of(best))) {
       best = hs;
       from_wheel = false;
     }
@@ -161,7 +162,7 @@ bool Scheduler::step() {
   std::size_t b = 0;
   const std::uint32_t s = earliest(wheel, b);
   if (wheel) {
-    buckets_[b].head = slots_[s].next;
+    buckets_[b].head = next_of(s);
     if (buckets_[b].head == kNil) {
       bits_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
       if (bits_[b >> 6] == 0) summary_[b >> 12] &= ~(std::uint64_t{1} << ((b >> 6) & 63));

@@ -95,13 +95,21 @@ class Scheduler {
   static constexpr std::size_t kWords = kBuckets / 64;      // bitmap of non-empty buckets
   static constexpr std::size_t kSummaryWords = kWords / 64;  // bitmap of non-zero words
   static constexpr std::size_t kOffset = 3;  // key(i) lives at keys_[i + 3]: children 4i+1.. start a line
-  struct Slot {
-    std::uint64_t at;   // time in ps (never negative)
-    std::uint64_t seq;  // insertion sequence
+  struct Slot {  // 32 bytes: two per cache line
+    std::uint64_t at;        // time in ps (never negative)
+    std::uint64_t seq_next;  // insertion sequence << kSlotBits | wheel: the next slot in its bucket (kNilSlot: last)
     EventHandler* handler;
     std::uint64_t arg;
-    std::uint32_t next;  // wheel: the next slot in its bucket (kNil: last)
   };
+  static constexpr std::uint32_t kNilSlot = static_cast<std::uint32_t>(kSlotMask);  // never a slot index
+  std::uint32_t next_of(std::uint32_t s) const {
+    const auto n = static_cast<std::uint32_t>(slots_[s].seq_next & kSlotMask);
+    return n == kNilSlot ? kNil : n;
+  }
+  void set_next(std::uint32_t s, std::uint32_t n) {
+    slots_[s].seq_next = (slots_[s].seq_next & ~kSlotMask) | (n == kNil ? kSlotMask : n);
+  }
+  std::uint64_t seq_of(std::uint32_t s) const { return slots_[s].seq_next >> kSlotBits; }
   struct alignas(16) Key {  // heap entry
     std::uint64_t at;
     std::uint64_t seq_slot;  // sequence << kSlotBits | slot

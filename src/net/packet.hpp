@@ -86,6 +86,7 @@ struct Packet {
   bool batch_head = true;       // first packet of an interrupt batch (pays the irq)
   bool pinned = false;          // an RC copy or resend: holds a pin on its message
   Category service_cat = Category::queue;  // scratch of the FIFO server serving it
+  bool control = false;         // in a fabric: a transport's control frame (no route: a NAK or CNP)
 
   Ledger ledger;
 

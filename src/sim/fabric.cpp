@@ -240,6 +240,7 @@ void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
   p.flow = &f;
   p.tc = static_cast<std::uint8_t>(tc < 0 ? opt_.sw.data_tc : tc);
   p.ce = false;
+  p.control = !p.route;
   p.fab_port = -1;
   p.entropy = static_cast<std::uint32_t>(f.injected);
   p.spray_div = 1;
@@ -340,7 +341,7 @@ void Fabric::start_next(Port& e) {
     e.blocked = false;
   }
   Packet& p = *next;
-  if (!p.route) [[unlikely]] {  // an RC control frame (sim/rc_connection.hpp): a NAK or a CNP
+  if (p.control) [[unlikely]] {  // an RC control frame (sim/rc_connection.hpp): a NAK or a CNP
     if (p.msg && p.msg->frame == static_cast<std::uint8_t>(FrameKind::roce_cnp)) ++e.c.cnp_tx;
     else if (p.msg && p.msg->frame == static_cast<std::uint8_t>(FrameKind::roce_ack)) ++e.c.nak_tx;
   }
