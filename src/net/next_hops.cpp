@@ -25,6 +25,9 @@ NextHopTable::NextHopTable(const Topology& t) {
   for (std::size_t n = 0; n < nodes.size(); ++n)
     if (is_switch(static_cast<int>(n))) switch_index_[n] = switches++;
   entries_.resize(static_cast<std::size_t>(switches) * static_cast<std::size_t>(slots_));
+  port_rate_.resize(cables.size() * 2);
+  for (std::size_t c = 0; c < cables.size(); ++c) port_rate_[c * 2] = port_rate_[c * 2 + 1] = cables[c].rate.bits_per_sec();
+  std::vector<Entry> last(static_cast<std::size_t>(switches));  // per switch: its entry built last
   for (std::size_t e = 0; e < nodes.size(); ++e) {
     const int slot = attach_slot_[e];
     if (slot < 0 || !is_switch(static_cast<int>(e))) continue;
@@ -38,26 +41,37 @@ NextHopTable::NextHopTable(const Topology& t) {
         const int m = cab.other(static_cast<int>(n));
         if (!is_switch(m) || d[static_cast<std::size_t>(m)] != d[n] - 1 || !cab.can_cross(static_cast<int>(n))) continue;
         ports_.push_back(port_of(t, c, static_cast<int>(n)));
-        en.max_rate_bps = std::max(en.max_rate_bps, cab.rate.bits_per_sec());
         ++en.count;
       }
+      // The same next hops as this switch's previous entry (its uplinks towards every other
+      // pod, a core's port towards each edge of a pod): share that entry's list.
+      Entry& prev = last[static_cast<std::size_t>(switch_index_[n])];
+      if (prev.count == en.count && en.count > 0 &&
+          std::equal(ports_.begin() + en.offset, ports_.end(), ports_.begin() + prev.offset)) {
+        ports_.resize(en.offset);
+        en.offset = prev.offset;
+      }
+      prev = en;
     }
   }
   // Self-loops for attachment switches: the host's cable, seen from the switch.
   for (std::int32_t& p : host_port_) ports_.push_back(p ^ 1);
+  ports_.shrink_to_fit();
 }
 
 NextHopTable::Hops NextHopTable::towards(int node, int dst_host) const {
-  const auto h = static_cast<std::size_t>(dst_host);
-  if (node == attach_[h]) {
-    const std::size_t at = ports_.size() - host_port_.size() + h;
-    return {std::span<const std::int32_t>(ports_.data() + at, 1), host_rate_[h]};
+  const auto host = static_cast<std::size_t>(dst_host);
+  if (node == attach_[host]) {
+    const std::size_t at = ports_.size() - host_port_.size() + host;
+    return {std::span<const std::int32_t>(ports_.data() + at, 1), host_rate_[host]};
   }
-  const auto slot = static_cast<std::size_t>(attach_slot_[static_cast<std::size_t>(attach_[h])]);
+  const auto slot = static_cast<std::size_t>(attach_slot_[static_cast<std::size_t>(attach_[host])]);
   const int sw = switch_index_[static_cast<std::size_t>(node)];
   if (sw < 0) return {};  // a host forwards nothing
   const Entry& en = entries_[static_cast<std::size_t>(sw) * static_cast<std::size_t>(slots_) + slot];
-  return {std::span<const std::int32_t>(ports_.data() + en.offset, en.count), en.max_rate_bps};
+  Hops h{std::span<const std::int32_t>(ports_.data() + en.offset, en.count), 0};
+  for (std::int32_t p : h.ports) h.max_rate_bps = std::max(h.max_rate_bps, port_rate_[static_cast<std::size_t>(p)]);
+  return h;
 }
 
 }  // namespace rdmasim

@@ -36,8 +36,7 @@ class NextHopTable {
 
  private:
   struct Entry {
-    std::uint32_t offset = 0, count = 0;
-    std::int64_t max_rate_bps = 0;
+    std::uint32_t offset = 0, count = 0;  // a list in ports_, shared by entries with the same next hops
   };
   std::vector<int> host_port_, attach_, attach_slot_;
   std::vector<int> switch_index_;    // per node: its index among the switches (-1: a host)
@@ -45,6 +44,7 @@ class NextHopTable {
   int slots_ = 0;
   std::vector<Entry> entries_;       // [switch index * slots_ + slot]: switches only, hosts need none
   std::vector<std::int32_t> ports_;  // referenced by entries_
+  std::vector<std::int64_t> port_rate_;  // per port id: its cable's rate
 };
 
 }  // namespace rdmasim
