@@ -5,7 +5,7 @@
 // they were scheduled (the sequence number breaks ties), so a run is deterministic — the exact
 // order of one global (time, sequence) sort, whichever structure holds an event.
 //
-// Wheel: 2^17 buckets of 2^8 ps (256 ps), so it spans the next 33.5 us — where nearly all of a
+// Wheel: 2^15 buckets of 2^8 ps (256 ps), so it spans the next 8.4 us — where nearly all of a
 // fabric's events fall (serialization, propagation, pipelines, host stages). An event goes to
 // the wheel if its bucket is less than 2^14 buckets ahead of now's; since now only advances
 // and never passes a pending event, the buckets from now's onwards (cyclically) are in time
@@ -89,7 +89,7 @@ class Scheduler {
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static constexpr std::uint32_t kNil = 0xffffffffu;
   static constexpr unsigned kBucketShift = 8;               // 256 ps per bucket
-  static constexpr std::size_t kBuckets = std::size_t{1} << 17;
+  static constexpr std::size_t kBuckets = std::size_t{1} << 15;
   static constexpr std::size_t kBucketMask = kBuckets - 1;
   static constexpr int kMaxWalk = 32;  // longest in-bucket insertion walk before the heap takes it
   static constexpr std::size_t kWords = kBuckets / 64;      // bitmap of non-empty buckets

@@ -16,7 +16,13 @@ void CopyLog::push(const Packet& p) {
     if (w[i] != back_[i]) mask |= std::uint32_t{1} << i;
   // Room for the longest record (mask + ten bytes per word), written through a pointer.
   constexpr std::size_t kMaxRecord = 5 + 10 * kWords;
-  if (buf_.size() < end_ + kMaxRecord) buf_.resize(std::max(buf_.size() * 2, end_ + kMaxRecord));
+  if (buf_.size() < end_ + kMaxRecord) {
+    // Grows by a quarter (amortised O(1)): thousands of QPs each hold a message's copies, so
+    // the slack a doubling leaves would be a large part of the fabric's memory.
+    const std::size_t size = std::max(buf_.size() + buf_.size() / 4, end_ + kMaxRecord);
+    buf_.reserve(size);
+    buf_.resize(size);
+  }
   std::uint8_t* out = buf_.data() + end_;
   if (mask == push_mask_) {
     *out++ = 0;  // the mask of the record before

@@ -49,8 +49,9 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       port->prop = prop;
       port->ct_release = serialization_time(opt_.sw.cut_through_bytes, c.rate);
       port->loss = c.loss;
-      port->drops = dir == 0 ? c.drops_from_a : c.drops_from_b;
-      port->windows = dir == 0 ? c.windows_from_a : c.windows_from_b;
+      const auto& drops = dir == 0 ? c.drops_from_a : c.drops_from_b;
+      const auto& windows = dir == 0 ? c.windows_from_a : c.windows_from_b;
+      if (!drops.empty() || !windows.empty()) port->losses = std::make_unique<Port::Losses>(Port::Losses{drops, windows});
       port->refresh_faulty();
       if (opt_.layer == LinkLayer::ib && port->peer_switch) port->fill_credits(opt_.sw.ib_vl_buffer.count());
     }
@@ -429,10 +430,8 @@ bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
     link_drop(&tp, p);  // the link went down under it
     return true;
   }
-  const bool dropped_by_count = !tp.drops.empty() && tp.next_drop < tp.drops.size() &&
-                                tp.drops[tp.next_drop] == ++tp.sent_count && (++tp.next_drop, true);
-  const bool dropped_in_window = tp.next_window < tp.windows.size() && tp.window_drop(sched_.now());
-  if (!dropped_by_count && !dropped_in_window && !(ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) return false;
+  const bool scheduled = tp.losses && tp.losses->lose(sched_.now());
+  if (!scheduled && !(ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) return false;
   ++ip.c.rx_errors;  // an FCS error
   ++dropped_;
   ++p.flow->dropped;

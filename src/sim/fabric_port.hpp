@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/scheduler.hpp"
@@ -40,8 +41,7 @@ struct Fabric::Port final : EventHandler {
 
   // Member order follows a packet-hop (arrival, admit, start, free): the scalars every frame
   // touches fill the first cache lines, then the counters and the critical path; each traffic
-  // class's queue and ingress accounting is one cache line (`cls`); last what only scheduled
-  // drops and burst windows use.
+  // class's queue and ingress accounting is one cache line (`cls`); scheduled losses apart.
   Fabric& fabric;
   int id;
   int node = 0, peer = 0;
@@ -86,24 +86,33 @@ struct Fabric::Port final : EventHandler {
   void fill_credits(std::int64_t bytes) {
     for (Class& k : cls) k.credits = bytes;
   }
-  void refresh_faulty() { faulty = down || !drops.empty() || !windows.empty() || loss > 0; }
-  /// A frame this port sent arrives at the peer `now`: lost in a burst window (the windows
-  /// that ended before now are passed for good; a one-shot window takes one frame).
-  bool window_drop(Time now) {
-    while (next_window < windows.size()) {
-      const DropWindow& w = windows[next_window];
-      if (now < w.from) return false;
-      if (w.one_shot()) return ++next_window, true;
-      if (now < w.to) return true;
-      ++next_window;
+  /// Scheduled losses of the frames it sends (a cable's `drops` and `drop_burst`), kept apart:
+  /// few ports have any.
+  struct Losses {
+    std::vector<std::uint64_t> drops;  // frames lost, by count (1-based, ascending)
+    std::vector<DropWindow> windows;   // frames lost, by arrival time (by start)
+    std::size_t next_window = 0;       // windows before it are over
+    std::size_t next_drop = 0;
+    std::uint64_t sent_count = 0;      // frames it sent that reached the far end (counted when drops)
+    /// A frame arrives at the peer `now`: lost by its count or in a burst window (the windows
+    /// that ended before now are passed for good; a one-shot window takes one frame).
+    bool lose(Time now) {
+      const bool by_count = next_drop < drops.size() && drops[next_drop] == ++sent_count && (++next_drop, true);
+      return window_drop(now) || by_count;
     }
-    return false;
-  }
-  std::vector<std::uint64_t> drops;  // frames it sends that are lost, by count (1-based, ascending)
-  std::vector<DropWindow> windows;   // frames it sends that are lost, by arrival time (by start)
-  std::size_t next_window = 0;       // windows before it are over
-  std::size_t next_drop = 0;
-  std::uint64_t sent_count = 0;      // frames it sent that reached the far end (counted when drops)
+    bool window_drop(Time now) {
+      while (next_window < windows.size()) {
+        const DropWindow& w = windows[next_window];
+        if (now < w.from) return false;
+        if (w.one_shot()) return ++next_window, true;
+        if (now < w.to) return true;
+        ++next_window;
+      }
+      return false;
+    }
+  };
+  std::unique_ptr<Losses> losses;  // nullptr: none scheduled
+  void refresh_faulty() { faulty = down || losses || loss > 0; }
 };
 
 template <typename Drop>

@@ -1,6 +1,8 @@
 #include "sim/path_runner.hpp"
 
+#include <mutex>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "net/wire_format.hpp"
 #include "sim/stages.hpp"
@@ -64,6 +66,15 @@ bool takes_interrupt(const StageSpec& s) {
   return (s.cat == Category::interrupt && s.cost.fixed > Time::zero()) || s.label.ends_with("kernel.irq");
 }
 
+// Stage labels come from a small set the path builders make; every PathInstance refers to one
+// interned copy instead of holding its own strings (thousands of flows share them).
+const std::string* intern_label(const std::string& label) {
+  static std::mutex m;
+  static std::unordered_set<std::string> labels;  // node-based: element addresses are stable
+  const std::lock_guard<std::mutex> lock(m);
+  return &*labels.insert(label).first;
+}
+
 }  // namespace
 
 HostCounters HostResources::counters() const {
@@ -119,7 +130,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     if (s.signaled_only && s.kind != StageKind::network)
       stages_.back() = std::make_unique<SignaledOnlyStage>(ctx_, std::move(stages_.back()));
     route_.hops.push_back(stages_.back().get());
-    labels_.push_back(s.label);
+    labels_.push_back(intern_label(s.label));
   }
   route_.sink = &sink;
   if (rc_data.first && rc_ack) {
@@ -143,7 +154,7 @@ PathInstance::~PathInstance() = default;
 
 void PathInstance::observe_after(const std::string& label, StageObserver& o) {
   for (std::size_t i = 0; i + 1 < labels_.size(); ++i) {
-    if (labels_[i] != label) continue;
+    if (*labels_[i] != label) continue;
     if (dynamic_cast<NetworkStage*>(stages_[i + 1].get())) throw std::logic_error("cannot observe before a network stage");
     stages_[i + 1] = std::make_unique<ObservedStage>(ctx_, std::move(stages_[i + 1]), o);
     route_.hops[i + 1] = stages_[i + 1].get();
