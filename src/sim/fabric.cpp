@@ -84,7 +84,10 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   }
 }
 
-Fabric::~Fabric() = default;
+Fabric::~Fabric() {
+  // A power-of-two stride would put the same field of every port in the same few cache sets.
+  static_assert(sizeof(Port) % 128 == 64, "Fabric::Port: keep its size an odd number of cache lines");
+}
 
 void Fabric::attach(Tracer* tracer, WireTap* tap) {
   tracer_ = tracer;
@@ -363,24 +366,24 @@ void Fabric::start_next(Port& e) {
     e.ser_wire = w;
     e.ser_time = serialization_time(p.wire, e.rate);
   }
-  e.service = e.ser_time;
-  e.release = e.service;
+  const Time service = e.ser_time;
+  Time release = service;
   if (e.peer_switch && opt_.sw.cut_through) {
     const std::int64_t next_rate = route_memo(*p.flow, e.peer).max_rate_bps;
-    if (next_rate <= e.rate.bits_per_sec()) e.release = std::min(e.service, e.ct_release);
+    if (next_rate <= e.rate.bits_per_sec()) release = std::min(service, e.ct_release);
   }
   e.busy = true;
-  e.busy_until = now + e.service;
+  e.busy_until = now + service;
   // The frame's whole hop is fixed from here: transmission up to hand-on (cut-through: the
   // first bytes), propagation and, into a switch, the pipeline — one arrival event. The port
   // stays busy for the whole frame (its own event); the critical path past this port includes
   // the full transmission.
-  e.path.departed<Observed>(p, Category::transmit, e.service, now, tx_site(e.id));
+  e.path.departed<Observed>(p, Category::transmit, service, now, tx_site(e.id));
   if (Observed && tap_) tap_->port_start(e.id, p, now);
-  p.release = e.release;
+  p.release = release;
   ++in_transit_;
-  sched_.schedule_in(e.release + (e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop), arrive_, packet_arg(p));
-  sched_.schedule_in(e.service, e, 0);
+  sched_.schedule_in(release + (e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop), arrive_, packet_arg(p));
+  sched_.schedule_in(service, e, 0);
   if (!e.node_switch) p.notify_pacer();  // last: the NIC may fetch its next packet now
 }
 

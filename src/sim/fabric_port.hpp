@@ -62,7 +62,7 @@ struct Fabric::Port final : EventHandler {
   Time prop{};
   std::int64_t queued = 0;
   Time queue_since{};  // last change of `queued` (for the time-weighted mean)
-  Time busy_until{}, service{}, release{};
+  Time busy_until{};
   std::int64_t cur_bytes = 0;
   std::int64_t ser_wire = -1;  // the last frame size it sent and its serialization time (memo)
   Time ser_time{};
@@ -73,19 +73,6 @@ struct Fabric::Port final : EventHandler {
   PortCounters c;
   CriticalPath path;
   Time blocked_since{};
-  struct alignas(64) Class {
-    Packet* head = nullptr;  // egress: the strict-priority queue toward the peer
-    Packet* tail = nullptr;
-    std::int64_t qbytes = 0;
-    std::int64_t in_bytes = 0, in_headroom = 0;  // ingress: frames received from the peer and buffered at this node
-    std::int64_t credits = 0;  // IB: room in the peer's input buffer for this VL
-    Time paused_since{};       // when its pause began (switch ports)
-    std::uint32_t wd_epoch = 0;  // PFC watchdog: bumped by every XON
-  };
-  std::array<Class, fabric_detail::kClasses> cls{};
-  void fill_credits(std::int64_t bytes) {
-    for (Class& k : cls) k.credits = bytes;
-  }
   /// Scheduled losses of the frames it sends (a cable's `drops` and `drop_burst`), kept apart:
   /// few ports have any.
   struct Losses {
@@ -112,6 +99,19 @@ struct Fabric::Port final : EventHandler {
     }
   };
   std::unique_ptr<Losses> losses;  // nullptr: none scheduled
+  struct alignas(64) Class {
+    Packet* head = nullptr;  // egress: the strict-priority queue toward the peer
+    Packet* tail = nullptr;
+    std::int64_t qbytes = 0;
+    std::int64_t in_bytes = 0, in_headroom = 0;  // ingress: frames received from the peer and buffered at this node
+    std::int64_t credits = 0;  // IB: room in the peer's input buffer for this VL
+    Time paused_since{};       // when its pause began (switch ports)
+    std::uint32_t wd_epoch = 0;  // PFC watchdog: bumped by every XON
+  };
+  std::array<Class, fabric_detail::kClasses> cls{};
+  void fill_credits(std::int64_t bytes) {
+    for (Class& k : cls) k.credits = bytes;
+  }
   void refresh_faulty() { faulty = down || losses || loss > 0; }
 };
 
