@@ -65,6 +65,8 @@ struct Cost {
                                    // chunk bytes / rate (and head_extra), the others nothing...
   Time per_packet{};               // ...but this, which every packet of a per-chunk cost pays
 
+  bool operator==(const Cost&) const = default;
+
   Bytes bytes_for(Bytes payload, Bytes message, Bytes wire) const;
   /// Deterministic part of the cost for a packet with these byte counts.
   Time eval(Bytes payload, Bytes message, Bytes wire) const;

@@ -14,21 +14,21 @@ namespace rdmasim {
 
 class DelayStage final : public Stage {
  public:
-  DelayStage(SimContext& ctx, const StageSpec& spec) : Stage(ctx), cat_(spec.cat), cost_(spec.cost) {}
+  DelayStage(SimContext& ctx, const StageSpec& spec) : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)) {}
   void receive(Packet& p) override;
   void on_event(std::uint64_t arg) override;
 
  private:
   [[gnu::noinline]] void traced(Packet& p);
   Category cat_;
-  Cost cost_;
+  const Cost& cost_;  // interned (SimContext::costs)
 };
 
 class ServeStage final : public Stage {
  public:
   /// `irqs` (optional): counts the interrupts this stage takes (host CPU accounting).
   ServeStage(SimContext& ctx, const StageSpec& spec, FifoServer& server, std::uint64_t* irqs = nullptr)
-      : Stage(ctx), cat_(spec.cat), cost_(spec.cost), server_(server), wire_(spec.res == ResourceKind::wire),
+      : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)), server_(server), wire_(spec.res == ResourceKind::wire),
         irqs_(irqs) {}
   void receive(Packet& p) override;
   /// Called by the server when p's service starts (a wire: p starts its transmission).
@@ -45,7 +45,7 @@ class ServeStage final : public Stage {
     return cost_.chunk_payer(p.index, p.msg->size) ? cost_.head_extra : Time::zero();
   }
   Category cat_;
-  Cost cost_;
+  const Cost& cost_;  // interned (SimContext::costs)
   FifoServer& server_;
   bool wire_;
   std::uint64_t* irqs_;

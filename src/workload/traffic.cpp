@@ -181,6 +181,8 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   if (base.fabric.udp_sport + pairs.size() - 1 > 65535)
     throw std::invalid_argument("--sport: flows use ports sport..sport+" + std::to_string(pairs.size() - 1) +
                                 ", which must stay below 65536");
+  r.flows.reserve(pairs.size());
+  flow_links.reserve(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const auto [s, d] = pairs[i];
     if (s < 0 || s >= hosts || d < 0 || d >= hosts || s == d) throw std::invalid_argument("bad flow host pair");
