@@ -1,6 +1,6 @@
 // engine_bench: throughput of the discrete-event engine and of one end-to-end latency run.
 //
-// BM_SchedulerHold/N   rdmasim::Scheduler (4-ary heap) under the classic "hold model": N
+// BM_SchedulerHold/N   rdmasim::Scheduler (timing wheel over a 4-ary heap) under the classic "hold model": N
 //                      events are pending before timing starts; each timed iteration runs one
 //                      event (step()), whose handler schedules exactly one new event at
 //                      now + increment, so the queue stays at N. Increments are uniform in

@@ -97,3 +97,55 @@ TEST(CopyLog, InterleavedPushPopAcrossMessagesAndLargeDifferences) {
   log.clear();
   EXPECT_TRUE(log.empty());
 }
+
+// Records reuse the previous record's mask when the same words differ; a packet that differs
+// in other words (a resend's recovery time, an ECN mark) switches masks and back. Popping and
+// decoding in between keep the masks in step.
+TEST(CopyLog, ChangingWordMasksRoundTrip) {
+  Message m;
+  std::vector<Packet> v = message_packets(m, 300);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i % 7 == 3) v[i].ledger.add(Category::recovery, Time::us(static_cast<std::int64_t>(i)));
+    if (i % 11 == 5) v[i].ce = true;
+  }
+  CopyLog log;
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    log.push(v[i]);
+    if (i % 5 == 4) {  // an ACK for the two oldest
+      for (int k = 0; k < 2; ++k) {
+        ASSERT_TRUE(same_bytes(log.front(), v[next])) << next;
+        log.pop_front();
+        ++next;
+      }
+    }
+  }
+  std::size_t seen = next;
+  log.for_each([&](const Packet& p) { EXPECT_TRUE(same_bytes(p, v[seen])) << seen; ++seen; });
+  EXPECT_EQ(seen, v.size());
+  for (; next < v.size(); ++next) {
+    ASSERT_TRUE(same_bytes(log.front(), v[next])) << next;
+    log.pop_front();
+  }
+  EXPECT_TRUE(log.empty());
+}
+
+// Steady consecutive packets of a message differ in the same few words, so most records are
+// a mask-reuse byte and one-byte differences: under 12 bytes each here.
+TEST(CopyLog, SteadyPacketsCodeCompactly) {
+  Message m;
+  std::vector<Packet> v = message_packets(m, 512);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i].ledger = v[0].ledger;  // same ledger: stamp, index, psn differ
+  for (std::size_t i = 0; i + 1 < v.size(); ++i) v[i].pos = FramePos::middle, v[i].wire = Bytes(4178), v[i].payload = Bytes(4096);
+  v.back() = v[v.size() - 2];
+  v.back().index = static_cast<std::int32_t>(v.size() - 1);
+  v.back().psn = 1000u + static_cast<std::uint32_t>(v.size() - 1);
+  v.back().stamp = v[v.size() - 2].stamp + Time::ps(335'000);
+  CopyLog log;
+  for (const Packet& p : v) log.push(p);
+  EXPECT_LT(log.stored_bytes(), 511u * 8u);  // 1 mask byte + stamp (3) + index (1) + psn (1)
+  for (const Packet& p : v) {
+    ASSERT_TRUE(same_bytes(log.front(), p));
+    log.pop_front();
+  }
+}

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -97,7 +98,7 @@ TEST(Scheduler, StopEndsTheRunAfterTheCurrentEvent) {
   EXPECT_FALSE(s.stopped());
 }
 
-// The timing wheel covers the next ~67 us; later events wait in the heap. An event scheduled
+// The timing wheel covers the next ~8.4 us; later events wait in the heap. An event scheduled
 // far ahead (heap) and one scheduled later for the same time once it is near (wheel) still run
 // in insertion order, and a mix of near and far delays comes out as one (time, sequence) sort.
 TEST(Scheduler, WheelAndHeapKeepOneGlobalOrder) {
@@ -149,5 +150,26 @@ TEST(Scheduler, NearAndFarDelaysInterleaveExactly) {
     if (chain.log[i - 1].first == chain.log[i].first) {
       ASSERT_LT(chain.log[i - 1].second, chain.log[i].second) << i;
     }
+  }
+}
+
+// Many events in one 256 ps bucket, scheduled latest first with ties: the short in-bucket walk
+// gives up and the heap takes most of them, and they still run as one (time, sequence) sort.
+TEST(Scheduler, DenseBucketOverflowsToTheHeapInOrder) {
+  Scheduler s;
+  Recorder r(s);
+  std::vector<std::pair<std::int64_t, std::uint64_t>> want;
+  std::uint64_t id = 0;
+  for (int k = 0; k < 200; ++k) {
+    const std::int64_t at = 3907 * 256 + 255 - (k % 50) * 5;  // one bucket, descending, 4 of each time
+    s.schedule_at(Time::ps(at), r, id);
+    want.emplace_back(at, id++);
+  }
+  std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  s.run();
+  ASSERT_EQ(r.log.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(r.log[i].first, want[i].first) << i;
+    EXPECT_EQ(r.log[i].second, want[i].second) << i;
   }
 }

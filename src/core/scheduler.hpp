@@ -7,17 +7,21 @@
 //
 // Wheel: 2^15 buckets of 2^8 ps (256 ps), so it spans the next 8.4 us — where nearly all of a
 // fabric's events fall (serialization, propagation, pipelines, host stages). An event goes to
-// the wheel if its bucket is less than 2^14 buckets ahead of now's; since now only advances
+// the wheel if its bucket is less than 2^15 buckets ahead of now's; since now only advances
 // and never passes a pending event, the buckets from now's onwards (cyclically) are in time
-// order. A bucket is a singly linked list of slots sorted by (time, sequence), with a tail
-// pointer: a new event is appended when it sorts last (the common case), else inserted after a
-// walk of at most kMaxWalk entries from the head; one that would need a longer walk goes to the
-// heap instead, so inserting stays O(1). A two-level bitmap finds the next non-empty bucket.
-// Heap: those events and the ones further out (retransmission timers, link faults), 16-byte keys (time, sequence << 24 | slot) compared as one 128-bit number, four
-// siblings per 64-byte cache line. The next event is the earlier of the wheel's and the heap's.
-// Slots are recycled LIFO, so the live ones stay dense. Limits (checked): 2^24 events pending
-// at once, 2^40 scheduled in all. No allocation per event: the arrays only grow when more
-// events are pending than ever before. There is no global instance; components hold a
+// order. A bucket is a singly linked list of slots sorted by (time, sequence); it keeps its
+// tail with the tail's time offset packed beside it, so the common case (the new event sorts
+// last) appends without reading another slot; else the event is inserted after a walk of at
+// most kMaxWalk entries from the head, and one that would need a longer walk goes to the heap,
+// so inserting stays O(1) (buckets this fine hold ~1-3 events in a fat-tree run; a synthetic
+// 10^6 events within 1 us — bench/engine_bench — sends most to the heap). A two-level bitmap
+// finds the next non-empty bucket. Heap: those events and the ones further out
+// (retransmission timers, link faults), 16-byte keys (time, sequence << 24 | slot) compared as
+// one 128-bit number, four siblings per 64-byte cache line. The next event is the earlier of
+// the wheel's and the heap's. Slots are 32 bytes (the sequence and the bucket link share a
+// word) and recycled LIFO, so the live ones stay dense. Limits (checked): 2^24 - 1 events
+// pending at once, 2^40 scheduled in all. No allocation per event: the arrays only grow when
+// more events are pending than ever before. There is no global instance; components hold a
 // reference to the scheduler they were built with, so several simulations can run side by
 // side in one process. Cancellation is left to handlers (generation counters in `arg`).
 #pragma once
@@ -88,10 +92,10 @@ class Scheduler {
   static constexpr unsigned kSlotBits = 24;
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static constexpr std::uint32_t kNil = 0xffffffffu;
-  static constexpr unsigned kBucketShift = 8;               // 256 ps per bucket
+  static constexpr unsigned kBucketShift = 8;  // 256 ps per bucket
   static constexpr std::size_t kBuckets = std::size_t{1} << 15;
   static constexpr std::size_t kBucketMask = kBuckets - 1;
-  static constexpr int kMaxWalk = 32;  // longest in-bucket insertion walk before the heap takes it
+  static constexpr int kMaxWalk = 4;  // longest in-bucket insertion walk before the heap takes it
   static constexpr std::size_t kWords = kBuckets / 64;      // bitmap of non-empty buckets
   static constexpr std::size_t kSummaryWords = kWords / 64;  // bitmap of non-zero words
   static constexpr std::size_t kOffset = 3;  // key(i) lives at keys_[i + 3]: children 4i+1.. start a line
