@@ -49,7 +49,7 @@ struct SimContext {
   Tracer* tracer = nullptr;        // optional trace of the first messages (sim/tracer.hpp)
   WireTap* tap = nullptr;          // optional packet capture (sim/wire_tap.hpp)
   MessageObserver* observer = nullptr;  // optional (workload/run_probe.hpp)
-  CostTable costs;                 // the stages' costs, one copy each (sim/cost_table.hpp)
+  CostTable costs{};               // the stages' costs, one copy each (sim/cost_table.hpp)
 
   /// The owner is done with `m`; it returns to the pool once no RC copy or resend refers to it.
   void release_message(Message& m) {
