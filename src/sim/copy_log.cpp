@@ -14,7 +14,7 @@ void CopyLog::push(const Packet& p) {
   std::uint32_t mask = 0;
   for (std::size_t i = 0; i < kWords; ++i)
     if (w[i] != back_[i]) mask |= std::uint32_t{1} << i;
-  // Room for the longest record (mask + ten bytes per word), written through a pointer.
+  // Room for the longest record (flag, mask, ten bytes per word), written through a pointer.
   constexpr std::size_t kMaxRecord = 5 + 10 * kWords;
   if (buf_.size() < end_ + kMaxRecord) {
     // Grows by a quarter (amortised O(1)): thousands of QPs each hold a message's copies, so

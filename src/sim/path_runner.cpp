@@ -1,8 +1,6 @@
 #include "sim/path_runner.hpp"
 
-#include <mutex>
 #include <stdexcept>
-#include <unordered_set>
 
 #include "net/wire_format.hpp"
 #include "sim/stages.hpp"
@@ -66,15 +64,6 @@ bool takes_interrupt(const StageSpec& s) {
   return (s.cat == Category::interrupt && s.cost.fixed > Time::zero()) || s.label.ends_with("kernel.irq");
 }
 
-// Stage labels come from a small set the path builders make; every PathInstance refers to one
-// interned copy instead of holding its own strings (thousands of flows share them).
-const std::string* intern_label(const std::string& label) {
-  static std::mutex m;
-  static std::unordered_set<std::string> labels;  // node-based: element addresses are stable
-  const std::lock_guard<std::mutex> lock(m);
-  return &*labels.insert(label).first;
-}
-
 }  // namespace
 
 HostCounters HostResources::counters() const {
@@ -130,7 +119,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     if (s.signaled_only && s.kind != StageKind::network)
       stages_.back() = std::make_unique<SignaledOnlyStage>(ctx_, std::move(stages_.back()));
     route_.hops.push_back(stages_.back().get());
-    labels_.push_back(intern_label(s.label));
+    labels_.push_back(&ctx_.labels.intern(s.label));
   }
   route_.sink = &sink;
   if (rc_data.first && rc_ack) {

@@ -91,7 +91,7 @@ class PathInstance {
  private:
   SimContext& ctx_;
   std::vector<std::unique_ptr<Stage>> stages_;
-  std::vector<const std::string*> labels_;  // interned (path_runner.cpp)
+  std::vector<const std::string*> labels_;  // interned (SimContext::labels)
   std::vector<const NetworkStage*> network_;
   std::unique_ptr<NetworkStage> tcp_ack_;  // TCP: the reverse flow its ACKs take (not on the route)
   std::unique_ptr<RcConnection> rc_;  // after the stages it is bound to

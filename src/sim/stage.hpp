@@ -9,13 +9,15 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/pool.hpp"
 #include "core/random.hpp"
 #include "core/scheduler.hpp"
 #include "net/packet.hpp"
-#include "sim/cost_table.hpp"
+#include "model/path.hpp"
+#include "sim/intern_table.hpp"
 #include "sim/tracer.hpp"
 #include "sim/wire_tap.hpp"
 
@@ -49,7 +51,8 @@ struct SimContext {
   Tracer* tracer = nullptr;        // optional trace of the first messages (sim/tracer.hpp)
   WireTap* tap = nullptr;          // optional packet capture (sim/wire_tap.hpp)
   MessageObserver* observer = nullptr;  // optional (workload/run_probe.hpp)
-  CostTable costs{};               // the stages' costs, one copy each (sim/cost_table.hpp)
+  InternTable<Cost> costs{};           // the stages' costs, one copy each (sim/intern_table.hpp)
+  InternTable<std::string> labels{};   // the stages' labels, one copy each
 
   /// The owner is done with `m`; it returns to the pool once no RC copy or resend refers to it.
   void release_message(Message& m) {

@@ -1,13 +1,17 @@
-// CostTable: equal costs intern to one copy whose address and value stay put; different costs
-// get their own.
-#include "sim/cost_table.hpp"
+// InternTable: equal values intern to one copy whose address and value stay put; different
+// values get their own.
+#include "sim/intern_table.hpp"
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "model/path.hpp"
+
 using namespace rdmasim;
 
-TEST(CostTable, EqualCostsShareOneCopy) {
-  CostTable t;
+TEST(InternTable, EqualCostsShareOneCopy) {
+  InternTable<Cost> t;
   Cost a;
   a.fixed = Time::ns(300);
   Cost b = a;
@@ -23,8 +27,8 @@ TEST(CostTable, EqualCostsShareOneCopy) {
   EXPECT_EQ(ib.rate, Rate::gbps(100));
 }
 
-TEST(CostTable, InternedCopiesStayPutAsTheTableGrows) {
-  CostTable t;
+TEST(InternTable, InternedCopiesStayPutAsTheTableGrows) {
+  InternTable<Cost> t;
   Cost first;
   first.jitter = Time::ns(7);
   const Cost* at = &t.intern(first);
@@ -36,4 +40,13 @@ TEST(CostTable, InternedCopiesStayPutAsTheTableGrows) {
   EXPECT_EQ(t.size(), 1001u);
   EXPECT_EQ(&t.intern(first), at);
   EXPECT_EQ(at->jitter, Time::ns(7));
+}
+
+TEST(InternTable, LabelsShareOneString) {
+  InternTable<std::string> t;
+  const std::string& a = t.intern("A.nic.tx_pipeline");
+  const std::string& b = t.intern(std::string("A.nic.") + "tx_pipeline");
+  EXPECT_EQ(&a, &b);
+  EXPECT_NE(&t.intern("B.nic.tx_pipeline"), &a);
+  EXPECT_EQ(t.size(), 2u);
 }
