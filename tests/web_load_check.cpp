@@ -53,7 +53,11 @@ int main() {
         if (i == 7) std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the slow reader
         return true;
       });
-      if (!r || r->status != 200) ++errors;
+      if (!r || r->status != 200) {
+        ++errors;
+        std::fprintf(stderr, "load: SSE client %d: %s\n", i,
+                     r ? ("status " + std::to_string(r->status)).c_str() : httplib::to_string(r.error()).c_str());
+      }
       for (std::size_t p = 0; (p = buf.find("\nevent: ", p)) != std::string::npos; ++p) ++sse_events[static_cast<std::size_t>(i)];
       sse_done[static_cast<std::size_t>(i)] = buf.find("event: done") != std::string::npos;
     });
@@ -80,7 +84,12 @@ int main() {
           }
         }();
         lat[static_cast<std::size_t>(k)].push_back(std::chrono::duration<double, std::milli>(Clock::now() - q0).count());
-        if (!r || r->status != want) ++errors;
+        if (!r || r->status != want) {
+          ++errors;
+          std::fprintf(stderr, "load: request %d of client %d: %s\n", i, k,
+                       r ? ("status " + std::to_string(r->status) + ", want " + std::to_string(want)).c_str()
+                         : httplib::to_string(r.error()).c_str());
+        }
       }
     });
   for (std::thread& t : burst) t.join();
