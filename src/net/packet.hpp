@@ -98,7 +98,7 @@ struct Packet {
   Stage* service_owner = nullptr;
   std::int32_t index = 0;       // position in its message (0-based); in the low half of its word, so
                                 // consecutive retransmission copies differ by 1 there (sim/copy_log.hpp)
-  std::uint32_t hop = 0;        // index of the stage currently holding the packet
+  std::uint32_t spare = 0;      // unused: keeps `index` alone in its word with a constant (sim/copy_log.hpp)
   std::uint32_t psn = 0;        // RC: packet sequence number (sim/rc_connection.hpp); control: the PSN it names
 
   /// Tells the pacer (once) that this packet is starting on the sender's wire.

@@ -36,6 +36,10 @@ class SignaledOnlyStage final : public Stage {
   }
   void on_event(std::uint64_t) override {}
   Stage& inner() { return *inner_; }
+  void link(Stage* next) override {
+    Stage::link(next);
+    inner_->link(next);
+  }
 
  private:
   std::unique_ptr<Stage> inner_;
@@ -51,6 +55,10 @@ class ObservedStage final : public Stage {
     inner_->receive(p);
   }
   void on_event(std::uint64_t) override {}
+  void link(Stage* next) override {
+    Stage::link(next);
+    inner_->link(next);
+  }
 
  private:
   std::unique_ptr<Stage> inner_;
@@ -122,6 +130,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     labels_.push_back(&ctx_.labels.intern(s.label));
   }
   route_.sink = &sink;
+  link_route();
   if (rc_data.first && rc_ack) {
     const NetworkSpec& n = *rc_data.second;
     RcOptions o;
@@ -141,12 +150,17 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
 
 PathInstance::~PathInstance() = default;
 
+void PathInstance::link_route() {
+  for (std::size_t i = 0; i < route_.hops.size(); ++i) route_.hops[i]->link(i + 1 < route_.hops.size() ? route_.hops[i + 1] : nullptr);
+}
+
 void PathInstance::observe_after(const std::string& label, StageObserver& o) {
   for (std::size_t i = 0; i + 1 < labels_.size(); ++i) {
     if (*labels_[i] != label) continue;
     if (dynamic_cast<NetworkStage*>(stages_[i + 1].get())) throw std::logic_error("cannot observe before a network stage");
     stages_[i + 1] = std::make_unique<ObservedStage>(ctx_, std::move(stages_[i + 1]), o);
     route_.hops[i + 1] = stages_[i + 1].get();
+    link_route();
     return;
   }
   throw std::logic_error("no stage \"" + label + "\" followed by another on this path");
@@ -164,7 +178,6 @@ void PathInstance::post(Message& m, const Ledger& ledger, Time posted) {
   Packet& t = *ctx_.packets.acquire();
   t.msg = &m;
   t.route = &route_;
-  t.hop = 0;
   t.payload = m.size;
   t.stamp = ctx_.sched.now();
   t.ledger = ledger;

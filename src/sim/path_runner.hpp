@@ -89,6 +89,8 @@ class PathInstance {
   RcConnection* rc_mut() { return rc_.get(); }
 
  private:
+  void link_route();  // each stage to the next on route_ (Stage::link)
+
   SimContext& ctx_;
   std::vector<std::unique_ptr<Stage>> stages_;
   std::vector<const std::string*> labels_;  // interned (SimContext::labels)

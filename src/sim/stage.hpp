@@ -1,7 +1,7 @@
 // Stages: the pieces a packet is handed through on its route, and the context they share.
 //
-// A Route is the ordered list of stages of one PathSpec; a packet remembers its route and the
-// index of the stage holding it (`hop`). A stage does its work (a delay, a turn on a FIFO
+// A Route is the ordered list of stages of one PathSpec; each stage is linked to the one after
+// it, and a packet remembers its route for the sink at the end. A stage does its work (a delay, a turn on a FIFO
 // server, a split, a merge, a moderation wait), charges the elapsed time to the packet's
 // ledger, and forwards the packet to the next stage; after the last stage the route's
 // MessageSink receives the message token. Nothing here allocates per packet except through
@@ -86,6 +86,9 @@ class Stage : public EventHandler {
   explicit Stage(SimContext& ctx) : ctx_(ctx) {}
   virtual ~Stage() = default;
   virtual void receive(Packet& p) = 0;
+  /// The stage after this one on its route (nullptr: the last, the route's sink follows), set
+  /// once the route is built; a wrapping stage passes it on to the stage it wraps.
+  virtual void link(Stage* next) { next_ = next; }
   /// Where this stage's time goes in a trace (set when the simulation is traced).
   TraceSite site() const { return site_; }
   void set_site(TraceSite s) { site_ = s; }
@@ -95,6 +98,7 @@ class Stage : public EventHandler {
   static Packet& packet_of(std::uint64_t arg) { return *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(arg)); }
   static std::uint64_t arg_of(Packet& p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)); }
   SimContext& ctx_;
+  Stage* next_ = nullptr;
   TraceSite site_ = 0;
 };
 
@@ -105,14 +109,10 @@ struct Route {
 };
 
 inline void Stage::forward(Packet& p) {
-  const std::uint32_t next = p.hop + 1;
-  if (next < p.route->hops.size()) {
-    p.hop = next;
-    p.route->hops[next]->receive(p);
-  } else {
-    if (p.trail >= 0) [[unlikely]] ctx_.tracer->delivered(p, ctx_.sched.now());
-    p.route->sink->delivered(p);
-  }
+  if (next_) [[likely]]
+    return next_->receive(p);
+  if (p.trail >= 0) [[unlikely]] ctx_.tracer->delivered(p, ctx_.sched.now());
+  p.route->sink->delivered(p);
 }
 
 }  // namespace rdmasim

@@ -92,7 +92,6 @@ void SplitStage::receive(Packet& token) {
     if (i > 0) {
       p->msg = token.msg;
       p->route = token.route;
-      p->hop = token.hop;
       p->stamp = token.stamp;
       p->ledger = token.ledger;
       p->trail = token.trail;
@@ -144,7 +143,6 @@ void SplitStage::pump() {
     if (p != current_) {
       p->msg = current_->msg;
       p->route = current_->route;
-      p->hop = current_->hop;
       p->stamp = current_->stamp;
       p->ledger = current_->ledger;
       p->trail = current_->trail;
