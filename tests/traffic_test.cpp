@@ -76,6 +76,25 @@ TEST(Traffic, IncastSharesTheReceiversLink) {
   for (const FlowResult& f : r.flows) EXPECT_EQ(f.bottleneck_sharing, 4);
 }
 
+TEST(Traffic, PredictedRatesAreMaxMinFair) {
+  // Three flows into h14 share its link (a third each); h0's uplink carries one of them and a
+  // flow to h1 behind the same edge switch, which gets the rest of that uplink: two thirds.
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.size = Bytes(65536);
+  c.base.iters = 5;
+  c.flows = {{0, 14}, {1, 14}, {2, 14}, {0, 1}};
+  const TrafficResult r = run_traffic(c);
+  ASSERT_EQ(r.flows.size(), 4u);
+  const double third = r.flows[0].predicted_bps;
+  EXPECT_GT(third, 0.0);
+  EXPECT_EQ(r.flows[1].predicted_bps, third);
+  EXPECT_EQ(r.flows[2].predicted_bps, third);
+  EXPECT_DOUBLE_EQ(r.flows[3].predicted_bps, 2 * third);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(r.flows[static_cast<std::size_t>(i)].bottleneck_sharing, 3);
+  EXPECT_EQ(r.flows[3].bottleneck_sharing, 2);
+}
+
 TEST(Traffic, PatternsAndErrors) {
   TrafficConfig c;
   c.base.topology = LatTopology::fabric;

@@ -172,6 +172,21 @@ bool Scheduler::step() {
     heap_pop();
   }
   --size_;
+  if (wheel_count_ > 0) {
+    // A hint: start loading the next event's handler and argument (most handlers' argument is
+    // a Packet*; a prefetch never faults, so one that is not costs only the hint). The next
+    // event is nearly always the new head of this bucket or of the next non-empty bucket in
+    // the same bitmap word (a fabric's buckets hold 1-3 events); further ones are not looked for.
+    std::uint32_t n = buckets_[b].head;
+    if (n == kNil && wheel) {  // (from the heap: b is the wheel's first bucket, its head next)
+      const std::uint64_t m = bits_[b >> 6] & (~std::uint64_t{1} << (b & 63));
+      if (m) n = buckets_[(b & ~std::size_t{63}) | static_cast<std::size_t>(__builtin_ctzll(m))].head;
+    }
+    if (n != kNil) {
+      __builtin_prefetch(slots_[n].handler);
+      __builtin_prefetch(reinterpret_cast<const void*>(static_cast<std::uintptr_t>(slots_[n].arg)));
+    }
+  }
   const Slot e = slots_[s];
   free_slots_.push_back(s);
   now_ = Time::ps(static_cast<std::int64_t>(e.at));

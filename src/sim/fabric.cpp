@@ -56,6 +56,15 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       if (opt_.layer == LinkLayer::ib && port->peer_switch) port->fill_credits(opt_.sw.ib_vl_buffer.count());
     }
   }
+  if (opt_.sw.cut_through) {  // which ports may hand frames on early (start_next)
+    std::vector<std::int64_t> fastest(topo.nodes().size(), 0);  // per node: its fastest cable
+    for (const Cable& c : cables)
+      for (int n : {c.a, c.b}) fastest[static_cast<std::size_t>(n)] = std::max(fastest[static_cast<std::size_t>(n)], c.rate.bits_per_sec());
+    for (Port& p : ports_)
+      if (p.peer_switch)
+        p.cut_through = fastest[static_cast<std::size_t>(p.peer)] <= p.rate.bits_per_sec() ? Port::CutThrough::always
+                                                                                          : Port::CutThrough::per_frame;
+  }
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
     const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;
     if (cables[ci].down_at != Time::max()) sched_.schedule_at(cables[ci].down_at, control_, arg | kLinkDown << 28);
@@ -368,10 +377,9 @@ void Fabric::start_next(Port& e) {
   }
   const Time service = e.ser_time;
   Time release = service;
-  if (e.peer_switch && opt_.sw.cut_through) {
-    const std::int64_t next_rate = route_memo(*p.flow, e.peer).max_rate_bps;
-    if (next_rate <= e.rate.bits_per_sec()) release = std::min(service, e.ct_release);
-  }
+  if (e.cut_through == Port::CutThrough::always ||
+      (e.cut_through == Port::CutThrough::per_frame && route_memo(*p.flow, e.peer).max_rate_bps <= e.rate.bits_per_sec()))
+    release = std::min(service, e.ct_release);
   e.busy = true;
   e.busy_until = now + service;
   // The frame's whole hop is fixed from here: transmission up to hand-on (cut-through: the

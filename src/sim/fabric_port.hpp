@@ -52,6 +52,9 @@ struct Fabric::Port final : EventHandler {
   bool blocked = false;
   bool down = false;    // its link is down (link fault)
   bool faulty = false;  // frames it sends may be lost on arrival: down, drops, windows or loss
+  // Into a cut-through switch: every frame may be handed on early (no cable out of the peer
+  // is faster than this one), or only those whose next hops are not faster (checked per frame).
+  enum class CutThrough : std::uint8_t { off, always, per_frame } cut_through = CutThrough::off;
   std::uint8_t backlog = 0;      // switch port: priorities with frames queued
   std::uint8_t paused = 0;       // PFC: priorities the peer has paused
   std::uint8_t wd_dropping = 0;  // PFC watchdog: priorities in drop mode

@@ -57,12 +57,16 @@ void ServeStage::charge_traced(Packet& p) {
   p.charge(cat_, ctx_.sched.now(), site_);
 }
 
-void SplitStage::set_up(Packet& p, const Message& m, std::int32_t i, std::int32_t n) const {
+Bytes SplitStage::payload_of(const Message& m, std::int32_t i) const {
+  return split_.header_only ? Bytes{} : packet_payload(m.size, split_.segment, i);
+}
+
+void SplitStage::set_up(Packet& p, const Message& m, std::int32_t i, std::int32_t n, Bytes wire) const {
   p.index = i;
   p.pos = frame_pos(i, n);
   p.batch_head = true;
-  p.payload = split_.header_only ? Bytes{} : packet_payload(m.size, split_.segment, i);
-  p.wire = frame_wire_bytes(split_.frame, p.pos, p.payload, split_.layer);
+  p.payload = payload_of(m, i);
+  p.wire = wire;
   p.next_in_queue = nullptr;
 }
 
@@ -93,7 +97,7 @@ void SplitStage::receive(Packet& token) {
       p->ledger = token.ledger;
       p->trail = token.trail;
     }
-    set_up(*p, m, i, n);
+    set_up(*p, m, i, n, frame_wire_bytes(split_.frame, frame_pos(i, n), payload_of(m, i), split_.layer));
     if (prev) prev->next_in_queue = p;
     prev = p;
   }
@@ -133,11 +137,8 @@ void SplitStage::pump() {
       count_ = current_->msg->packets;
     }
     const Message& m = *current_->msg;
-    const std::int64_t wire =
-        frame_wire_bytes(split_.frame, frame_pos(next_, count_),
-                         split_.header_only ? Bytes{} : packet_payload(m.size, split_.segment, next_), split_.layer)
-            .count();
-    if (in_flight_ > 0 && in_flight_ + wire > split_.window.count()) return;
+    const Bytes wire = frame_wire_bytes(split_.frame, frame_pos(next_, count_), payload_of(m, next_), split_.layer);
+    if (in_flight_ > 0 && in_flight_ + wire.count() > split_.window.count()) return;
     // The last packet is the token itself; the others are copies of it at the split.
     Packet* p = next_ + 1 == count_ ? current_ : ctx_.packets.acquire();
     if (p != current_) {
@@ -148,10 +149,10 @@ void SplitStage::pump() {
       p->ledger = current_->ledger;
       p->trail = current_->trail;
     }
-    set_up(*p, m, next_, count_);
+    set_up(*p, m, next_, count_, wire);
     p->charge(Category::queue, ctx_.sched.now(), site_);  // waited for the window (zero if not)
     p->pacer = this;
-    in_flight_ += wire;
+    in_flight_ += wire.count();
     if (++next_ == count_) current_ = nullptr;
     forward(*p);
   }

@@ -63,7 +63,8 @@ class SplitStage final : public Stage, public TxPacer {
   void on_event(std::uint64_t) override {}
 
  private:
-  void set_up(Packet& p, const Message& m, std::int32_t i, std::int32_t n) const;
+  Bytes payload_of(const Message& m, std::int32_t i) const;
+  void set_up(Packet& p, const Message& m, std::int32_t i, std::int32_t n, Bytes wire) const;
   void pump();
   /// For a capture: the frames' kind, destination QP, PSNs and MSN (sim/wire_tap.hpp).
   void stamp_wire(Message& m, const Route& r, std::int32_t n);

@@ -69,26 +69,35 @@ std::vector<std::pair<int, int>> pattern_flows(const TrafficConfig& c, int hosts
 // Max-min fair rates (progressive filling) of flows over links of equal capacity `cap`: the
 // most shared link fixes its flows' share, which leaves the other links; repeat.
 std::vector<double> max_min_rates(const std::vector<std::vector<int>>& flow_links, double cap) {
+  // Links renumbered densely in ascending id order (ties between equally tight links go to
+  // the lowest id, as before).
+  std::vector<int> ids;
+  for (const auto& links : flow_links) ids.insert(ids.end(), links.begin(), links.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<std::vector<std::size_t>> dense(flow_links.size());
+  for (std::size_t f = 0; f < flow_links.size(); ++f)
+    for (int l : flow_links[f])
+      dense[f].push_back(static_cast<std::size_t>(std::lower_bound(ids.begin(), ids.end(), l) - ids.begin()));
   std::vector<double> rate(flow_links.size(), 0.0);
   std::vector<bool> fixed(flow_links.size(), false);
-  std::map<int, double> left;
-  for (const auto& links : flow_links)
-    for (int l : links) left[l] = cap;
+  std::vector<double> left(ids.size(), cap);
+  std::vector<int> users(ids.size());
   for (std::size_t done = 0; done < flow_links.size();) {
-    std::map<int, int> users;
+    std::fill(users.begin(), users.end(), 0);
     for (std::size_t f = 0; f < flow_links.size(); ++f)
       if (!fixed[f])
-        for (int l : flow_links[f]) ++users[l];
-    int tight = -1;
+        for (std::size_t l : dense[f]) ++users[l];
+    std::size_t tight = ids.size();
     double share = 0;
-    for (const auto& [l, n] : users)
-      if (tight < 0 || left[l] / n < share) tight = l, share = left[l] / n;
+    for (std::size_t l = 0; l < ids.size(); ++l)
+      if (users[l] > 0 && (tight == ids.size() || left[l] / users[l] < share)) tight = l, share = left[l] / users[l];
     for (std::size_t f = 0; f < flow_links.size(); ++f) {
-      if (fixed[f] || std::find(flow_links[f].begin(), flow_links[f].end(), tight) == flow_links[f].end()) continue;
+      if (fixed[f] || std::find(dense[f].begin(), dense[f].end(), tight) == dense[f].end()) continue;
       fixed[f] = true;
       rate[f] = share;
       ++done;
-      for (int l : flow_links[f]) left[l] -= share;
+      for (std::size_t l : dense[f]) left[l] -= share;
     }
   }
   return rate;
