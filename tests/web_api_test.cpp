@@ -4,8 +4,17 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <thread>
+#include <vector>
 
 #include "web/presets.hpp"
 #include "web/web_server.hpp"
@@ -314,6 +323,48 @@ TEST(WebDir, ServesFromDiskInsideTheDirectoryOnly) {
   EXPECT_EQ(s.asset("/missing.js").status, 404);
   EXPECT_EQ(c.Get("/%2e%2e/CMakeLists.txt")->status, 400);
   s.stop();
+}
+
+// A burst of new connections must be queued by the kernel, not dropped or reset: httplib's
+// compiled-in backlog of 5 made the 7th concurrent connect wait for SYN retries (and, with SYN
+// cookies, reset a POST). Bound but not serving, the server accepts nothing, so exactly the
+// connects the backlog holds complete; the 10 s poll is only a bound.
+TEST(WebListen, BacklogHoldsABurstOfConnections) {
+  ServerOptions o;
+  o.port = 0;
+  WebServer s(o);
+  const int port = s.bind();
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  constexpr int kBurst = 64;
+  std::vector<pollfd> fds;
+  for (int i = 0; i < kBurst; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ASSERT_GE(fd, 0);
+    const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a);
+    ASSERT_TRUE(rc == 0 || errno == EINPROGRESS) << errno;
+    fds.push_back({fd, POLLOUT, 0});
+  }
+  // Poll only the connects still pending (a connected socket stays writable), 100 ms a round.
+  std::vector<int> done;
+  for (int round = 0; round < 100 && !fds.empty(); ++round) {
+    ::poll(fds.data(), fds.size(), 100);
+    std::vector<pollfd> pending;
+    for (const pollfd& p : fds) {
+      int err = -1;
+      socklen_t len = sizeof err;
+      if (!(p.revents & POLLOUT)) pending.push_back({p.fd, POLLOUT, 0});
+      else if (::getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0) done.push_back(p.fd);
+      else ::close(p.fd);  // refused or reset: not counted
+    }
+    fds = std::move(pending);
+  }
+  const int connected = static_cast<int>(done.size());
+  for (const pollfd& p : fds) ::close(p.fd);
+  for (int fd : done) ::close(fd);
+  EXPECT_EQ(connected, kBurst);
 }
 
 TEST(ErrorKey, TakesTheKeyPathAfterTheSource) {

@@ -1,6 +1,7 @@
 #include "web/web_server.hpp"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <filesystem>
 #include <fstream>
@@ -42,7 +43,13 @@ WebServer::WebServer(ServerOptions o)
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
   s.set_payload_max_length(o_.max_body);
   s.set_read_timeout(10);
-  s.set_keep_alive_max_count(1000);  // clients keep their connection (httplib's listen backlog is short)
+  s.set_keep_alive_max_count(1000);  // a browser keeps its connection for many requests
+  // httplib's own options (SO_REUSEPORT), and the listening socket's fd for bind(), which
+  // widens httplib's compiled-in listen backlog of 5.
+  s.set_socket_options([this](socket_t sock) {
+    httplib::default_socket_options(sock);
+    listen_fd_ = sock;
+  });
   s.set_write_timeout(10);
   api_->install(s);
   s.Get(R"(/api(/.*)?)", [](const httplib::Request& req, httplib::Response& res) {
@@ -105,6 +112,15 @@ WebServer::Asset WebServer::asset(const std::string& raw) const {
 int WebServer::bind() {
   const int port = o_.port == 0 ? http_->bind_to_any_port(o_.bind) : (http_->bind_to_port(o_.bind, o_.port) ? o_.port : -1);
   if (port < 0) throw std::runtime_error("cannot listen on " + o_.bind + ":" + std::to_string(o_.port));
+  // libcpp-httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed when the
+  // library was built). A burst of new connections (clients without keep-alive) overflows it:
+  // the kernel drops SYNs (1 s connect retries) and falls back to SYN cookies, and a client
+  // segment that is not the first after the handshake (a POST's body, written after its
+  // headers) then fails the cookie check and is answered with a RST (Error::Read at the
+  // client). listen() again on the listening socket only raises its backlog (Linux, POSIX).
+  if (listen_fd_ < 0 || ::listen(listen_fd_, SOMAXCONN) != 0)
+    throw std::runtime_error("cannot listen on " + o_.bind + ":" + std::to_string(port) + " with a backlog of " +
+                             std::to_string(SOMAXCONN));
   return port;
 }
 

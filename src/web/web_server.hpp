@@ -5,7 +5,8 @@
 // Hardening: request bodies above `max_body` get 413; unknown routes 404; a static path with
 // "..", a backslash, a NUL or a '%' left after URL decoding (double encoding) gets 400 and never
 // reaches the file system; under `web_dir` the resolved file must stay inside it (symlinks
-// included). Every error body is JSON {"error", "key"}.
+// included). Every error body is JSON {"error", "key"}. The listen backlog is SOMAXCONN, not
+// httplib's 5, so a burst of new connections is queued rather than reset.
 #pragma once
 
 #include <memory>
@@ -59,6 +60,7 @@ class WebServer {
   std::unique_ptr<Api> api_;
   std::unique_ptr<httplib::Server> http_;
   std::thread thread_;
+  int listen_fd_ = -1;  // httplib's listening socket, set while bind() creates it
 };
 
 }  // namespace rdmasim::web
