@@ -4,7 +4,16 @@
 
 namespace rdmasim {
 
+void DelayStage::link(Stage* next) {
+  Stage::link(next);
+  const bool constant = cost_.rate.unlimited() && cost_.jitter == Time::zero();
+  merge_ = constant ? dynamic_cast<MergeStage*>(next) : nullptr;
+}
+
 void DelayStage::receive(Packet& p) {
+  // Counted (and released) now. A traced packet's step here would be a leaf of its trace that
+  // no critical path reaches (sim/tracer.hpp): only the message's last packet continues.
+  if (merge_ && !merge_->count(p)) return;
   Time t = cost_.eval(p.payload, p.msg->size, p.wire);
   if (cost_.jitter > Time::zero()) t += ctx_.jitter.uniform_time(cost_.jitter);
   ctx_.sched.schedule_in(t, *this, arg_of(p));
@@ -14,11 +23,13 @@ void DelayStage::on_event(std::uint64_t arg) {
   Packet& p = packet_of(arg);
   if (p.trail >= 0) [[unlikely]] return traced(p);  // keeps the untraced path free of calls
   p.charge(cat_, ctx_.sched.now());
+  if (merge_) return merge_->complete(p);  // counted when it entered
   forward(p);
 }
 
 void DelayStage::traced(Packet& p) {
   p.charge(cat_, ctx_.sched.now(), site_);
+  if (merge_) return merge_->complete(p);
   forward(p);
 }
 
@@ -156,7 +167,7 @@ void SplitStage::pump() {
   }
 }
 
-void MergeStage::receive(Packet& p) {
+bool MergeStage::count(Packet& p) {
   Message& m = *p.msg;
   if (p.index < m.next_index)
     ++ctx_.out_of_order;
@@ -164,10 +175,15 @@ void MergeStage::receive(Packet& p) {
     m.next_index = p.index + 1;
   if (++m.arrived < m.packets) {
     ctx_.packets.release(&p);
-    return;
+    return false;
   }
   m.arrived = 0;
   m.next_index = 0;
+  return true;
+}
+
+void MergeStage::complete(Packet& p) {
+  const Message& m = *p.msg;
   p.payload = m.size;
   p.index = 0;
   p.pos = FramePos::only;

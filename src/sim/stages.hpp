@@ -12,16 +12,24 @@
 
 namespace rdmasim {
 
+class MergeStage;
+
+/// A fixed or per-byte delay. Into a merge, a constant delay (no per-byte part, no jitter)
+/// holds only the packet that completes its message: the merge counts every packet as it
+/// enters the delay and releases the others at once — the same packets in the same order as
+/// when each waited out the delay first, one event per message instead of one per packet.
 class DelayStage final : public Stage {
  public:
   DelayStage(SimContext& ctx, const StageSpec& spec) : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)) {}
   void receive(Packet& p) override;
   void on_event(std::uint64_t arg) override;
+  void link(Stage* next) override;
 
  private:
   [[gnu::noinline]] void traced(Packet& p);
   Category cat_;
   const Cost& cost_;  // interned (SimContext::costs)
+  MergeStage* merge_ = nullptr;  // the next stage, when it is a merge and the delay constant
 };
 
 class ServeStage final : public Stage {
@@ -83,8 +91,15 @@ class SplitStage final : public Stage, public TxPacer {
 class MergeStage final : public Stage {
  public:
   explicit MergeStage(SimContext& ctx) : Stage(ctx) {}
-  void receive(Packet& p) override;
+  void receive(Packet& p) override {
+    if (count(p)) complete(p);
+  }
   void on_event(std::uint64_t) override {}
+  /// Counts `p` towards its message: false when more are due (p is released), true when it is
+  /// the message's last.
+  bool count(Packet& p);
+  /// `p`, counted last, continues as its message's token.
+  void complete(Packet& p);
 };
 
 /// The switched fabric between the NICs: the packet crosses the packet-level Fabric and
