@@ -396,6 +396,7 @@ void Fabric::start_next(Port& e) {
 }
 
 void Fabric::on_port(Port& e, std::uint64_t) {
+  e.prefetch_path();  // the next frame's start reads it, after the buffer is released
   e.path.freed(sched_.now());
   e.busy = false;
   ++e.c.tx_packets;
@@ -456,6 +457,7 @@ void Fabric::admit(Packet& p, int node, int in) {
   if (out < 0) [[unlikely]]
     return link_drop(nullptr, p);
   Port& e = ports_[static_cast<std::size_t>(out)];
+  e.prefetch_path();  // while the buffer accounting runs
   if (e.down) [[unlikely]]
     return link_drop(&e, p);
   if (e.wd_dropping) [[unlikely]]

@@ -35,6 +35,7 @@ inline void prefetch_packet(const Packet* p) {
 
 }  // namespace fabric_detail
 
+
 struct Fabric::Port final : EventHandler {
   Port(Fabric& f, int i) : fabric(f), id(i) {}
   void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
@@ -116,6 +117,13 @@ struct Fabric::Port final : EventHandler {
     for (Class& k : cls) k.credits = bytes;
   }
   void refresh_faulty() { faulty = down || losses || loss > 0; }
+  /// Starts loading the critical path (what starting a frame reads and overwrites: a ledger).
+  void prefetch_path() const {
+    const char* b = reinterpret_cast<const char*>(&path);
+    __builtin_prefetch(b, 1);
+    __builtin_prefetch(b + 64, 1);
+    __builtin_prefetch(b + 128, 1);
+  }
 };
 
 template <typename Drop>
