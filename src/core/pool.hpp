@@ -1,31 +1,38 @@
 // Object pool: hands out stable pointers to T from chunked storage and recycles them through
 // a free list, so the hot path allocates nothing once the pool has grown to the peak number of
-// live objects. Objects are value-reset on acquire (T must be default-constructible).
+// live objects. Objects are value-reset on acquire (T must be default-constructible and
+// trivially copyable). The free list is intrusive — a free object's first bytes link it to the
+// next — so it costs no memory beside the objects.
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace rdmasim {
 
 template <typename T, std::size_t ChunkSize = 256>
 class Pool {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) >= sizeof(T*),
+                "Pool<T>: a free object's first bytes hold the free list's link");
+
  public:
   Pool() = default;
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
 
   T* acquire() {
-    if (free_.empty()) grow();
-    T* p = free_.back();
-    free_.pop_back();
+    if (!free_) grow();
+    T* p = free_;
+    std::memcpy(static_cast<void*>(&free_), static_cast<const void*>(p), sizeof(T*));
     *p = T{};
     ++live_;
     return p;
   }
   void release(T* p) {
-    free_.push_back(p);
+    push_free(p);
     --live_;
   }
   std::size_t live() const { return live_; }
@@ -35,11 +42,14 @@ class Pool {
   void grow() {
     chunks_.push_back(std::make_unique<T[]>(ChunkSize));
     T* base = chunks_.back().get();
-    free_.reserve(capacity());
-    for (std::size_t i = ChunkSize; i-- > 0;) free_.push_back(base + i);
+    for (std::size_t i = ChunkSize; i-- > 0;) push_free(base + i);  // base + 0 comes out first
+  }
+  void push_free(T* p) {
+    std::memcpy(static_cast<void*>(p), static_cast<const void*>(&free_), sizeof(T*));
+    free_ = p;
   }
   std::vector<std::unique_ptr<T[]>> chunks_;
-  std::vector<T*> free_;
+  T* free_ = nullptr;  // last released first (LIFO: the most recently used, likely cached)
   std::size_t live_ = 0;
 };
 
