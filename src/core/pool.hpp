@@ -36,6 +36,15 @@ class Pool {
     --live_;
   }
   std::size_t live() const { return live_; }
+  /// Frees the storage when no object is live (false otherwise): what a finished simulation
+  /// no longer needs, before its report is built. The pool grows again on the next acquire().
+  bool trim() {
+    if (live_ > 0) return false;
+    chunks_.clear();
+    chunks_.shrink_to_fit();
+    free_ = nullptr;
+    return true;
+  }
   std::size_t capacity() const { return chunks_.size() * ChunkSize; }
 
  private:

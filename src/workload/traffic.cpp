@@ -287,6 +287,7 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   r.median_bps = g.size() % 2 ? g[g.size() / 2] : (g[g.size() / 2 - 1] + g[g.size() / 2]) / 2;
   r.seconds = last > first ? (last - first).to_us() / 1e6 : 0.0;
   r.aggregate_bps = r.seconds > 0 ? bits_per_message * static_cast<double>(completed) / r.seconds : 0.0;
+  w.packets.trim();  // every packet back (a run to completion): room for the report
   r.fabric = w.fabric->stats(last > first ? last - first : Time::zero());
   // Sum of B_i: each flow's fair share of its host links alone (a non-blocking fabric).
   std::map<int, int> from, to;
