@@ -1,11 +1,12 @@
 // Stages: the pieces a packet is handed through on its route, and the context they share.
 //
 // A Route is the ordered list of stages of one PathSpec; each stage is linked to the one after
-// it, and a packet remembers its route for the sink at the end. A stage does its work (a delay, a turn on a FIFO
-// server, a split, a merge, a moderation wait), charges the elapsed time to the packet's
-// ledger, and forwards the packet to the next stage; after the last stage the route's
-// MessageSink receives the message token. Nothing here allocates per packet except through
-// the pools, which stop growing once they reach the peak number of live packets.
+// it, and a packet remembers its route for the sink at the end. A stage does its work (a
+// delay, a turn on a FIFO server, a split, a merge, a moderation wait), charges the elapsed
+// time to the packet's ledger, and forwards the packet to the next stage; after the last stage
+// the route's MessageSink receives the message token. Nothing here allocates per packet
+// except through the pools, which stop growing once they reach the peak number of live
+// packets.
 #pragma once
 
 #include <cstdint>
