@@ -221,6 +221,28 @@ TEST(Fabric, LossyCableCorruptsFramesAtTheReceiver) {
   EXPECT_EQ(r.port("sw0->h1").tx_packets, 2000u);
 }
 
+TEST(Fabric, CutThroughOnlyTowardsNextHopsNoFasterThanTheIngress) {
+  // h0's cable trained down to 40G: a frame from h0 into sw0 goes on towards a faster (100G)
+  // cable, so sw0 stores it whole first; a frame from h1 (100G) towards the 40G cable is
+  // handed on after the cut-through bytes. The cables are otherwise alike (propagation,
+  // pipeline), so the one-way times differ by a 100G frame time less the cut-through bytes'.
+  Time one_way[2];
+  for (int from : {0, 1}) {
+    Topology t = single_switch(2);
+    t.degrade(t.find_cable("sw0", "h0"), Rate::gbps(40));
+    Rig r(std::move(t));
+    r.send(from, 1 - from, 1);
+    r.sched.run();
+    ASSERT_EQ(r.client.got.size(), 1u);
+    one_way[from] = r.client.got[0];
+  }
+  const FabricOptions o;
+  ASSERT_TRUE(o.sw.cut_through);
+  const Bytes frame = frame_wire_bytes(FrameKind::roce_write, FramePos::middle, Bytes(4096), LinkLayer::roce);
+  EXPECT_EQ(one_way[0] - one_way[1],
+            serialization_time(frame, Rate::gbps(100)) - serialization_time(o.sw.cut_through_bytes, Rate::gbps(100)));
+}
+
 TEST(Fabric, DegradedCableSerializesAtItsTrainedRate) {
   Topology t = single_switch(2);
   t.degrade(t.find_cable("sw0", "h1"), Rate::gbps(40));
