@@ -21,11 +21,12 @@
 // the wheel's and the heap's. Slots are 32 bytes (the sequence and the bucket link share a
 // word) and recycled LIFO, so the live ones stay dense. Before an event runs, step() starts
 // loading the next one's handler and the first three cache lines its argument points to (most
-// arguments are a Packet*; a prefetch never faults, so for the others it is a wasted hint). Limits (checked): 2^24 - 1 events
-// pending at once, 2^40 scheduled in all. No allocation per event: the arrays only grow when
-// more events are pending than ever before. There is no global instance; components hold a
-// reference to the scheduler they were built with, so several simulations can run side by
-// side in one process. Cancellation is left to handlers (generation counters in `arg`).
+// arguments are a Packet*; a prefetch never faults, so for the others it is a wasted hint).
+// Limits (checked): 2^24 - 1 events pending at once, 2^40 scheduled in all. No allocation per
+// event: the arrays only grow when more events are pending than ever before. There is no
+// global instance; components hold a reference to the scheduler they were built with, so
+// several simulations can run side by side in one process. Cancellation is left to handlers
+// (generation counters in `arg`).
 #pragma once
 
 #include <array>

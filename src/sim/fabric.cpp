@@ -59,11 +59,15 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   if (opt_.sw.cut_through) {  // which ports may hand frames on early (start_next)
     std::vector<std::int64_t> fastest(topo.nodes().size(), 0);  // per node: its fastest cable
     for (const Cable& c : cables)
-      for (int n : {c.a, c.b}) fastest[static_cast<std::size_t>(n)] = std::max(fastest[static_cast<std::size_t>(n)], c.rate.bits_per_sec());
-    for (Port& p : ports_)
-      if (p.peer_switch)
-        p.cut_through = fastest[static_cast<std::size_t>(p.peer)] <= p.rate.bits_per_sec() ? Port::CutThrough::always
-                                                                                          : Port::CutThrough::per_frame;
+      for (int n : {c.a, c.b}) {
+        std::int64_t& f = fastest[static_cast<std::size_t>(n)];
+        f = std::max(f, c.rate.bits_per_sec());
+      }
+    for (Port& p : ports_) {
+      if (!p.peer_switch) continue;
+      const bool none_faster = fastest[static_cast<std::size_t>(p.peer)] <= p.rate.bits_per_sec();
+      p.cut_through = none_faster ? Port::CutThrough::always : Port::CutThrough::per_frame;
+    }
   }
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
     const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;

@@ -35,7 +35,6 @@ inline void prefetch_packet(const Packet* p) {
 
 }  // namespace fabric_detail
 
-
 struct Fabric::Port final : EventHandler {
   Port(Fabric& f, int i) : fabric(f), id(i) {}
   void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
