@@ -67,9 +67,10 @@ struct Message {
 
 enum class FramePos : std::uint8_t { only, first, middle, last };
 
-struct Packet {
-  // Layout: what the fabric touches per hop fills the first cache line; the ledger follows
-  // (the critical path copies it at every resource); the host stages' fields come last.
+struct alignas(64) Packet {
+  // Layout (4 cache lines; a pool hands out packets on line boundaries): what the fabric
+  // touches per hop fills the first line; the ledger follows in the next two (the critical
+  // path copies it at every resource); the host stages' fields come last.
   Message* msg = nullptr;
   Packet* next_in_queue = nullptr;  // link in whichever queue holds the packet
   FabricFlow* flow = nullptr;       // the fabric flow while it crosses a fabric
@@ -77,19 +78,19 @@ struct Packet {
   Time stamp{};
   Time release{};               // scratch of the server or fabric port serving it: when in its service it moves on (<= service)
   std::int32_t fab_port = -1;   // port it was last transmitted from (arrival: the far side's port)
-  std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
-  std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
   std::int32_t trail = -1;      // traced: its last step in the message's trace buffer (-1: not traced)
   std::uint8_t tc = 0;          // traffic class / priority / virtual lane
   bool ce = false;              // ECN Congestion Experienced
+  bool control = false;         // in a fabric: a transport's control frame (no route: a NAK or CNP)
   FramePos pos = FramePos::only;
   bool batch_head = true;       // first packet of an interrupt batch (pays the irq)
   bool pinned = false;          // an RC copy or resend: holds a pin on its message
   Category service_cat = Category::queue;  // scratch of the FIFO server serving it
-  bool control = false;         // in a fabric: a transport's control frame (no route: a NAK or CNP)
 
   Ledger ledger;
 
+  std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
+  std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
   const Route* route = nullptr;
   Bytes payload{};              // bytes of message data carried
   TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
@@ -100,6 +101,7 @@ struct Packet {
                                 // consecutive retransmission copies differ by 1 there (sim/copy_log.hpp)
   std::uint32_t spare = 0;      // unused: keeps `index` alone in its word with a constant (sim/copy_log.hpp)
   std::uint32_t psn = 0;        // RC: packet sequence number (sim/rc_connection.hpp); control: the PSN it names
+  std::uint32_t spare_tail[3] = {};  // unused: the rest of the fourth line, so no byte is padding
 
   /// Tells the pacer (once) that this packet is starting on the sender's wire.
   void notify_pacer() {
@@ -116,5 +118,6 @@ struct Packet {
     stamp = now;
   }
 };
+static_assert(sizeof(Packet) == 256, "Packet: four cache lines, every byte a member (sim/copy_log.hpp reads its words)");
 
 }  // namespace rdmasim

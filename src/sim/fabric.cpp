@@ -69,8 +69,10 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       p.cut_through = none_faster ? Port::CutThrough::always : Port::CutThrough::per_frame;
     }
   }
+  static_routes_ = opt_.routing != Routing::adaptive;
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
     const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;
+    if (cables[ci].down_at != Time::max() || cables[ci].up_at != Time::max()) static_routes_ = false;
     if (cables[ci].down_at != Time::max()) sched_.schedule_at(cables[ci].down_at, control_, arg | kLinkDown << 28);
     if (cables[ci].up_at != Time::max()) sched_.schedule_at(cables[ci].up_at, control_, arg | kLinkUp << 28);
   }
@@ -302,7 +304,6 @@ Packet* Fabric::pick(Port& e) {
         Packet* p = f->head;
         f->head = p->next_in_queue;
         if (f->head) {
-          prefetch_packet(f->head);
           e.ring = f;
         } else {  // leaves the ring
           f->tail = nullptr;
@@ -327,8 +328,6 @@ Packet* Fabric::pick(Port& e) {
     if (!e.cls[tc].head) {
       e.cls[tc].tail = nullptr;
       e.backlog = static_cast<std::uint8_t>(e.backlog & ~(1u << tc));
-    } else {
-      prefetch_packet(e.cls[tc].head);  // the next frame of this class: due when p is sent
     }
     return p;
   }
@@ -395,12 +394,25 @@ void Fabric::start_next(Port& e) {
   if (Observed && tap_) tap_->port_start(e.id, p, now);
   p.release = release;
   ++in_transit_;
-  sched_.schedule_in(release + (e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop), arrive_, packet_arg(p));
-  sched_.schedule_in(service, e, 0);
+  EventHandler* to = &arrive_;
+  if (e.peer_switch && static_routes_) to = &ports_[static_cast<std::size_t>(route(p, e.peer))];
+  sched_.schedule_in(release + (e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop), *to, packet_arg(p));
+  sched_.schedule_in(service, e, free_arg(e));
   if (!e.node_switch) p.notify_pacer();  // last: the NIC may fetch its next packet now
 }
 
-void Fabric::on_port(Port& e, std::uint64_t) {
+std::uint64_t Fabric::free_arg(const Port& e) {
+  const Packet* next = nullptr;
+  if (e.ring) {
+    next = e.ring->next_active ? e.ring->next_active->head : nullptr;
+  } else if (const unsigned ready = e.backlog & ~e.paused) {
+    next = e.cls[31u - static_cast<unsigned>(__builtin_clz(ready))].head;
+  }
+  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(next)) | 1;
+}
+
+void Fabric::on_port(Port& e, std::uint64_t arg) {
+  if (!(arg & 1)) return arrive(arg_packet(arg), &e);
   e.prefetch_path();  // the next frame's start reads it, after the buffer is released
   e.path.freed(sched_.now());
   e.busy = false;
@@ -410,12 +422,17 @@ void Fabric::on_port(Port& e, std::uint64_t) {
   try_start(e);
 }
 
-void Fabric::on_arrive(std::uint64_t arg) {
-  Packet& p = arg_packet(arg);
+void Fabric::on_arrive(std::uint64_t arg) { arrive(arg_packet(arg), nullptr); }
+
+void Fabric::arrive(Packet& p, Port* routed) {
   --in_transit_;
   const int in = p.fab_port ^ 1;
   Port& ip = ports_[static_cast<std::size_t>(in)];
   Port& tp = ports_[static_cast<std::size_t>(p.fab_port)];
+  if (routed) {  // all the lines this hop reads, requested together rather than one by one
+    ip.prefetch_ingress(p.tc);
+    routed->prefetch_egress(p.tc);
+  }
   if (tp.faulty) [[unlikely]]
     if (arrival_lost(tp, ip, p)) return;
   ++ip.c.rx_packets;
@@ -429,7 +446,7 @@ void Fabric::on_arrive(std::uint64_t arg) {
     p.ledger.add(Category::propagate, prop);
     p.stamp += prop;
     p.charge(Category::switch_, sched_.now(), node_site_base_ + static_cast<TraceSite>(ip.node));
-    admit(p, ip.node, in);
+    admit(p, ip.node, in, routed);
     return;
   }
   p.charge(Category::propagate, sched_.now(), cable_site(p.fab_port));
@@ -457,11 +474,14 @@ bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
   return true;
 }
 
-void Fabric::admit(Packet& p, int node, int in) {
-  const int out = route(p, node);
-  if (out < 0) [[unlikely]]
-    return link_drop(nullptr, p);
-  Port& e = ports_[static_cast<std::size_t>(out)];
+void Fabric::admit(Packet& p, int node, int in, Port* routed) {
+  if (!routed) {
+    const int out = route(p, node);
+    if (out < 0) [[unlikely]]
+      return link_drop(nullptr, p);
+    routed = &ports_[static_cast<std::size_t>(out)];
+  }
+  Port& e = *routed;
   e.prefetch_path();  // while the buffer accounting runs
   if (e.down) [[unlikely]]
     return link_drop(&e, p);

@@ -190,17 +190,28 @@ class Fabric {
     std::int64_t shared_size = 0, shared_used = 0;
   };
 
-  // Event entry points (Handler arguments: a packet or an encoded control word).
+  // Event entry points (Handler arguments: a packet or an encoded control word). A port's
+  // own events: a packet, that frame arrives at the switch whose egress `port` is, routed
+  // there when it left the upstream port (static routes); odd (free_arg), its transmitter is
+  // free.
   void on_arrive(std::uint64_t arg);
   void on_control(std::uint64_t arg);
   void on_port(Port& port, std::uint64_t arg);
+  /// `p` reaches the far end of the cable it was sent on; `routed`: its egress there, chosen
+  /// at departure (nullptr: chosen now, or a host).
+  void arrive(Packet& p, Port* routed);
 
+  /// The argument of e's transmitter-free event: odd, and the rest the frame it will most
+  /// likely send next (nullptr: none queued), so that the scheduler starts loading that frame
+  /// the event before (a hint only: arrivals and pauses until then may change the choice).
+  static std::uint64_t free_arg(const Port& e);
   void try_start(Port& e);
   template <bool Observed>
   void start_next(Port& e);  // try_start with (Observed) or without a tracer / tap attached
   Packet* pick(Port& e);
   bool sendable(const Port& e, const Packet& p) const;
-  void admit(Packet& p, int node, int in_port);
+  /// `p` enters switch `node` from `in_port`, to egress `routed` (nullptr: routed now).
+  void admit(Packet& p, int node, int in_port, Port* routed);
   /// A frame from `tp` reaching `ip` is lost (link down, a scheduled drop, corruption): counted
   /// and handed back (true). Only for ports with `faulty` set.
   bool arrival_lost(Port& tp, Port& ip, Packet& p);
@@ -248,6 +259,10 @@ class Fabric {
   std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;
   std::uint64_t watchdog_drops_ = 0, watchdog_storms_ = 0;
   std::uint64_t link_drops_ = 0, link_changes_ = 0, reroutes_ = 0;
+  // Routing never changes during the run (no link faults) and depends only on the packet (not
+  // adaptive): a frame's egress at the next switch is chosen when it leaves, and its arrival
+  // is an event of that egress port, which the scheduler then starts loading with the packet.
+  bool static_routes_ = false;
   bool check_pending_ = false;  // a deadlock check is scheduled
   WaitsForGraph waits_for_;     // rebuilt by every check
   std::vector<PfcDeadlock> deadlock_reports_;

@@ -24,15 +24,6 @@ enum Control : std::uint64_t {
   kPause = 1, kResume = 2, kCredit = 3, kWatchdog = 4, kRestore = 5, kDeadlockCheck = 6, kLinkDown = 7, kLinkUp = 8, kReroute = 9
 };
 
-/// Starts loading a queued frame that is next in line: the fields a hop touches (its first
-/// line) and its ledger, which the critical path copies (net/packet.hpp's layout).
-inline void prefetch_packet(const Packet* p) {
-  const char* b = reinterpret_cast<const char*>(p);
-  __builtin_prefetch(b);
-  __builtin_prefetch(b + 64);
-  __builtin_prefetch(b + 128);
-}
-
 }  // namespace fabric_detail
 
 struct Fabric::Port final : EventHandler {
@@ -116,6 +107,20 @@ struct Fabric::Port final : EventHandler {
     for (Class& k : cls) k.credits = bytes;
   }
   void refresh_faulty() { faulty = down || losses || loss > 0; }
+  /// Starts loading what receiving a frame of class `tc` touches here: the node, the receive
+  /// counters and the class's ingress accounting.
+  void prefetch_ingress(unsigned tc) const {
+    __builtin_prefetch(this);
+    __builtin_prefetch(&c.rx_packets);
+    __builtin_prefetch(&cls[tc]);
+  }
+  /// Starts loading what queueing a frame of class `tc` here touches: the queue scalars and
+  /// counters, and the class's queue.
+  void prefetch_egress(unsigned tc) const {
+    __builtin_prefetch(&queued, 1);
+    __builtin_prefetch(&c.max_queue_bytes, 1);
+    __builtin_prefetch(&cls[tc], 1);
+  }
   /// Starts loading the critical path (what starting a frame reads and overwrites: a ledger).
   void prefetch_path() const {
     const char* b = reinterpret_cast<const char*>(&path);
