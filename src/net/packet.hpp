@@ -70,7 +70,8 @@ enum class FramePos : std::uint8_t { only, first, middle, last };
 struct alignas(64) Packet {
   // Layout (4 cache lines; a pool hands out packets on line boundaries): what the fabric
   // touches per hop fills the first line; the ledger follows in the next two (the critical
-  // path copies it at every resource); the host stages' fields come last.
+  // path copies it at every resource), with the sending NIC port's pacer; the host stages'
+  // fields come last.
   Message* msg = nullptr;
   Packet* next_in_queue = nullptr;  // link in whichever queue holds the packet
   FabricFlow* flow = nullptr;       // the fabric flow while it crosses a fabric
@@ -86,14 +87,15 @@ struct alignas(64) Packet {
   bool batch_head = true;       // first packet of an interrupt batch (pays the irq)
   bool pinned = false;          // an RC copy or resend: holds a pin on its message
   Category service_cat = Category::queue;  // scratch of the FIFO server serving it
+  std::uint8_t hops = 0;        // in a fabric: switches that routed it so far (where its flow's route memo is)
 
   Ledger ledger;
 
   std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
   std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
+  TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
   const Route* route = nullptr;
   Bytes payload{};              // bytes of message data carried
-  TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
   Time ts{};                    // TCP (sim/tcp_connection.hpp): a segment's send time; an ACK's echo of it
   Time service{};               // scratch of the FIFO server serving it
   Stage* service_owner = nullptr;

@@ -209,11 +209,12 @@ FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient&
   return f;
 }
 
-FabricFlow::RouteMemo Fabric::route_memo(FabricFlow& f, int node) const {
-  if (f.memo_epoch != reroutes_) {  // the next-hop table was rebuilt since: forget
+FabricFlow::RouteMemo Fabric::route_memo(FabricFlow& f, int node, int hint) const {
+  if (f.memo_epoch != static_cast<std::uint32_t>(reroutes_)) {  // the next-hop table was rebuilt since: forget
     f.memo_used = 0;
-    f.memo_epoch = reroutes_;
+    f.memo_epoch = static_cast<std::uint32_t>(reroutes_);
   }
+  if (hint < f.memo_used && f.memo[static_cast<std::size_t>(hint)].node == node) return f.memo[static_cast<std::size_t>(hint)];
   for (int i = 0; i < f.memo_used; ++i)
     if (f.memo[static_cast<std::size_t>(i)].node == node) return f.memo[static_cast<std::size_t>(i)];
   const NextHopTable::Hops nh = hops_.towards(node, f.dst);
@@ -228,7 +229,7 @@ FabricFlow::RouteMemo Fabric::route_memo(FabricFlow& f, int node) const {
 }
 
 int Fabric::route(Packet& p, int node) const {
-  const FabricFlow::RouteMemo m = route_memo(*p.flow, node);
+  const FabricFlow::RouteMemo m = route_memo(*p.flow, node, p.hops++);
   const std::uint32_t count = m.count;
   if (count == 0 && reroutes_ > 0) return -1;  // links down: no route left
   if (count == 0) throw std::logic_error("fabric: no route from " + topo_->nodes()[static_cast<std::size_t>(node)].name);
@@ -264,6 +265,7 @@ void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
   p.fab_port = -1;
   p.entropy = static_cast<std::uint32_t>(f.injected);
   p.spray_div = 1;
+  p.hops = 0;
   ++injected_;
   ++f.injected;
   Port& e = ports_[static_cast<std::size_t>(hops_.host_port(f.src))];
@@ -382,7 +384,7 @@ void Fabric::start_next(Port& e) {
   const Time service = e.ser_time;
   Time release = service;
   if (e.cut_through == Port::CutThrough::always ||
-      (e.cut_through == Port::CutThrough::per_frame && route_memo(*p.flow, e.peer).max_rate_bps <= e.rate.bits_per_sec()))
+      (e.cut_through == Port::CutThrough::per_frame && route_memo(*p.flow, e.peer, p.hops).max_rate_bps <= e.rate.bits_per_sec()))
     release = std::min(service, e.ct_release);
   e.busy = true;
   e.busy_until = now + service;

@@ -110,18 +110,23 @@ class FabricClient {
 };
 
 struct FabricFlow {
+  // Layout: what routing a packet reads (the memo's bookkeeping) shares the first line with the
+  // send queue; a hop then reads one memo entry (Packet::hops says which, on a fixed path).
   int src = 0, dst = 0;  // host indices
   FlowKey key;
+  int memo_used = 0;
+  std::uint32_t memo_epoch = 0;  // (the low bits of) the fabric's count of routing changes
   FabricClient* client = nullptr;
-  std::uint64_t injected = 0, delivered = 0, dropped = 0, ce_marked = 0;
   // The source NIC's send queue of this flow (QP), in the port's round-robin ring when not empty.
   Packet* head = nullptr;
   Packet* tail = nullptr;
   FabricFlow* next_active = nullptr;
+  std::uint64_t injected = 0, delivered = 0, dropped = 0, ce_marked = 0;
   // Routing memo (Fabric::route_memo): for each node this flow's packets were forwarded at, the
   // next hops towards `dst` (a view into the fabric's next-hop table) and the node's ECMP hash
   // of `key`, so a packet-hop neither re-hashes the 5-tuple nor walks the table. Valid while
   // `memo_epoch` equals the fabric's count of routing changes (a reroute rebuilds the table).
+  // Filled in the order packets meet the nodes: on a fixed path, entry i is the i-th switch.
   struct RouteMemo {
     const std::int32_t* ports = nullptr;
     std::uint32_t count = 0;
@@ -131,8 +136,6 @@ struct FabricFlow {
   };
   static constexpr int kMemoSlots = 6;  // a 3-tier fat-tree path crosses at most 5 switches
   std::array<RouteMemo, kMemoSlots> memo{};
-  int memo_used = 0;
-  std::uint64_t memo_epoch = 0;
 };
 
 class Fabric {
@@ -218,8 +221,9 @@ class Fabric {
   void release_buffer(int node, int in_port, std::uint8_t tc, std::int64_t bytes);
   void send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value);
   int route(Packet& p, int node) const;
-  /// The flow's next hops and ECMP hash at `node` (memoised in the flow, FabricFlow::RouteMemo).
-  FabricFlow::RouteMemo route_memo(FabricFlow& f, int node) const;
+  /// The flow's next hops and ECMP hash at `node` (memoised in the flow, FabricFlow::RouteMemo),
+  /// looked for first in entry `hint`.
+  FabricFlow::RouteMemo route_memo(FabricFlow& f, int node, int hint = 0) const;
   bool lossless(std::uint8_t tc) const { return opt_.layer == LinkLayer::roce && opt_.sw.lossless && tc == opt_.sw.data_tc; }
   bool is_switch(int node) const;
   // Trace sites of a port's transmitter (and its queue) and cable, and of a switch's pipeline.
