@@ -8,7 +8,10 @@
 // its routing picks among the equal-cost next hops: ECMP (the flow's 5-tuple hash), spray
 // (the sender gives each packet the next entropy value, as SRD-style multipath NICs do, and
 // the switches map it so consecutive packets cover every equal-cost path), or adaptive (the
-// next hop with the least queued bytes, ties broken by the ECMP hash). Cut-through: when no next hop is faster than the ingress cable, the
+// next hop with the least queued bytes, ties broken by the ECMP hash). ECMP and spray depend
+// only on the packet, so while no link fault can change the tables the egress at the next
+// switch is chosen when a frame leaves (the same choice, made earlier; adaptive routing looks at
+// the queues on arrival). Cut-through: when no next hop is faster than the ingress cable, the
 // upstream transmitter hands the frame on after `switch.cut_through_bytes` (it stays busy
 // for the whole frame).
 //
