@@ -405,11 +405,10 @@ void Fabric::start_next(Port& e) {
 
 std::uint64_t Fabric::free_arg(const Port& e) {
   const Packet* next = nullptr;
-  if (e.ring) {
-    next = e.ring->next_active ? e.ring->next_active->head : nullptr;
-  } else if (const unsigned ready = e.backlog & ~e.paused) {
+  if (e.ring)  // a host port: the flow after the one served last (the ring is circular)
+    next = e.ring->next_active->head;
+  else if (const unsigned ready = e.backlog & ~e.paused)
     next = e.cls[31u - static_cast<unsigned>(__builtin_clz(ready))].head;
-  }
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(next)) | 1;
 }
 
