@@ -2,18 +2,47 @@
 
 #include <algorithm>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace rdmasim {
 
+std::uint32_t CopyLog::changed_words(const Packet& p, const Words& before) {
+  const auto* w = reinterpret_cast<const unsigned char*>(&p);
+  std::uint32_t mask = 0;
+#if defined(__SSE2__)
+  // Which 32-bit halves are equal, 16 bytes at a time (bit 2i and 2i+1: word i); a word is
+  // unchanged when both its halves are, then the odd bits are squeezed out.
+  static_assert(kWords % 2 == 0 && kWords <= 32);
+  std::uint64_t equal = 0;
+  for (std::size_t i = 0; i < kWords; i += 2) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 8 * i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(before.data() + i));
+    equal |= static_cast<std::uint64_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, b)))) << (2 * i);
+  }
+  std::uint64_t x = ~(equal & (equal >> 1)) & 0x5555555555555555ULL;  // bit 2i: word i changed
+  x = (x | (x >> 1)) & 0x3333333333333333ULL;
+  x = (x | (x >> 2)) & 0x0f0f0f0f0f0f0f0fULL;
+  x = (x | (x >> 4)) & 0x00ff00ff00ff00ffULL;
+  x = (x | (x >> 8)) & 0x0000ffff0000ffffULL;
+  x = (x | (x >> 16)) & 0x00000000ffffffffULL;
+  mask = static_cast<std::uint32_t>(x);
+  if constexpr (kWords < 32) mask &= (std::uint32_t{1} << kWords) - 1;
+#else
+  for (std::size_t i = 0; i < kWords; ++i)
+    if (word(w, i) != before[i]) mask |= std::uint32_t{1} << i;
+#endif
+  return mask;
+}
+
 void CopyLog::push(const Packet& p) {
-  const Words w = words(p);
   if (count_++ == 0) {
     std::memcpy(static_cast<void*>(&front_), static_cast<const void*>(&p), sizeof(Packet));  // raw, padding too
-    back_ = w;
+    back_ = words(p);
     return;
   }
-  std::uint32_t mask = 0;
-  for (std::size_t i = 0; i < kWords; ++i)
-    if (w[i] != back_[i]) mask |= std::uint32_t{1} << i;
+  const std::uint32_t mask = changed_words(p, back_);
   // Room for the longest record (flag, mask, ten bytes per word), written through a pointer.
   constexpr std::size_t kMaxRecord = 5 + 10 * kWords;
   if (buf_.size() < end_ + kMaxRecord) {
@@ -33,7 +62,9 @@ void CopyLog::push(const Packet& p) {
   }
   for (std::uint32_t m = mask; m; m &= m - 1) {
     const auto i = static_cast<std::size_t>(__builtin_ctz(m));
-    const std::uint64_t d = w[i] - back_[i];
+    const std::uint64_t now = word(&p, i);
+    const std::uint64_t d = now - back_[i];
+    back_[i] = now;  // (the unchanged words are equal already)
     std::uint64_t z = (d << 1) ^ static_cast<std::uint64_t>(static_cast<std::int64_t>(d) >> 63);  // zigzag
     while (z >= 0x80) {
       *out++ = static_cast<std::uint8_t>(z | 0x80);
@@ -42,10 +73,10 @@ void CopyLog::push(const Packet& p) {
     *out++ = static_cast<std::uint8_t>(z);
   }
   end_ = static_cast<std::size_t>(out - buf_.data());
-  back_ = w;
 }
 
-std::size_t CopyLog::decode(const std::uint8_t* in, Words& w, std::uint32_t& last_mask) {
+std::size_t CopyLog::decode(const std::uint8_t* in, Packet& packet, std::uint32_t& last_mask) {
+  auto* w = reinterpret_cast<unsigned char*>(&packet);
   const std::uint8_t* p = in;
   if (*p++ != 0) {
     last_mask = 0;
@@ -62,7 +93,8 @@ std::size_t CopyLog::decode(const std::uint8_t* in, Words& w, std::uint32_t& las
       if (!(byte & 0x80)) break;
     }
     const std::uint64_t d = (z >> 1) ^ (~(z & 1) + 1);  // un-zigzag
-    w[static_cast<std::size_t>(i)] += d;
+    const std::uint64_t v = word(w, static_cast<std::size_t>(i)) + d;
+    std::memcpy(w + 8 * i, &v, sizeof v);
   }
   return static_cast<std::size_t>(p - in);
 }
@@ -72,9 +104,7 @@ void CopyLog::pop_front() {
     clear();
     return;
   }
-  Words w = words(front_);
-  read_ += decode(buf_.data() + read_, w, pop_mask_);
-  std::memcpy(static_cast<void*>(&front_), w.data(), sizeof(Packet));
+  read_ += decode(buf_.data() + read_, front_, pop_mask_);
   // Compact once the consumed prefix is at least half the buffer (amortised O(1) per copy).
   if (read_ >= 4096 && read_ * 2 >= end_) {
     std::memmove(buf_.data(), buf_.data() + read_, end_ - read_);

@@ -49,13 +49,12 @@ class CopyLog {
   void for_each(F&& f) const {
     if (count_ == 0) return;
     f(static_cast<const Packet&>(front_));
-    Words w = words(front_);
     Packet scratch;
+    std::memcpy(static_cast<void*>(&scratch), static_cast<const void*>(&front_), sizeof(Packet));
     std::size_t at = read_;
     std::uint32_t mask = pop_mask_;
     for (std::size_t i = 1; i < count_; ++i) {
-      at += decode(buf_.data() + at, w, mask);
-      std::memcpy(static_cast<void*>(&scratch), w.data(), sizeof(Packet));
+      at += decode(buf_.data() + at, scratch, mask);
       f(static_cast<const Packet&>(scratch));
     }
   }
@@ -71,9 +70,17 @@ class CopyLog {
     std::memcpy(w.data(), static_cast<const void*>(&p), sizeof(Packet));
     return w;
   }
-  /// Applies the record at `in` to `w` (the previous copy's words); returns its length.
+  /// Bit i set: word i of `w` differs from word i of `before`.
+  static std::uint32_t changed_words(const Packet& p, const Words& before);
+  /// Word i of a packet's bytes.
+  static std::uint64_t word(const void* p, std::size_t i) {
+    std::uint64_t v;
+    std::memcpy(&v, static_cast<const unsigned char*>(p) + 8 * i, sizeof v);
+    return v;
+  }
+  /// Applies the record at `in` to `p` (the previous copy, word by word); returns its length.
   /// `last_mask`: the mask of the record before, updated to this record's.
-  static std::size_t decode(const std::uint8_t* in, Words& w, std::uint32_t& last_mask);
+  static std::size_t decode(const std::uint8_t* in, Packet& p, std::uint32_t& last_mask);
 
   Packet front_;                   // valid while count_ > 0
   Words back_{};                   // the newest copy's words, what push() codes against

@@ -6,7 +6,7 @@ namespace rdmasim {
 
 void DelayStage::link(Stage* next) {
   Stage::link(next);
-  const bool constant = cost_.rate.unlimited() && cost_.jitter == Time::zero();
+  const bool constant = fixed_only_ && cost_.jitter == Time::zero();
   merge_ = constant ? dynamic_cast<MergeStage*>(next) : nullptr;
 }
 
@@ -14,7 +14,7 @@ void DelayStage::receive(Packet& p) {
   // Counted (and released) now. A traced packet's step here would be a leaf of its trace that
   // no critical path reaches (sim/tracer.hpp): only the message's last packet continues.
   if (merge_ && !merge_->count(p)) return;
-  Time t = cost_.eval(p.payload, p.msg->size, p.wire);
+  Time t = fixed_only_ ? cost_.fixed : cost_.eval(p.payload, p.msg->size, p.wire);
   if (cost_.jitter > Time::zero()) t += ctx_.jitter.uniform_time(cost_.jitter);
   ctx_.sched.schedule_in(t, *this, arg_of(p));
 }

@@ -20,7 +20,8 @@ class MergeStage;
 /// when each waited out the delay first, one event per message instead of one per packet.
 class DelayStage final : public Stage {
  public:
-  DelayStage(SimContext& ctx, const StageSpec& spec) : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)) {}
+  DelayStage(SimContext& ctx, const StageSpec& spec)
+      : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)), fixed_only_(cost_.rate.unlimited()) {}
   void receive(Packet& p) override;
   void on_event(std::uint64_t arg) override;
   void link(Stage* next) override;
@@ -29,6 +30,7 @@ class DelayStage final : public Stage {
   [[gnu::noinline]] void traced(Packet& p);
   Category cat_;
   const Cost& cost_;  // interned (SimContext::costs)
+  bool fixed_only_;  // no per-byte part: the deterministic delay is cost_.fixed for every packet
   MergeStage* merge_ = nullptr;  // the next stage, when it is a merge and the delay constant
 };
 
