@@ -149,3 +149,24 @@ TEST(CopyLog, SteadyPacketsCodeCompactly) {
     log.pop_front();
   }
 }
+
+// A copy that differs from the one before in a single byte, at every byte position of the
+// packet (both 32-bit halves of every word, the last word included), comes back exactly.
+TEST(CopyLog, EverySingleByteDifferenceRoundTrips) {
+  Message m;
+  const Packet base = message_packets(m, 1)[0];
+  std::vector<Packet> v;
+  for (std::size_t at = 0; at < sizeof(Packet); ++at) {
+    v.push_back(base);
+    v.push_back(base);
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(&v.back());
+    bytes[at] = static_cast<unsigned char>(bytes[at] ^ 0x01);  // bools stay valid: 0 <-> 1
+  }
+  CopyLog log;
+  for (const Packet& p : v) log.push(p);
+  ASSERT_EQ(log.size(), v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    ASSERT_TRUE(same_bytes(log.front(), v[i])) << "copy " << i << " (byte " << i / 2 << ")";
+    log.pop_front();
+  }
+}
