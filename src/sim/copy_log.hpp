@@ -70,7 +70,7 @@ class CopyLog {
     std::memcpy(w.data(), static_cast<const void*>(&p), sizeof(Packet));
     return w;
   }
-  /// Bit i set: word i of `w` differs from word i of `before`.
+  /// Bit i set: word i of `p` differs from word i of `before`.
   static std::uint32_t changed_words(const Packet& p, const Words& before);
   /// Word i of a packet's bytes.
   static std::uint64_t word(const void* p, std::size_t i) {
