@@ -92,3 +92,80 @@ TEST(FifoServer, SharedResourceSerializesStagesOfDifferentCategories) {
   EXPECT_EQ(r.sink.got[1].ledger[Category::queue], 500_ns);
   EXPECT_EQ(r.a.core.busy_time(), 1'000_ns);
 }
+
+namespace {
+
+// 1000 B packets serialized at 8 Gb/s (1 us each), then a PCIe turn at `pcie_gbps`, a 50 ns
+// constant-or-not latency (sim/stages.hpp: a per-byte rate without bytes is not constant to
+// the stage) and a 100 ns delay into the merge.
+PathSpec pcie_path(std::int64_t pcie_gbps, bool constant) {
+  PathSpec p;
+  rdmasim::testing::split_and_serialize(p, Bytes(1000));
+  Cost dma;
+  dma.rate = Rate::gbps(pcie_gbps);
+  dma.basis = Basis::payload;
+  p.serve(1, ResourceKind::pcie_up, Category::pcie_dma, "dma", dma);
+  Cost lat;
+  lat.fixed = 50_ns;
+  if (!constant) lat.rate = Rate::gbps(100);
+  p.delay(1, Category::pcie_dma, "dma.latency", lat);
+  Cost prop;
+  prop.fixed = 100_ns;
+  p.delay(1, Category::propagate, "prop", prop);
+  p.merge(1, "merge");
+  return p;
+}
+
+struct PcieRun {
+  std::vector<rdmasim::testing::RecordingSink::Got> got;
+  std::uint64_t events = 0;
+  std::uint64_t served = 0;
+  Time busy{};
+};
+
+PcieRun run_pcie(std::int64_t pcie_gbps, bool constant) {
+  Rig r;
+  PathInstance path(r.ctx, r.hosts(), pcie_path(pcie_gbps, constant), r.sink, &r);
+  path.post(r.msg(1, 3000));
+  path.post(r.msg(2, 2000));
+  r.sched.run();
+  return {r.sink.got, r.sched.executed(), r.b.pcie_up.served(), r.b.pcie_up.busy_time()};
+}
+
+void expect_same_results(const PcieRun& handed, const PcieRun& ended) {
+  ASSERT_EQ(handed.got.size(), 2u);
+  ASSERT_EQ(ended.got.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(handed.got[i].id, ended.got[i].id);
+    EXPECT_EQ(handed.got[i].e2e, ended.got[i].e2e);
+    EXPECT_EQ(handed.got[i].ledger, ended.got[i].ledger);
+    EXPECT_EQ(handed.got[i].ledger.total(), handed.got[i].e2e);
+  }
+  EXPECT_EQ(handed.served, 5u);
+  EXPECT_EQ(handed.served, ended.served);
+  EXPECT_EQ(handed.busy, ended.busy);
+}
+
+}  // namespace
+
+TEST(FifoServer, IdleServerHandsOnAtTheStartWithoutAnEndEvent) {
+  // 16 Gb/s: each packet's 500 ns turn ends before the next one arrives — every turn starts on an
+  // idle server, so every turn's end event goes.
+  const PcieRun handed = run_pcie(16, true), ended = run_pcie(16, false);
+  expect_same_results(handed, ended);
+  EXPECT_EQ(ended.events - handed.events, 5u);
+  // Message 2's last packet leaves the wire at 5 us: + 500 ns of DMA, 50 ns, 100 ns.
+  EXPECT_EQ(handed.got[1].e2e, 5'650_ns);
+  EXPECT_EQ(handed.got[1].ledger[Category::pcie_dma], 550_ns);
+}
+
+TEST(FifoServer, BusyServerNeedsAnEventOnlyForTheTurnsQueuedBehind) {
+  // 4 Gb/s: 2 us turns, packets arrive every 1 us — only the first turn starts on an idle
+  // server; each later one starts from the queue at the end of the one before (one event each).
+  const PcieRun handed = run_pcie(4, true), ended = run_pcie(4, false);
+  expect_same_results(handed, ended);
+  EXPECT_EQ(ended.events - handed.events, 1u);
+  // Five 2 us turns from 1 us: message 2's last packet leaves the DMA at 11 us, then 150 ns.
+  EXPECT_EQ(handed.got[1].e2e, 11'150_ns);
+  EXPECT_EQ(handed.busy, 10_us);
+}

@@ -19,6 +19,11 @@ void DelayStage::receive(Packet& p) {
   ctx_.sched.schedule_in(t, *this, arg_of(p));
 }
 
+void DelayStage::receive_at(Packet& p, Time at) {
+  if (merge_ && !merge_->count(p)) return;
+  ctx_.sched.schedule_at(at + cost_.fixed, *this, arg_of(p));
+}
+
 void DelayStage::on_event(std::uint64_t arg) {
   Packet& p = packet_of(arg);
   if (p.trail >= 0) [[unlikely]] return traced(p);  // keeps the untraced path free of calls
@@ -31,6 +36,12 @@ void DelayStage::traced(Packet& p) {
   p.charge(cat_, ctx_.sched.now(), site_);
   if (merge_) return merge_->complete(p);
   forward(p);
+}
+
+void ServeStage::link(Stage* next) {
+  Stage::link(next);
+  auto* d = dynamic_cast<DelayStage*>(next);
+  then_delay_ = d && d->constant() && !wire_ && !irqs_ ? d : nullptr;
 }
 
 void ServeStage::started(Packet& p) {
@@ -47,25 +58,25 @@ void ServeStage::receive(Packet& p) {
   server_.enqueue(p, *this);
 }
 
-void ServeStage::charge_service(Packet& p) {
+void ServeStage::charge_service(Packet& p, Time at) {
   if (irqs_ && (cost_.head_extra == Time::zero() || head_extra(p) > Time::zero())) ++*irqs_;
-  if (p.trail >= 0) [[unlikely]] return charge_traced(p);  // keeps the untraced path free of calls
+  if (p.trail >= 0) [[unlikely]] return charge_traced(p, at);  // keeps the untraced path free of calls
   const Time extra = head_extra(p);
   if (extra > Time::zero()) {
     p.ledger.add(cost_.head_cat, extra);
     p.stamp += extra;
   }
-  p.charge(cat_, ctx_.sched.now());
+  p.charge(cat_, at);
 }
 
-void ServeStage::charge_traced(Packet& p) {
+void ServeStage::charge_traced(Packet& p, Time at) {
   const Time extra = head_extra(p);
   if (extra > Time::zero()) {
     p.trail = trace_step(p, p.trail, site_, cost_.head_cat, p.stamp, extra);
     p.ledger.add(cost_.head_cat, extra);
     p.stamp += extra;
   }
-  p.charge(cat_, ctx_.sched.now(), site_);
+  p.charge(cat_, at, site_);
 }
 
 Bytes SplitStage::payload_of(const Message& m, std::int32_t i) const {

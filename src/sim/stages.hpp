@@ -23,8 +23,14 @@ class DelayStage final : public Stage {
   DelayStage(SimContext& ctx, const StageSpec& spec)
       : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)), fixed_only_(cost_.rate.unlimited()) {}
   void receive(Packet& p) override;
+  /// receive(p) for a packet that reaches this stage at `at` (>= now; its ledger accounted up to
+  /// then): a FIFO server handing it on as its service starts (sim/fifo_server.hpp). Only for a
+  /// constant delay.
+  void receive_at(Packet& p, Time at);
   void on_event(std::uint64_t arg) override;
   void link(Stage* next) override;
+  /// No per-byte part and no jitter: every packet is held exactly cost.fixed.
+  bool constant() const { return fixed_only_ && cost_.jitter == Time::zero(); }
 
  private:
   [[gnu::noinline]] void traced(Packet& p);
@@ -41,15 +47,24 @@ class ServeStage final : public Stage {
       : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)), server_(server), wire_(spec.res == ResourceKind::wire),
         irqs_(irqs) {}
   void receive(Packet& p) override;
+  void link(Stage* next) override;
   /// Called by the server when p's service starts (a wire: p starts its transmission).
   void started(Packet& p);
   /// Called by the server when p's service is complete: first to charge it, then to forward.
-  void charge_service(Packet& p);
+  void charge_service(Packet& p) { charge_service(p, ctx_.sched.now()); }
+  /// Charges p's service as complete at `at`.
+  void charge_service(Packet& p, Time at);
   void served(Packet& p) { forward(p); }
+  /// Whether the server may finish p's turn as it starts (sim/fifo_server.hpp): the next stage
+  /// is a constant delay, p moves on only at the end of its service, and no interrupt is
+  /// counted here.
+  bool hands_on_at_start(const Packet& p) const { return then_delay_ && p.release >= p.service; }
+  /// p, its service charged up to `at`, goes on to the next stage as of `at`.
+  void hand_on(Packet& p, Time at) { then_delay_->receive_at(p, at); }
   void on_event(std::uint64_t) override {}
 
  private:
-  [[gnu::noinline]] void charge_traced(Packet& p);
+  [[gnu::noinline]] void charge_traced(Packet& p, Time at);
   Time head_extra(const Packet& p) const {
     if (cost_.batch_head_only && !p.batch_head) return Time::zero();
     return cost_.chunk_payer(p.index, p.msg->size) ? cost_.head_extra : Time::zero();
@@ -59,6 +74,7 @@ class ServeStage final : public Stage {
   FifoServer& server_;
   bool wire_;
   std::uint64_t* irqs_;
+  DelayStage* then_delay_ = nullptr;  // the next stage, when it is a constant delay (see hands_on_at_start)
 };
 
 /// The message token becomes its packets. Without a window all of them at once; with one,
