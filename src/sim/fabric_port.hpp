@@ -31,8 +31,9 @@ struct Fabric::Port final : EventHandler {
   void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
 
   // Member order follows a packet-hop (arrival, admit, start, free): the scalars every frame
-  // touches fill the first cache lines, then the counters and the critical path; each traffic
-  // class's queue and ingress accounting is one cache line (`cls`); scheduled losses apart.
+  // touches fill the first two cache lines, the critical path's ledger the next two, then the
+  // per-frame counters; each traffic class's queue and ingress accounting is one cache line
+  // (`cls`); scheduled losses apart.
   Fabric& fabric;
   int id;
   int node = 0, peer = 0;
@@ -62,10 +63,10 @@ struct Fabric::Port final : EventHandler {
   Time ser_time{};
   Time ct_release{};           // cut-through: serialization of switch.cut_through_bytes
   std::int64_t headroom = 0;
-  double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
+  CriticalPath path;  // on the third line: its ledger, message and time fill two (static_assert below)
   FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
-  PortCounters c;
-  CriticalPath path;
+  PortCounters c;              // the per-frame ones first: on the line after the critical path's two
+  double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
   Time blocked_since{};
   /// Scheduled losses of the frames it sends (a cable's `drops` and `drop_burst`), kept apart:
   /// few ports have any.
@@ -126,7 +127,6 @@ struct Fabric::Port final : EventHandler {
     const char* b = reinterpret_cast<const char*>(&path);
     __builtin_prefetch(b, 1);
     __builtin_prefetch(b + 64, 1);
-    __builtin_prefetch(b + 128, 1);
   }
 };
 
