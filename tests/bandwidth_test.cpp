@@ -62,7 +62,9 @@ TEST(Bandwidth, SendAndSmallWindows) {
   c.tx_depth = 0;
   EXPECT_THROW(run_bandwidth(c), std::invalid_argument);
   c.tx_depth = 8;
-  c.base.test = TestKind::read;
+  c.base.test = TestKind::read;  // READ is back-to-back only
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.to = 15;
   EXPECT_THROW(run_bandwidth(c), std::invalid_argument);
 }
 

@@ -40,6 +40,12 @@ expect_ok "\"kind\": \"routing\"" list --json
 if cmp -s "$tmp/a.json" "$tmp/b.json" && grep -q '"t_typical"' "$tmp/a.json"; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL: --json not byte-identical across runs"; fi
 
+# A fabric bw run with several QPs both ways (ECMP, ECN, PFC, the seed's jitter): byte-identical JSON.
+"$bin" bw --topology fat-tree --k 4 --to h15 -q 2 -b -n 100 -t 16 --json >"$tmp/f1.json"
+"$bin" bw --topology fat-tree --k 4 --to h15 -q 2 -b -n 100 -t 16 --json >"$tmp/f2.json"
+if cmp -s "$tmp/f1.json" "$tmp/f2.json" && grep -q '"conserved": true' "$tmp/f1.json"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: fabric bw --json not byte-identical across runs (or not conserved)"; fi
+
 # lat t_typical == budget total (jitter off, default profile), via the JSON of both.
 lt=$("$bin" lat -s 65536 -n 20 --json | grep -A8 '"exact_ps"' | grep '"t_typical"' | tr -dc '0-9.')
 bt=$("$bin" budget -s 65536 --json | grep '"total_ps"' | tr -dc '0-9.')
@@ -56,14 +62,32 @@ expect_error "--topology: torus not in" topo --topology torus
 
 expect_ok "ECMP route    : h0 -> edge0.0 -> agg0." lat --topology fat-tree --from h0 --to h15 -n 20
 expect_ok "route: h0 -> leaf0 -> spine" budget --topology leaf-spine --from h0 --to h9
-expect_error "over a switched topology" lat --topology fat-tree --test read
+expect_error "--test read runs back-to-back" lat --topology fat-tree --test read
 expect_error "--from/--to: hosts are h0..h15" lat --topology fat-tree --to h16
 expect_error "--from: expected a host like h3" lat --topology fat-tree --from x1
 
 expect_ok " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]" bw -n 200
 expect_ok "RDMA_Write BW Test" bw -n 200 --report-gbits
 expect_ok " CQ Moderation   : 1" bw -n 200 --test send
-expect_error "--test: read not in" bw --test read
+expect_ok "RDMA_Read BW Test" bw --test read -n 200
+expect_ok " Outstand reads  : 4" bw --test read -n 200 -o 4
+expect_error "--test read runs back-to-back" bw --test read --topology fat-tree
+expect_error "--outs (outstanding reads): must be 1..256" bw --test read -o 0
+expect_ok " Number of qps   : 3" bw -n 200 -q 3
+expect_ok " local address: LID 0000 QPN 0x0015" bw -n 200 -q 3
+expect_ok " QP 1 A->B route : h0 -> edge0.0" bw --topology fat-tree --to h15 -n 50 -q 2
+expect_ok "RDMA_Write Bidirectional BW Test" bw -n 200 -b
+expect_ok " QP 0 B->A route : h15 -> edge3.1" bw --topology fat-tree --to h15 -n 50 -b
+expect_ok '"direction": "B->A"' bw -n 200 -b --json
+expect_ok '"duration_s": 0.001' bw -D 1ms --json
+expect_ok '"margin_s": 0.0002' bw -D 0.001 -f 200us --json
+expect_error "-q/--qp (QPs): must be 1..1024" bw -q 0
+expect_error "-D/--duration: expected a time" bw -D soon
+expect_error "-f/--margin: twice the margin must be shorter than -D/--duration" bw -D 1ms -f 500us
+expect_error "-f/--margin: needs -D/--duration" bw -f 1ms
+expect_error "--post-list/--cq-mod batch one QP's iterations" bw -q 2 -l 4
+expect_error "-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test" bw --topology fat-tree --pattern permutation -q 2
+expect_error "--loss-sweep runs one QP one way" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 -b
 expect_error "tx depth must be 1..8192" bw -t 0
 
 expect_ok "per-flow goodput: min" bw --topology fat-tree --pattern permutation -n 20 -t 8

@@ -54,13 +54,25 @@ std::optional<bool> on_off(const std::string& v, const char* flag) {
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   if (cmd != Command::demo) {
     if (cmd == Command::bw)
-      app.add_option("--test", o.test, "operation: write | send (perftest ib_write_bw / ib_send_bw)")
-          ->check(CLI::IsMember({"write", "send"}));
+      app.add_option("--test", o.test, "operation: write | read | send (perftest ib_write_bw / ib_read_bw / ib_send_bw; read: back-to-back)")
+          ->check(CLI::IsMember({"write", "read", "send"}));
     else
       app.add_option("--test", o.test, "operation: write | read | send (perftest ib_write_lat / ib_read_lat / ib_send_lat)")
           ->check(CLI::IsMember({"write", "read", "send"}));
     if (cmd == Command::bw) {
-      app.add_option("-t,--tx-depth", o.tx_depth, "messages in flight (send queue depth)")->capture_default_str();
+      app.add_option("-t,--tx-depth", o.tx_depth, "messages in flight per QP (send queue depth)")->capture_default_str();
+      app.add_option("-q,--qp", o.qps, "number of QPs, each posting --iters messages with its own window (over a fabric each "
+                                       "its own UDP source port: --sport, --sport + 1, ...)")
+          ->capture_default_str();
+      app.add_flag("-b,--bidirectional", o.bidirectional,
+                   "measure bidirectional bandwidth: the same QPs from the server too (BW is the sum of both directions)");
+      app.add_option("-D,--duration", o.duration,
+                     "run for this much simulated time instead of --iters (seconds, or with a unit: 2ms, 500us)");
+      app.add_option("-f,--margin", o.margin,
+                     "with -D: completions this close to the start or the end are not counted (default: a tenth of "
+                     "the duration; perftest's 2 s suits real seconds-long runs)");
+      app.add_option("-o,--outs", o.outs, "--test read: RDMA READs in flight per QP (the QP's max_rd_atomic)")
+          ->capture_default_str();
       app.add_flag("--report-gbits,--report_gbits", o.report_gbits, "report Gb/s instead of MiB/s");
       app.add_option("-l,--post-list,--post_list", o.post_list,
                      "post lists of N WQEs with one doorbell (one WQE fetch per list; N <= --tx-depth)")
@@ -199,10 +211,19 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
                    "rows over the expected run, the row length doubling every 200 rows)");
     app.add_option("--watch", o.watch, "--csv: a fabric port whose mean queue depth and PFC frames go to "
                                        "timeseries.csv, e.g. edge0.0->h0 (repeatable)");
-    app.add_flag("-q,--quiet", o.quiet, "no progress line on stderr (it is shown only when stderr is a terminal "
+    app.add_flag("--quiet", o.quiet, "no progress line on stderr (it is shown only when stderr is a terminal "
                                         "and the run takes more than a second)");
     app.add_option("--pcap-frames", x.pcap_frames, "--pcap: write at most N frames")->capture_default_str();
     app.add_option("--pcap-snaplen", x.pcap_snaplen, "--pcap: bytes kept per frame (0: whole frames)")->capture_default_str();
+  }
+}
+
+Time parse_seconds_or_time(const std::string& text, const char* option) {
+  const bool plain = !text.empty() && text.find_first_not_of("0123456789.") == std::string::npos;
+  try {
+    return parse_time(plain ? text + "s" : text);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(option) + ": " + e.what());
   }
 }
 

@@ -52,6 +52,10 @@ struct LatOptions {
   bool json = false;
   bool stages = false;       // budget
   int tx_depth = 128;        // bw
+  int qps = 1;               // bw -q: QPs per direction
+  bool bidirectional = false;  // bw -b
+  std::string duration, margin;  // bw -D / -f: simulated time ("" = not given)
+  int outs = 16;             // bw -o: outstanding RDMA READs per QP
   int post_list = 1;         // bw: WQEs posted with one doorbell (perftest --post_list)
   int cq_mod = 1;            // bw: signal every Nth WQE (perftest --cq-mod)
   int rx_depth = 0;          // bw --test send: receives posted (perftest --rx-depth; 0 = always ready)
@@ -82,6 +86,10 @@ struct LatOptions {
   std::int64_t conn_reuse = 0;
   bool qp_pool = false;
 };
+
+/// A time given as perftest does (plain seconds: "5", "0.002") or with a unit ("2ms"); bad
+/// text is std::invalid_argument naming `option`.
+Time parse_seconds_or_time(const std::string& text, const char* option);
 
 enum class Command { lat, budget, demo, bw, allreduce };
 /// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;

@@ -156,6 +156,9 @@ int run_pattern(const cli::LatOptions& o) {
     throw std::invalid_argument("--post-list/--cq-mod batch the single-QP bw test; --pattern posts one WQE per doorbell");
   if (o.connect_per_msg || o.conn_reuse > 0 || o.qp_pool || o.rx_depth != 0 || !o.recv_delay.empty())
     throw std::invalid_argument("--connect-per-msg/--conn-reuse/--qp-pool/--rx-depth are for the single-QP bw test, not --pattern");
+  if (o.qps != 1 || o.bidirectional || !o.duration.empty() || !o.margin.empty())
+    throw std::invalid_argument("-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test; --pattern runs "
+                                "one QP per flow for --iters messages");
   TrafficConfig t;
   t.base = cli::to_config(o);
   if (t.base.topology != LatTopology::fabric)
@@ -221,6 +224,8 @@ int run_loss_sweep(const cli::LatOptions& o) {
 }
 
 int run_bw(const cli::LatOptions& o) {
+  if (!o.loss_sweep.empty() && (o.qps != 1 || o.bidirectional || !o.duration.empty() || !o.margin.empty()))
+    throw std::invalid_argument("--loss-sweep runs one QP one way for --iters messages: drop -q/-b/-D");
   if (!o.loss_sweep.empty()) return run_loss_sweep(o);
   if (!o.pattern.empty()) return run_pattern(o);
   BwConfig b;
@@ -229,6 +234,14 @@ int run_bw(const cli::LatOptions& o) {
   b.post_list = o.post_list;
   b.cq_mod = o.cq_mod;
   b.rx_depth = o.rx_depth;
+  b.qps = o.qps;
+  b.bidirectional = o.bidirectional;
+  b.outstanding_reads = o.outs;
+  if (!o.duration.empty()) {
+    b.duration = cli::parse_seconds_or_time(o.duration, "-D/--duration");
+    b.margin = b.duration / 10;
+  }
+  if (!o.margin.empty()) b.margin = cli::parse_seconds_or_time(o.margin, "-f/--margin");
   if (!o.recv_delay.empty()) {
     try {
       b.recv_delay = parse_time(o.recv_delay);
@@ -243,7 +256,8 @@ int run_bw(const cli::LatOptions& o) {
   for (std::int64_t s : sizes) {
     BwConfig x = b;
     x.base.size = Bytes(s);
-    cli::LiveRun live(o, x.base, x.base.iters, false, 1);
+    cli::LiveRun live(o, x.base, x.duration > Time::zero() ? 0 : x.base.iters * x.qps * (x.bidirectional ? 2 : 1), false,
+                      x.qps * (x.bidirectional ? 2 : 1));
     rows.push_back(run_bandwidth(x, live.exports(exports.get())));
     live.finish();
     if (csv) {
@@ -279,6 +293,13 @@ int run_bw(const cli::LatOptions& o) {
     nlohmann::ordered_json j;
     j["config"] = config_json(b.base, resolve(b.base));
     j["tx_depth"] = b.tx_depth;
+    j["qps"] = b.qps;
+    j["bidirectional"] = b.bidirectional;
+    if (b.duration > Time::zero()) {
+      j["duration_s"] = b.duration.to_us() / 1e6;
+      j["margin_s"] = b.margin.to_us() / 1e6;
+    }
+    if (b.base.test == TestKind::read) j["outstanding_reads"] = b.outstanding_reads;
     if (b.post_list > 1 || b.cq_mod > 1) {
       j["post_list"] = b.post_list;
       j["cq_mod"] = b.cq_mod;
@@ -293,6 +314,20 @@ int run_bw(const cli::LatOptions& o) {
                      {"ideal_Gbps", r.ideal_bps / 1e9},
                      {"wire_bytes_per_message", r.wire_bytes_per_message.count()},
                      {"events", r.events}});
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const BwResult& r = rows[i];
+      if (b.duration > Time::zero()) res[i]["counted"] = r.completed;
+      if (r.directions.size() > 1) {
+        nlohmann::ordered_json dirs = nlohmann::ordered_json::array();
+        for (std::size_t d = 0; d < r.directions.size(); ++d)
+          dirs.push_back({{"direction", d == 0 ? "A->B" : "B->A"},
+                          {"messages", r.directions[d].completed},
+                          {"BW_peak_Gbps", r.directions[d].bw_peak_bps / 1e9},
+                          {"BW_average_Gbps", r.directions[d].bw_avg_bps / 1e9},
+                          {"MsgRate", r.directions[d].msg_rate_mpps}});
+        res[i]["directions"] = dirs;
+      }
+    }
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const BwResult& r = rows[i];
       if (r.connections > 0 || b.base.conn.pool)
@@ -321,7 +356,8 @@ int run_bw(const cli::LatOptions& o) {
     j["hosts"] = host_counters_json(rows.back().hosts, rows.back().simulated);
     if (emit_json(o, std::move(j))) return 0;
   }
-  print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth);
+  print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth, b.qps, b.bidirectional,
+                    b.outstanding_reads);
   print_data_path(stdout, b.base, resolve(b.base));
   print_bw_table(stdout, rows, o.report_gbits);
   if (b.post_list > 1 || b.cq_mod > 1) print_batching(stdout, rows);

@@ -1,11 +1,21 @@
-// The bandwidth experiment (perftest ib_write_bw / ib_send_bw look-alike): the client keeps up
-// to `tx_depth` messages in flight and posts a new one at each send completion (the
-// responder's ACK written back as a CQE). perftest's figures: BW average = size x iters /
-// (last completion - first post); MsgRate = iters / that time; BW peak = the best rate over
-// windows of `tx_depth` consecutive messages (the minimum over i of (t_completed[i+w-1] -
-// t_posted[i]) / w; perftest steps its windows by the CQ moderation). Also reported: the ideal goodput of the path's bottleneck link,
-// B x payload / bytes on the wire (B: the slowest cable on the route), which the lesson's
-// "raise the MTU" advice moves.
+// The bandwidth experiment (perftest ib_write_bw / ib_read_bw / ib_send_bw look-alike): each of
+// the client's `qps` QPs keeps up to `tx_depth` messages in flight (READ: at most
+// `outstanding_reads`) and posts a new one at each completion (WRITE/SEND: the responder's ACK
+// written back as a CQE; READ: the last response placed). perftest's figures: BW average =
+// size x messages / (last completion - first post); MsgRate = messages / that time; BW peak =
+// the best rate over windows of qps x tx_depth consecutive messages (the minimum over i of
+// (t_completed[i+w-1] - t_posted[i]) / w, posts in post order and completions in completion
+// order, as perftest indexes them across QPs). Also reported: the ideal goodput of the path's
+// bottleneck link, B x payload / bytes on the wire (B: the slowest cable on the route), which
+// the lesson's "raise the MTU" advice moves.
+//
+// QPs (-q): every QP posts `iters` messages (perftest: iters x qps in all); over a fabric each
+// QP is its own RC connection with its own UDP source port (sport, sport + 1, ...), so ECMP
+// may route them apart. Bidirectional (-b): as many QPs again from B to A, on the same hosts and
+// wires; as perftest adds the server's report to the client's, BW and MsgRate are the sums of
+// the two directions' figures. Duration (-D): each QP posts until `duration` of simulated time
+// has passed; the figures count the messages completed in [margin, duration - margin] over that
+// window (perftest -f), and #iterations is that count.
 //
 // Connections (base.conn): with --conn-reuse N (--connect-per-msg: N = 1) each connection's
 // first message is posted through the setup path (model/connection.hpp: rdma_cm exchange, QP
@@ -46,6 +56,17 @@ struct BwConfig {
   int cq_mod = 1;            // perftest -Q/--cq-mod: every Nth WQE signaled (<= tx_depth)
   int rx_depth = 0;          // perftest -r/--rx-depth: receives posted (SEND, fabric); 0 = always ready
   Time recv_delay{};         // the receiving application's processing before it reposts a receive
+  int qps = 1;               // perftest -q: QPs per direction, each with its own window
+  bool bidirectional = false;  // perftest -b: the same QPs from B to A as well
+  Time duration{};           // perftest -D: post for this long (simulated); zero = iters messages per QP
+  Time margin{};             // perftest -f: with duration, completions this close to either end are not counted
+  int outstanding_reads = 16;  // perftest -o: RDMA READs in flight per QP (the QP's max_rd_atomic)
+};
+
+/// One direction's perftest figures (bidirectional runs report their sum).
+struct BwDirection {
+  std::int64_t completed = 0;  // messages counted (duration: completed inside the window)
+  double seconds = 0, bw_avg_bps = 0, bw_peak_bps = 0, msg_rate_mpps = 0;
 };
 
 /// Host A's (the client's) servers: busy time per completed message, in picoseconds — the
@@ -63,12 +84,13 @@ struct BwResult {
   double ideal_bps = 0;            // link rate x payload / wire bytes
   Bytes wire_bytes_per_message{};
   std::int32_t packets_per_message = 0;
-  std::int64_t completed = 0;      // messages completed (< iters only when the QP failed)
+  std::int64_t completed = 0;      // messages completed and counted (< iters x qps x directions only when a QP failed)
+  std::vector<BwDirection> directions;  // A->B, then B->A with bidirectional (their sums are above)
   std::uint64_t events = 0;
   std::int64_t invariant_violations = 0;
   std::vector<std::string> routes;
   std::optional<FabricStats> fabric;   // over a switched topology: the fabric's counters
-  std::optional<RcStats> rc;           // over a switched topology: the QP's RC transport
+  std::optional<RcStats> rc;           // over a switched topology: the QPs' RC transports (summed; accumulate())
   std::optional<TcpStats> tcp;         // --transport tcp: the packet-level TCP connection
   ClientCost cost;                     // per message, measured on host A's servers
   Ledger wqe_ledger_sum;               // every WQE's ledger (post to send completion), summed
@@ -87,7 +109,7 @@ struct BwResult {
   Time simulated{};
 };
 
-/// Throws std::invalid_argument for bad input (READ, TCP with post lists, tx_depth < 1, a post list or CQ
+/// Throws std::invalid_argument for bad input (READ over a fabric, TCP with post lists, tx_depth < 1, a post list or CQ
 /// moderation larger than the SQ depth, ...).
 /// `exports` (optional, rdmasim/exports.hpp): trace and capture the run.
 BwResult run_bandwidth(const BwConfig& c, Exports* exports = nullptr);

@@ -25,4 +25,27 @@ struct RcStats {
   double final_rate_bps = 0;            // DCQCN's current rate at the end (0: no DCQCN)
 };
 
+/// Adds `s` (another QP of the same test) into `into`: counters and DCQCN rates summed; the
+/// status and time of the first QP that failed.
+inline void accumulate(RcStats& into, const RcStats& s) {
+  if (into.status == "ok" && s.status != "ok") {
+    into.status = s.status;
+    into.failed_at_us = s.failed_at_us;
+  } else if (s.status != "ok" && s.failed_at_us < into.failed_at_us) {
+    into.failed_at_us = s.failed_at_us;
+  }
+  into.sent += s.sent;
+  into.retransmitted += s.retransmitted;
+  into.retransmitted_bytes += s.retransmitted_bytes;
+  into.timeouts += s.timeouts;
+  into.naks += s.naks;
+  into.out_of_sequence += s.out_of_sequence;
+  into.duplicates += s.duplicates;
+  into.acks_lost += s.acks_lost;
+  into.cnps += s.cnps;
+  into.rnr_naks_sent += s.rnr_naks_sent;
+  into.rnr_naks += s.rnr_naks;
+  into.final_rate_bps += s.final_rate_bps;
+}
+
 }  // namespace rdmasim

@@ -27,4 +27,23 @@ struct TcpStats {
   double dctcp_alpha = 0;                // DCTCP's alpha at the end (0 for reno)
 };
 
+/// Adds `s` (another connection of the same test) into `into`: the counters summed; the
+/// window, RTT and alpha stay the first connection's.
+inline void accumulate(TcpStats& into, const TcpStats& s) {
+  into.sent += s.sent;
+  into.retransmitted += s.retransmitted;
+  into.retransmitted_bytes += s.retransmitted_bytes;
+  into.fast_retransmits += s.fast_retransmits;
+  into.timeouts += s.timeouts;
+  into.lost_retransmits += s.lost_retransmits;
+  into.acks_sent += s.acks_sent;
+  into.acks_received += s.acks_received;
+  into.dup_acks += s.dup_acks;
+  into.out_of_order += s.out_of_order;
+  into.duplicates += s.duplicates;
+  into.ece += s.ece;
+  into.cwr += s.cwr;
+  into.delivered_bytes += s.delivered_bytes;
+}
+
 }  // namespace rdmasim

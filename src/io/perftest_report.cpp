@@ -44,16 +44,18 @@ void print_lat_header(std::FILE* out, const LatResult& r) {
 }
 
 void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles& toggles,
-                       const std::vector<std::string>& routes, const char* kind, int tx_depth) {
+                       const std::vector<std::string>& routes, const char* kind, int tx_depth, int qps,
+                       bool bidirectional, int outstanding_reads) {
   const bool tcp = c.transport == Transport::tcp;
   std::fprintf(out, "%s", kResultLine);
   std::fprintf(out, "                    ");
   std::fprintf(out, "%s ", tcp ? "TCP_Send" : perftest_verb(c.test));
+  if (bidirectional) std::fprintf(out, "Bidirectional ");
   std::fprintf(out, "%s ", kind);
   std::fprintf(out, "Test\n");
   std::fprintf(out, " Dual-port       : %s\t\tDevice         : %s\n", "OFF",
                c.topology == LatTopology::loopback ? "lo" : tcp ? "sim_eth0" : "sim_mlx5_0");
-  std::fprintf(out, " Number of qps   : %d\t\tTransport type : %s\n", 1, tcp ? "TCP (kernel)" : "IB");
+  std::fprintf(out, " Number of qps   : %d\t\tTransport type : %s\n", qps, tcp ? "TCP (kernel)" : "IB");
   std::fprintf(out, " Connection type : %s\t\tUsing SRQ      : %s\n", tcp ? "stream" : "RC", "OFF");
   std::fprintf(out, " PCIe relax order: %s\t\tLock-free      : %s\n", "OFF", "OFF");
   std::fprintf(out, " ibv_wr* API     : %s\t\tUsing Enhanced Reorder      : %s\n", "OFF", "OFF");
@@ -64,7 +66,7 @@ void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles
   std::fprintf(out, " Link type       : %s\n", !tcp && c.link_layer == LinkLayer::ib ? "IB" : "Ethernet");
   if (!tcp && c.link_layer == LinkLayer::roce) std::fprintf(out, " GID index       : %d\n", 3);
   if (c.test == TestKind::read)
-    std::fprintf(out, " Outstand reads  : %d\n", 16);
+    std::fprintf(out, " Outstand reads  : %d\n", outstanding_reads);
   else
     std::fprintf(out, " Max inline data : %d[B]\n", static_cast<int>(toggles.max_inline.count()));
   std::fprintf(out, " rdma_cm QPs\t : %s\n", "OFF");
@@ -74,12 +76,36 @@ void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles
   std::uint64_t st = c.seed;
   const auto psn = [&] { return static_cast<std::uint32_t>(splitmix64(st) & 0xffffff); };
   const bool rdma_fmt = !tcp && c.test != TestKind::send;
-  print_address(out, "local", 0x11, psn(), rdma_fmt, 0x1000 | (psn() & 0xff), 0x7f0000000000ULL);
-  print_address(out, "remote", 0x12, psn(), rdma_fmt, 0x2000 | (psn() & 0xff), 0x7f0000100000ULL);
+  // One line per QP, the local ones first (as perftest prints them); QP i's QPNs follow QP 0's.
+  // Each side draws its key, then its PSN.
+  std::vector<std::uint32_t> psns(static_cast<std::size_t>(2 * qps)), keys(psns.size());
+  for (std::size_t i = 0; i < psns.size(); ++i) {
+    keys[i] = psn() & 0xff;
+    psns[i] = psn();
+  }
+  for (int i = 0; i < qps; ++i) {
+    const auto k = static_cast<std::size_t>(2 * i);
+    print_address(out, "local", 0x11 + 2 * static_cast<std::uint32_t>(i), psns[k], rdma_fmt, 0x1000 | keys[k],
+                  0x7f0000000000ULL);
+  }
+  for (int i = 0; i < qps; ++i) {
+    const auto k = static_cast<std::size_t>(2 * i + 1);
+    print_address(out, "remote", 0x12 + 2 * static_cast<std::uint32_t>(i), psns[k], rdma_fmt, 0x2000 | keys[k],
+                  0x7f0000100000ULL);
+  }
   std::fprintf(out, "%s", kResultLine);
-  if (!routes.empty()) {
+  if (routes.size() == 2) {
     std::fprintf(out, " ECMP route    : %s\n", routes[0].c_str());
     std::fprintf(out, " reply route   : %s\n", routes[1].c_str());
+    std::fprintf(out, "%s", kResultLine);
+  } else if (!routes.empty()) {  // route and reply route of every QP, A -> B first
+    for (std::size_t i = 0; i + 1 < routes.size(); i += 2) {
+      const std::size_t qp = i / 2;
+      const bool back = bidirectional && qp >= static_cast<std::size_t>(qps);
+      std::fprintf(out, " QP %zu %s route : %s\n", back ? qp - static_cast<std::size_t>(qps) : qp, back ? "B->A" : "A->B",
+                   routes[i].c_str());
+      std::fprintf(out, " %*s reply : %s\n", back || qp >= 10 ? 12 : 11, "", routes[i + 1].c_str());
+    }
     std::fprintf(out, "%s", kResultLine);
   }
 }
@@ -224,12 +250,14 @@ void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbit
   const double factor = gbits ? 1e9 : 8.0 * 1048576.0;  // bits per reported unit
   for (const BwResult& r : rows) {
     const double peak = r.bw_peak_bps / factor, avg = r.bw_avg_bps / factor;
+    // #iterations: per QP as given (perftest), or with -D the messages counted in the window.
+    const std::int64_t iters = r.config.duration > Time::zero() ? r.completed : r.config.base.iters;
     if (gbits && avg < 1.0)
       std::fprintf(out, " %-7" PRId64 "    %" PRId64 "           %-7.6f            %-7.6f            %-7.6f",
-                   r.config.base.size.count(), r.config.base.iters, peak, avg, r.msg_rate_mpps);
+                   r.config.base.size.count(), iters, peak, avg, r.msg_rate_mpps);
     else
       std::fprintf(out, " %-7" PRId64 "    %-10" PRId64 "       %-7.2f            %-7.2f\t\t     %-7.6f",
-                   r.config.base.size.count(), r.config.base.iters, peak, avg, r.msg_rate_mpps);
+                   r.config.base.size.count(), iters, peak, avg, r.msg_rate_mpps);
     std::fprintf(out, "\n");
   }
   std::fprintf(out, "%s", kResultLine);

@@ -70,7 +70,7 @@ void validate(const LatConfig& c) {
     fail("the loopback topology models kernel TCP over lo; use --transport tcp (RDMA loopback is not modelled)");
   if (c.topology == LatTopology::fabric) {
     if (c.test == TestKind::read)
-      fail("over a switched topology `lat` runs RDMA write and send (read and TCP are back-to-back only for now)");
+      fail("--test read runs back-to-back (RDMA READ over a switched topology is not modelled; use --test write or send)");
     if (c.fabric.from == c.fabric.to) fail("--from and --to name the same host");
   }
   if (c.gpu.any_gpu()) {

@@ -20,8 +20,10 @@ struct SimWorld : FabricProvider {
   SimWorld& operator=(const SimWorld&) = delete;
 
   std::array<HostResources*, 2> hosts() { return {&a, &b}; }
-  std::unique_ptr<PathInstance> instance(const PathSpec& spec, MessageSink& sink) {
-    return std::make_unique<PathInstance>(ctx, hosts(), spec, sink, this);
+  /// `spec` on the two hosts; `reversed`: its side 0 is host B (a flow from B to A).
+  std::unique_ptr<PathInstance> instance(const PathSpec& spec, MessageSink& sink, bool reversed = false) {
+    return std::make_unique<PathInstance>(ctx, reversed ? std::array<HostResources*, 2>{&b, &a} : hosts(), spec, sink,
+                                          this);
   }
   /// The simulation's fabric, built by the first network stage; every later one must name the
   /// same topology and options.
