@@ -147,6 +147,16 @@ std::uint64_t Fabric::in_flight() const {
   return n;
 }
 
+void Fabric::check_invariants() const {
+  const std::uint64_t flight = in_flight();
+  if (injected_ != delivered_ + dropped_ + flight)
+    throw std::logic_error("fabric: packets not conserved: injected " + std::to_string(injected_) + " != delivered " +
+                           std::to_string(delivered_) + " + dropped " + std::to_string(dropped_) + " + in flight " +
+                           std::to_string(flight));
+  if (lossless_drops_ != 0)
+    throw std::logic_error("fabric: " + std::to_string(lossless_drops_) + " packets dropped in a lossless class");
+}
+
 FabricStats Fabric::stats(Time span) const {
   FabricStats s;
   s.injected = injected_;

@@ -182,6 +182,10 @@ class Fabric {
   /// Totals and the counters of every port that saw traffic; `span` is the run time that
   /// utilisation is measured against.
   FabricStats stats(Time span) const;
+  /// Throws std::logic_error naming the counts when packets are not conserved (injected !=
+  /// delivered + dropped + in flight) or a lossless class dropped a packet: every workload
+  /// calls it when its run ends.
+  void check_invariants() const;
 
   struct Handler final : EventHandler {
     Handler(Fabric& f, void (Fabric::*fn)(std::uint64_t)) : f_(f), fn_(fn) {}

@@ -68,6 +68,7 @@ void World::rethrow() {
       r.h.promise().error = nullptr;
       std::rethrow_exception(e);
     }
+  if (fabric_) fabric_->check_invariants();
 }
 
 bool World::all_done() const {

@@ -42,7 +42,8 @@ class World final : public FabricProvider, public EventHandler {
   Fabric& fabric_for(const NetworkSpec& spec) override;
 
   void spawn(int host, std::coroutine_handle<Task::promise_type> h);
-  /// Rethrows the first exception of a finished application.
+  /// Rethrows the first exception of a finished application, then checks the fabric's
+  /// invariants (Fabric::check_invariants).
   void rethrow();
   bool all_done() const;
   std::string waiting() const;

@@ -41,7 +41,7 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
     // still drains the transports' timers, which do not count.
     iteration_ = 0;
     start_iteration();
-    w_.sched.run();
+    w_.run();
     if (iteration_ != c_.warmup + c_.iters)
       throw std::runtime_error("allreduce stalled: a step's data never arrived (a QP failed: RETRY_EXC_ERR)");
   }

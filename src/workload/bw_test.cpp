@@ -62,7 +62,7 @@ class BwTest final : public MessageSink, public EventHandler {
     if (std::any_of(lanes_.begin(), lanes_.end(), [](const auto& l) { return l->receive != nullptr; }))
       rx_completed_.reserve(static_cast<std::size_t>(c_.base.iters));
     for (auto& lane : lanes_) pump(*lane);
-    w_.sched.run();
+    w_.run();
     exports_.finish();
   }
 

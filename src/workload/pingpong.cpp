@@ -38,7 +38,7 @@ void PingPong::run(std::int64_t exchanges) {
   if (remaining_ <= 0) return;
   iteration_start_ = w_.sched.now();
   post(0);
-  w_.sched.run();
+  w_.run();
   exports_.finish();
 }
 

@@ -19,7 +19,7 @@ void PostListBw::run() {
   posted.reserve(static_cast<std::size_t>(o_.iters));
   completed.reserve(static_cast<std::size_t>(o_.iters));
   post_list();
-  w_.sched.run();
+  w_.run();
 }
 
 void PostListBw::post_list() {

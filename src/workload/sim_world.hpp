@@ -25,6 +25,12 @@ struct SimWorld : FabricProvider {
     return std::make_unique<PathInstance>(ctx, reversed ? std::array<HostResources*, 2>{&b, &a} : hosts(), spec, sink,
                                           this);
   }
+  /// Runs the simulation to its end, then checks the fabric's invariants (packets conserved,
+  /// none dropped in a lossless class: Fabric::check_invariants throws std::logic_error).
+  void run() {
+    sched.run();
+    if (fabric) fabric->check_invariants();
+  }
   /// The simulation's fabric, built by the first network stage; every later one must name the
   /// same topology and options.
   Fabric& fabric_for(const NetworkSpec& spec) override {

@@ -118,7 +118,7 @@ class Traffic final : public MessageSink {
     for (auto& f : flows_) f->completions.reserve(static_cast<std::size_t>(c_.base.iters));
     for (std::size_t f = 0; f < flows_.size(); ++f)
       while (flows_[f]->posted < c_.base.iters && flows_[f]->posted < c_.tx_depth) post(f);
-    w_.sched.run();
+    w_.run();
   }
 
   void delivered(Packet& token) override {
