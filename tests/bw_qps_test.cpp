@@ -35,7 +35,8 @@ TEST(BwQps, EveryQpPostsItsIterationsAndTheyShareTheLink) {
   EXPECT_EQ(four.completed, 4 * c.base.iters);
   ASSERT_EQ(four.directions.size(), 1u);
   EXPECT_DOUBLE_EQ(four.ideal_bps, one.ideal_bps);  // one cable: the same bottleneck
-  EXPECT_DOUBLE_EQ(four.ideal_bps, 100e9 * 65536.0 / (65536.0 + kRoceFrames + 16));  // + RETH on the first
+  EXPECT_DOUBLE_EQ(four.ideal_bps,
+                   100e9 * 65536.0 / (65536.0 + kRoceFrames + 16));  // + RETH on the first
   EXPECT_NEAR(four.bw_avg_bps / four.ideal_bps, 1.0, 0.005);
   EXPECT_LE(four.bw_avg_bps, four.ideal_bps * 1.0000001);
   // Four QPs carry four times the messages over the same link: about four times as long.
@@ -63,7 +64,8 @@ TEST(BwQps, FabricQpsFollowTheirOwnEcmpRoutes) {
     EXPECT_EQ(r.routes[static_cast<std::size_t>(2 * q)], n.routes[0]);
     EXPECT_EQ(r.routes[static_cast<std::size_t>(2 * q + 1)], n.routes[1]);
     const std::string& route = n.routes[0];
-    const std::string agg = route.substr(route.find("edge0.0 -> ") + 11, 6);  // "agg0.0" or "agg0.1"
+    const std::string agg =
+        route.substr(route.find("edge0.0 -> ") + 11, 6);  // "agg0.0" or "agg0.1"
     expected["edge0.0->" + agg] += static_cast<std::uint64_t>(c.base.iters) * 16;
   }
   for (const PortStats& p : r.fabric->ports)
@@ -80,7 +82,8 @@ TEST(BwBidirectional, SumsTheTwoDirections) {
   ASSERT_EQ(both.directions.size(), 2u);
   EXPECT_DOUBLE_EQ(both.ideal_bps, 2 * one.ideal_bps);
   EXPECT_DOUBLE_EQ(both.bw_avg_bps, both.directions[0].bw_avg_bps + both.directions[1].bw_avg_bps);
-  EXPECT_DOUBLE_EQ(both.msg_rate_mpps, both.directions[0].msg_rate_mpps + both.directions[1].msg_rate_mpps);
+  EXPECT_DOUBLE_EQ(both.msg_rate_mpps,
+                   both.directions[0].msg_rate_mpps + both.directions[1].msg_rate_mpps);
   // Full duplex: each direction's data shares its wire only with the other direction's ACKs.
   for (const BwDirection& d : both.directions) {
     EXPECT_EQ(d.completed, c.base.iters);
@@ -128,7 +131,8 @@ TEST(BwRead, OutstandingReadsFillTheLink) {
   c.base.test = TestKind::read;
   const BwResult r = run_bandwidth(c);
   // Read responses: AETH on the first and the last packet, no RETH.
-  EXPECT_EQ(r.wire_bytes_per_message.count(), static_cast<std::int64_t>(65536 + kRoceFrames + 2 * 4));
+  EXPECT_EQ(r.wire_bytes_per_message.count(),
+            static_cast<std::int64_t>(65536 + kRoceFrames + 2 * 4));
   EXPECT_NEAR(r.bw_avg_bps / r.ideal_bps, 1.0, 0.005);
   EXPECT_LE(r.bw_avg_bps, r.ideal_bps * 1.0000001);
 }
@@ -141,10 +145,12 @@ TEST(BwDuration, CountsTheCompletionsInsideTheMargins) {
   const BwResult r = run_bandwidth(c);
   EXPECT_EQ(r.invariant_violations, 0);
   ASSERT_FALSE(r.posted_ps.empty());
-  EXPECT_LT(*std::max_element(r.posted_ps.begin(), r.posted_ps.end()), c.duration.count_ps());  // none posted after
-  const auto inside = std::count_if(r.completed_ps.begin(), r.completed_ps.end(), [&](std::int64_t t) {
-    return t >= c.margin.count_ps() && t <= (c.duration - c.margin).count_ps();
-  });
+  EXPECT_LT(*std::max_element(r.posted_ps.begin(), r.posted_ps.end()),
+            c.duration.count_ps());  // none posted after
+  const auto inside =
+      std::count_if(r.completed_ps.begin(), r.completed_ps.end(), [&](std::int64_t t) {
+        return t >= c.margin.count_ps() && t <= (c.duration - c.margin).count_ps();
+      });
   EXPECT_EQ(r.completed, inside);
   EXPECT_LT(r.completed, static_cast<std::int64_t>(r.completed_ps.size()));
   EXPECT_DOUBLE_EQ(r.seconds, 800e-6);
@@ -152,7 +158,8 @@ TEST(BwDuration, CountsTheCompletionsInsideTheMargins) {
   EXPECT_EQ(r.bw_peak_bps, 0.0);  // perftest keeps no per-message times in duration mode
   c.duration = Time::ms(2);
   const BwResult twice = run_bandwidth(c);
-  EXPECT_NEAR(static_cast<double>(twice.completed) / static_cast<double>(r.completed), 1.8 / 0.8, 0.01);  // windows of 1.8 ms and 0.8 ms
+  EXPECT_NEAR(static_cast<double>(twice.completed) / static_cast<double>(r.completed), 1.8 / 0.8,
+              0.01);  // windows of 1.8 ms and 0.8 ms
 }
 
 TEST(BwOptions, BadCombinationsAreRefused) {

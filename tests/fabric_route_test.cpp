@@ -19,7 +19,8 @@ using rdmasim::testing::fat_tree;
 
 // The network part alone: split, the fabric from host 0 to the route's end, merge. The
 // simulator's fabric routes by ECMP hash, so pick a UDP source port that hashes onto `r`.
-PathSpec network_only(const std::shared_ptr<const Topology>& t, const FabricPath& r, const Profile& prof, Bytes mtu) {
+PathSpec network_only(const std::shared_ptr<const Topology>& t, const FabricPath& r,
+                      const Profile& prof, Bytes mtu) {
   const int dst = t->find_host(t->nodes()[static_cast<std::size_t>(r.nodes.back())].name);
   std::uint16_t sport = 49152;
   while (ecmp_route(*t, 0, dst, roce_flow(0, dst, sport)).cables != r.cables) ++sport;
@@ -30,7 +31,8 @@ PathSpec network_only(const std::shared_ptr<const Topology>& t, const FabricPath
   p.split(0, SplitSpec{mtu, FrameKind::roce_write, LinkLayer::roce, false}, "split");
   StageSpec net;
   net.kind = StageKind::network;
-  net.network = std::make_shared<NetworkSpec>(NetworkSpec{t, 0, dst, roce_flow(0, dst, sport), o, {}, {}, {}});
+  net.network = std::make_shared<NetworkSpec>(
+      NetworkSpec{t, 0, dst, roce_flow(0, dst, sport), o, {}, {}, {}});
   net.expansion.emplace_back();
   FabricRoute(*t, r, prof).append(net.expansion[0], 0);
   p.stages.push_back(net);
@@ -55,26 +57,32 @@ Time closed_form(const Topology& t, const FabricPath& r, const Profile& prof, By
 }  // namespace
 
 TEST(FabricRoute, UnloadedLatencyEqualsClosedForm) {
-  const auto tp = std::make_shared<const Topology>(fat_tree(4));
-  const Topology& t = *tp;
-  for (bool cut : {true, false})
-    for (int dst : {1, 2, 4, 15}) {
-      Profile prof = make_profile("default");
-      prof.sw.cut_through = cut;
-      for (const FabricPath& r : equal_cost_paths(t, 0, dst)) {
-        const PathSpec spec = network_only(tp, r, prof, Bytes(4096));
-        const Bytes frame = frame_wire_bytes(FrameKind::roce_write, FramePos::only, Bytes(1000), LinkLayer::roce);
-        const Time expect = closed_form(t, r, prof, frame);
-        const Ledger budget = evaluate_path(spec, Bytes(1000), false);
-        EXPECT_EQ(budget.total(), expect) << "cut " << cut << " dst " << dst;
-        EXPECT_EQ(budget[Category::switch_], prof.sw.pipeline * r.switches());
-        rdmasim::testing::SimRig rig;
-        rig.run_one(spec, 1000);
-        ASSERT_EQ(rig.sink.got.size(), 1u);
-        EXPECT_EQ(rig.sink.got[0].e2e, expect);
-        EXPECT_EQ(rig.sink.got[0].ledger, budget);
+  // k=4: same edge (h1), same pod (h2), another pod (h4, h15); k=8: same edge (h1), same pod
+  // (h4), another pod (h16, h127); every equal-cost path of each.
+  for (const auto& [k, dsts] : {std::pair{4, std::vector<int>{1, 2, 4, 15}},
+                                std::pair{8, std::vector<int>{1, 4, 16, 127}}}) {
+    const auto tp = std::make_shared<const Topology>(fat_tree(k));
+    const Topology& t = *tp;
+    for (bool cut : {true, false})
+      for (int dst : dsts) {
+        Profile prof = make_profile("default");
+        prof.sw.cut_through = cut;
+        for (const FabricPath& r : equal_cost_paths(t, 0, dst)) {
+          const PathSpec spec = network_only(tp, r, prof, Bytes(4096));
+          const Bytes frame =
+              frame_wire_bytes(FrameKind::roce_write, FramePos::only, Bytes(1000), LinkLayer::roce);
+          const Time expect = closed_form(t, r, prof, frame);
+          const Ledger budget = evaluate_path(spec, Bytes(1000), false);
+          EXPECT_EQ(budget.total(), expect) << "k " << k << " cut " << cut << " dst " << dst;
+          EXPECT_EQ(budget[Category::switch_], prof.sw.pipeline * r.switches());
+          rdmasim::testing::SimRig rig;
+          rig.run_one(spec, 1000);
+          ASSERT_EQ(rig.sink.got.size(), 1u);
+          EXPECT_EQ(rig.sink.got[0].e2e, expect);
+          EXPECT_EQ(rig.sink.got[0].ledger, budget);
+        }
       }
-    }
+  }
 }
 
 TEST(FabricRoute, CutThroughKeepsTheTransmitterBusyForTheWholeFrame) {
@@ -94,13 +102,17 @@ TEST(FabricRoute, CutThroughKeepsTheTransmitterBusyForTheWholeFrame) {
   ASSERT_EQ(rig.sink.got.size(), 1u);
   EXPECT_EQ(rig.sink.got[0].e2e, budget.total());
   EXPECT_EQ(rig.sink.got[0].ledger, budget);
-  const Bytes first = frame_wire_bytes(FrameKind::roce_write, FramePos::first, Bytes(1024), LinkLayer::roce);
-  const Bytes rest = frame_wire_bytes(FrameKind::roce_write, FramePos::middle, Bytes(1024), LinkLayer::roce);
-  const Time ser_first = serialization_time(first, prof.link.rate), ser_rest = serialization_time(rest, prof.link.rate);
+  const Bytes first =
+      frame_wire_bytes(FrameKind::roce_write, FramePos::first, Bytes(1024), LinkLayer::roce);
+  const Bytes rest =
+      frame_wire_bytes(FrameKind::roce_write, FramePos::middle, Bytes(1024), LinkLayer::roce);
+  const Time ser_first = serialization_time(first, prof.link.rate),
+             ser_rest = serialization_time(rest, prof.link.rate);
   // last packet: leaves host after first + middle + last frames; then its own path:
   // up to 64 B cut-through, propagation, pipeline, full egress serialization, propagation.
   const Time prop = Link(prof.link).propagation();
-  const Time expect = ser_first + ser_rest + serialization_time(prof.sw.cut_through_bytes, prof.link.rate) + prop +
+  const Time expect = ser_first + ser_rest +
+                      serialization_time(prof.sw.cut_through_bytes, prof.link.rate) + prop +
                       prof.sw.pipeline + ser_rest + prop;
   EXPECT_EQ(budget.total(), expect);
 }
