@@ -223,6 +223,7 @@ Time parse_seconds_or_time(const std::string& text, const char* option) {
   try {
     return parse_time(plain ? text + "s" : text);
   } catch (const std::invalid_argument& e) {
+    if (option == nullptr) throw;
     throw std::invalid_argument(std::string(option) + ": " + e.what());
   }
 }

@@ -88,7 +88,7 @@ struct LatOptions {
 };
 
 /// A time given as perftest does (plain seconds: "5", "0.002") or with a unit ("2ms"); bad
-/// text is std::invalid_argument naming `option`.
+/// text is std::invalid_argument naming `option` (nullptr: the caller names it).
 Time parse_seconds_or_time(const std::string& text, const char* option);
 
 enum class Command { lat, budget, demo, bw, allreduce };

@@ -79,6 +79,16 @@ K flag(std::string path, std::string help, bool O::*f) {
   return k;
 }
 
+K time_text(std::string path, std::string help, std::string O::*f) {  // checked now, kept as given
+  K k{std::move(path), "time", std::move(help), {}, nullptr, nullptr};
+  k.set = [f](Scenario& s, const std::string& v) {
+    parse_seconds_or_time(v, nullptr);
+    s.options.*f = v;
+  };
+  k.get = [f](const O& o) { return o.*f; };
+  return k;
+}
+
 K toggle(std::string path, std::string help, std::string O::*f) {  // stored as "on"/"off"/"" like the flags
   K k{std::move(path), "bool", std::move(help), {}, nullptr, nullptr};
   k.set = [f](Scenario& s, const std::string& v) { s.options.*f = to_bool(v) ? "on" : "off"; };
@@ -128,6 +138,16 @@ std::vector<ScenarioKey> build_keys() {
                       1'000'000'000, &O::iters));
   r.push_back(flag("workload.all", "all sizes 2 .. 2^23 (perftest -a)", &O::all));
   r.push_back(integer("workload.tx_depth", "bw: messages in flight per QP", 1, 8192, &O::tx_depth));
+  r.push_back(integer("workload.qps", "bw: QPs, each posting `iters` messages with its own window (perftest -q)", 1, 1024,
+                      &O::qps));
+  r.push_back(flag("workload.bidirectional", "bw: the same QPs from the server too, BW summed (perftest -b)",
+                   &O::bidirectional));
+  r.push_back(time_text("workload.duration",
+                        "bw: simulated time to run instead of `iters` (perftest -D; seconds, or \"2ms\")", &O::duration));
+  r.push_back(time_text("workload.margin", "bw: with duration, completions this close to either end not counted "
+                                           "(perftest -f; default a tenth of the duration)",
+                        &O::margin));
+  r.push_back(integer("workload.outs", "bw read: RDMA READs in flight per QP (perftest -o)", 1, 256, &O::outs));
   r.push_back(str("workload.pattern", "bw: many flows: permutation | incast | alltoall | stride (empty: one flow)",
                   {"", "permutation", "incast", "alltoall", "stride"}, &O::pattern));
   r.push_back(integer("workload.incast", "bw incast: number of senders", 1, 100000, &O::incast));
@@ -290,7 +310,9 @@ bool allowed(const std::string& key, Command c) {
                                              "workload.gpudirect", "workload.min_bytes", "workload.max_bytes",
                                              "workload.step_factor", "workload.warmup"};
   if (std::find(coll.begin(), coll.end(), key) != coll.end()) return c == Command::allreduce;
-  if (key == "workload.post_list" || key == "workload.cq_mod") return c == Command::bw;
+  if (key == "workload.post_list" || key == "workload.cq_mod" || key == "workload.qps" ||
+      key == "workload.bidirectional" || key == "workload.duration" || key == "workload.margin" || key == "workload.outs")
+    return c == Command::bw;
   if (c == Command::allreduce)  // its own workload keys, the network (not the single flow's ends), profile, seed
     return (key.rfind("workload.", 0) != 0 || key == "workload.iters") && key.rfind("toggles.", 0) != 0 &&
            key.rfind("outputs.", 0) != 0 &&
