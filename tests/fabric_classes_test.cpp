@@ -1,7 +1,8 @@
-// The fabric's traffic classes against a fake client: a switch port serves its 8 classes in
-// strict priority (FIFO within one), PFC pauses only the lossless class (switch.data_tc) while
-// a lossy class in the same incast drops at the egress, and the documented DCQCN marking
-// defaults.
+// The fabric's traffic classes and queue management against a fake client: a switch port
+// serves its 8 classes in strict priority (FIFO within one), PFC pauses only the lossless class
+// (switch.data_tc) while a lossy class in the same incast drops at the egress; RED/ECN marks
+// with probability Pmax (q - Kmin) / (Kmax - Kmin), DCQCN's defaults; a lossy queue is held to
+// alpha x the free buffer (dynamic threshold); PFC's XON hysteresis (xoff - xon_delta).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -147,4 +148,76 @@ TEST(FabricClasses, EcnDefaultsAreDcqcns) {
   EXPECT_DOUBLE_EQ(s.ecn_pmax, 0.01);
   EXPECT_TRUE(s.ecn);
   EXPECT_TRUE(s.lossless);
+}
+
+TEST(FabricQueues, EcnMarkingProbabilityRisesLinearlyWithTheQueue) {
+  // Two senders into one port, lossy with a large buffer: the k-th frame into the port finds
+  // about k/2 frames queued, so with Kmin 0 and Kmax past the deepest queue the expected marks
+  // are sum_k Pmax (k/2) w / Kmax. A step at Kmin would mark about Pmax of all frames instead.
+  const int n = 1000;  // frames per sender
+  const auto marks = [&](double pmax) {
+    FabricOptions o;
+    o.sw.lossless = false;
+    o.sw.buffer = Bytes(64 * 1024 * 1024);
+    const std::int64_t w =
+        frame_wire_bytes(FrameKind::roce_write, FramePos::middle, Bytes(4096), LinkLayer::roce).count();
+    o.sw.ecn_kmin = Bytes(0);
+    o.sw.ecn_kmax = Bytes(2 * n * w);
+    o.sw.ecn_pmax = pmax;
+    Rig r(3, o);
+    r.send(1, 0, n, 3);
+    r.send(2, 0, n, 3);
+    r.sched.run();
+    EXPECT_TRUE(r.client.dropped_tc.empty());
+    EXPECT_LT(r.port("sw0->h0").max_queue_bytes, o.sw.ecn_kmax.count());
+    return static_cast<double>(r.port("sw0->h0").ecn_marked);
+  };
+  // sum over k < 2n of pmax (k / 2) / (2n) = pmax (2n - 1) / 4 ~ 500 pmax.
+  const double full = marks(1.0), half = marks(0.5);
+  EXPECT_NEAR(full, (2.0 * n - 1) / 4, 0.1 * n / 2);  // 3 binomial sigmas are ~55
+  EXPECT_NEAR(half, (2.0 * n - 1) / 8, 0.1 * n / 2);
+  EXPECT_LT(half, 0.7 * full);
+}
+
+TEST(FabricQueues, DynamicThresholdHoldsALossyQueueToAlphaTimesTheFreeBuffer) {
+  // An incast into one port, lossy: the queue q stays at or below alpha (B - q), so at most
+  // alpha B / (1 + alpha), and it gets there (frames are dropped only past it).
+  const std::int64_t buffer = 1024 * 1024, frame = 4200;
+  for (double alpha : {0.25, 1.0, 4.0}) {
+    FabricOptions o;
+    o.sw.lossless = false;
+    o.sw.ecn = false;
+    o.sw.buffer = Bytes(buffer);
+    o.sw.dt_alpha = alpha;
+    Rig r(3, o);
+    r.send(1, 0, 600, 3);
+    r.send(2, 0, 600, 3);
+    r.sched.run();
+    const double bound = alpha * static_cast<double>(buffer) / (1 + alpha);
+    const auto q = static_cast<double>(r.port("sw0->h0").max_queue_bytes);
+    EXPECT_GT(r.port("sw0->h0").drops, 0u) << alpha;
+    EXPECT_LE(q, bound + frame) << alpha;
+    EXPECT_GE(q, bound - 2 * frame) << alpha;
+  }
+}
+
+TEST(FabricQueues, XonHysteresisTradesPauseFramesForQueue) {
+  // PFC resumes an ingress once it drains below xoff - xon_delta: a wider hysteresis means
+  // fewer XOFF/XON pairs over the same incast, and never a lossless drop.
+  const auto pauses = [](std::int64_t delta) {
+    FabricOptions o;
+    o.sw.pfc_xon_delta = Bytes(delta);
+    Rig r(3, o);
+    r.send(1, 0, 500, 3);
+    r.send(2, 0, 500, 3);
+    r.sched.run();
+    EXPECT_EQ(r.fabric.lossless_drops(), 0u);
+    EXPECT_EQ(r.client.got.size(), 1000u);
+    const std::uint64_t n = r.port("sw0->h1").pause_tx + r.port("sw0->h2").pause_tx;
+    EXPECT_EQ(n % 2, 0u) << delta;  // every XOFF has its XON by the end
+    return n;
+  };
+  const std::uint64_t narrow = pauses(4 * 1024), wide = pauses(48 * 1024);
+  EXPECT_GT(wide, 0u);
+  EXPECT_GT(narrow, wide + wide / 2);
 }
