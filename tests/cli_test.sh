@@ -54,6 +54,9 @@ if [[ -n $lt && $lt == "$bt" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)
 expect_ok "4 equal-cost paths, 5 switches / 6 links each" topo --k 4 --from h0 --to h15
 expect_ok "hosts 128, switches 80, links 384" topo --k 8
 expect_ok '"hop_histogram"' topo --k 4 --hops --json
+expect_ok "        6        5          192" topo --k 4 --hops
+expect_ok "        4        3         1536" topo --k 8 --hops
+expect_ok "        6        5        14336" topo --k 8 --hops
 expect_ok "bisection bandwidth 400Gbps" topo --topology leaf-spine --leaves 4 --spines 2 --hosts-per-leaf 8
 expect_error "fat-tree: k must be even" topo --k 5
 expect_error "--to: no host \"h16\"" topo --k 4 --from h0 --to h16
@@ -68,6 +71,12 @@ expect_error "--from: expected a host like h3" lat --topology fat-tree --from x1
 
 expect_ok " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]" bw -n 200
 expect_ok "RDMA_Write BW Test" bw -n 200 --report-gbits
+# --report-gbits: the same run in Gb/s (10^9 bit) instead of MiB/s: factor 8 x 2^20 / 10^9.
+g=$("$bin" bw -n 200 --report-gbits | awk '/^ 65536 /{print $4}')
+m=$("$bin" bw -n 200 | awk '/^ 65536 /{print $4}')
+check "--report-gbits $g Gb/s is $m MiB/s" awk -v g="$g" -v m="$m" 'BEGIN { d = g - m * 8 * 1048576 / 1e9; exit !(g > 90 && d < 0.006 && d > -0.006) }'
+expect_ok " 8388608    20 " bw -a -n 20
+expect_ok "alltoall traffic, 240 flows of 5 x 65536 B" bw --topology fat-tree --pattern alltoall -n 5 -t 4
 expect_ok " CQ Moderation   : 1" bw -n 200 --test send
 expect_ok "RDMA_Read BW Test" bw --test read -n 200
 expect_ok " Outstand reads  : 4" bw --test read -n 200 -o 4
