@@ -1,5 +1,6 @@
 // CopyLog: copies come back word for word, oldest first, through push / pop_front / for_each,
-// and consecutive packets of a message code into a few bytes each.
+// and consecutive packets of a message code into a few bytes each, one when they differ from
+// the copy before as that one did from its own.
 #include "sim/copy_log.hpp"
 
 #include <gtest/gtest.h>
@@ -143,7 +144,9 @@ TEST(CopyLog, SteadyPacketsCodeCompactly) {
   v.back().stamp = v[v.size() - 2].stamp + Time::ps(335'000);
   CopyLog log;
   for (const Packet& p : v) log.push(p);
-  EXPECT_LT(log.stored_bytes(), 511u * 8u);  // 1 mask byte + stamp (3) + index (1) + psn (1)
+  // The first record: flag, mask (4), stamp (3), index (1), psn (1); every later one repeats
+  // its differences: one byte each.
+  EXPECT_EQ(log.stored_bytes(), 10u + 510u);
   for (const Packet& p : v) {
     ASSERT_TRUE(same_bytes(log.front(), p));
     log.pop_front();
@@ -169,4 +172,35 @@ TEST(CopyLog, EverySingleByteDifferenceRoundTrips) {
     ASSERT_TRUE(same_bytes(log.front(), v[i])) << "copy " << i << " (byte " << i / 2 << ")";
     log.pop_front();
   }
+}
+
+// Runs of equal differences (one byte each) broken by changes of value and of mask, popped and
+// walked from every position: the decoder's memory of the record before survives both.
+TEST(CopyLog, RepeatedDifferencesRoundTripFromAnyPosition) {
+  Message m;
+  std::vector<Packet> v = message_packets(m, 200);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i].ledger = v[0].ledger;
+    v[i].pos = FramePos::middle;
+    v[i].wire = Bytes(4178);
+    v[i].payload = Bytes(4096);
+    if (i >= 50) v[i].stamp += Time::ps(1'000 * static_cast<std::int64_t>(i - 49));  // a new step from 50 on
+    if (i >= 120) v[i].ledger.add(Category::queue, Time::ps(3 * static_cast<std::int64_t>(i)));  // a new mask
+    if (i == 160) v[i].ce = true;  // one odd copy in a run
+  }
+  for (std::size_t start = 0; start < v.size(); start += 13) {
+    CopyLog log;
+    for (const Packet& p : v) log.push(p);
+    for (std::size_t k = 0; k < start; ++k) log.pop_front();
+    std::size_t i = start;
+    log.for_each([&](const Packet& c) { EXPECT_TRUE(same_bytes(c, v[i++])) << "from " << start << " at " << i - 1; });
+    EXPECT_EQ(i, v.size());
+    for (std::size_t k = start; k < v.size(); ++k) {
+      ASSERT_TRUE(same_bytes(log.front(), v[k])) << "from " << start << " at " << k;
+      log.pop_front();
+    }
+  }
+  CopyLog log;
+  for (const Packet& p : v) log.push(p);
+  EXPECT_LT(log.stored_bytes(), 199u * 3u);  // mostly one byte per copy
 }

@@ -53,47 +53,60 @@ void CopyLog::push(const Packet& p) {
     buf_.resize(size);
   }
   std::uint8_t* out = buf_.data() + end_;
-  if (mask == push_mask_) {
-    *out++ = 0;  // the mask of the record before
-  } else {
-    *out++ = 1;
-    for (int b = 0; b < 4; ++b) *out++ = static_cast<std::uint8_t>(mask >> (8 * b));
-    push_mask_ = mask;
-  }
+  // The differences, and whether they repeat the newest record's.
+  std::array<std::uint64_t, kWords> d;
+  bool repeat = mask == push_.mask;
   for (std::uint32_t m = mask; m; m &= m - 1) {
     const auto i = static_cast<std::size_t>(__builtin_ctz(m));
     const std::uint64_t now = word(&p, i);
-    const std::uint64_t d = now - back_[i];
+    d[i] = now - back_[i];
     back_[i] = now;  // (the unchanged words are equal already)
-    std::uint64_t z = (d << 1) ^ static_cast<std::uint64_t>(static_cast<std::int64_t>(d) >> 63);  // zigzag
-    while (z >= 0x80) {
-      *out++ = static_cast<std::uint8_t>(z | 0x80);
-      z >>= 7;
+    repeat = repeat && d[i] == push_.diff[i];
+  }
+  if (repeat) {
+    *out++ = 2;
+  } else {
+    if (mask == push_.mask) {
+      *out++ = 0;  // the mask of the record before
+    } else {
+      *out++ = 1;
+      for (int b = 0; b < 4; ++b) *out++ = static_cast<std::uint8_t>(mask >> (8 * b));
+      push_.mask = mask;
     }
-    *out++ = static_cast<std::uint8_t>(z);
+    for (std::uint32_t m = mask; m; m &= m - 1) {
+      const auto i = static_cast<std::size_t>(__builtin_ctz(m));
+      push_.diff[i] = d[i];
+      std::uint64_t z = (d[i] << 1) ^ static_cast<std::uint64_t>(static_cast<std::int64_t>(d[i]) >> 63);  // zigzag
+      while (z >= 0x80) {
+        *out++ = static_cast<std::uint8_t>(z | 0x80);
+        z >>= 7;
+      }
+      *out++ = static_cast<std::uint8_t>(z);
+    }
   }
   end_ = static_cast<std::size_t>(out - buf_.data());
 }
 
-std::size_t CopyLog::decode(const std::uint8_t* in, Packet& packet, std::uint32_t& last_mask) {
+std::size_t CopyLog::decode(const std::uint8_t* in, Packet& packet, Delta& last) {
   auto* w = reinterpret_cast<unsigned char*>(&packet);
   const std::uint8_t* p = in;
-  if (*p++ != 0) {
-    last_mask = 0;
-    for (int b = 0; b < 4; ++b) last_mask |= static_cast<std::uint32_t>(*p++) << (8 * b);
+  const std::uint8_t flag = *p++;
+  if (flag == 1) {
+    last.mask = 0;
+    for (int b = 0; b < 4; ++b) last.mask |= static_cast<std::uint32_t>(*p++) << (8 * b);
   }
-  std::uint32_t mask = last_mask;
-  while (mask) {
-    const int i = __builtin_ctz(mask);
-    mask &= mask - 1;
-    std::uint64_t z = 0;
-    for (int shift = 0;; shift += 7) {
-      const std::uint8_t byte = *p++;
-      z |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if (!(byte & 0x80)) break;
+  for (std::uint32_t mask = last.mask; mask; mask &= mask - 1) {
+    const auto i = static_cast<std::size_t>(__builtin_ctz(mask));
+    if (flag != 2) {  // else: the record before's difference again
+      std::uint64_t z = 0;
+      for (int shift = 0;; shift += 7) {
+        const std::uint8_t byte = *p++;
+        z |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) break;
+      }
+      last.diff[i] = (z >> 1) ^ (~(z & 1) + 1);  // un-zigzag
     }
-    const std::uint64_t d = (z >> 1) ^ (~(z & 1) + 1);  // un-zigzag
-    const std::uint64_t v = word(w, static_cast<std::size_t>(i)) + d;
+    const std::uint64_t v = word(w, i) + last.diff[i];
     std::memcpy(w + 8 * i, &v, sizeof v);
   }
   return static_cast<std::size_t>(p - in);
@@ -104,7 +117,7 @@ void CopyLog::pop_front() {
     clear();
     return;
   }
-  read_ += decode(buf_.data() + read_, front_, pop_mask_);
+  read_ += decode(buf_.data() + read_, front_, pop_);
   // Compact once the consumed prefix is at least half the buffer (amortised O(1) per copy).
   if (read_ >= 4096 && read_ * 2 >= end_) {
     std::memmove(buf_.data(), buf_.data() + read_, end_ - read_);

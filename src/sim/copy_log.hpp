@@ -5,9 +5,12 @@
 // Encoding: front() is kept fully decoded; every later copy is stored as the difference of its
 // Packet's 64-bit words from the copy before it — the 32-bit mask of the words that differ
 // (one byte 0 when it is the previous record's mask, else 1 and the mask), then each
-// difference (modulo 2^64) zigzag-LEB128 coded. Consecutive packets of a message differ in a
-// few words (PSN and index, stamp, a ledger entry or two) in the same places, so a copy costs
-// ~9-20 bytes instead of sizeof(Packet) — what keeps a 2 MiB message's 512 copies per QP small.
+// difference (modulo 2^64) zigzag-LEB128 coded; or, when the mask and every difference are the
+// previous record's, the one byte 2. Consecutive packets of a message differ in a few words
+// (PSN and index, stamp, a ledger entry or two) in the same places, mostly by the same amounts
+// (a packet paced one serialization after the one before, with the same waits), so a copy
+// costs 1 byte (three in four at k=8) or ~9-20 bytes instead of sizeof(Packet) — what keeps a
+// 2 MiB message's 512 copies per QP small.
 //
 // Invariants: decoding reproduces each pushed Packet word for word; size() == copies pushed and
 // not popped; the byte stream holds exactly size() - 1 records (none when empty). The hot path
@@ -42,7 +45,7 @@ class CopyLog {
   void clear() {
     count_ = 0;
     read_ = end_ = 0;
-    push_mask_ = pop_mask_ = 0;
+    push_.mask = pop_.mask = 0;
   }
   /// Calls f(const Packet&) for every copy, oldest first (each one decoded into a scratch packet).
   template <typename F>
@@ -52,9 +55,9 @@ class CopyLog {
     Packet scratch;
     std::memcpy(static_cast<void*>(&scratch), static_cast<const void*>(&front_), sizeof(Packet));
     std::size_t at = read_;
-    std::uint32_t mask = pop_mask_;
+    Delta last = pop_;
     for (std::size_t i = 1; i < count_; ++i) {
-      at += decode(buf_.data() + at, scratch, mask);
+      at += decode(buf_.data() + at, scratch, last);
       f(static_cast<const Packet&>(scratch));
     }
   }
@@ -78,17 +81,22 @@ class CopyLog {
     std::memcpy(&v, static_cast<const unsigned char*>(p) + 8 * i, sizeof v);
     return v;
   }
+  /// A record's changes: the words that differ and, for those, by how much.
+  struct Delta {
+    std::uint32_t mask = 0;
+    Words diff{};
+  };
   /// Applies the record at `in` to `p` (the previous copy, word by word); returns its length.
-  /// `last_mask`: the mask of the record before, updated to this record's.
-  static std::size_t decode(const std::uint8_t* in, Packet& p, std::uint32_t& last_mask);
+  /// `last`: the record before's changes, updated to this record's.
+  static std::size_t decode(const std::uint8_t* in, Packet& p, Delta& last);
 
   Packet front_;                   // valid while count_ > 0
   Words back_{};                   // the newest copy's words, what push() codes against
   std::vector<std::uint8_t> buf_;  // records of the copies after front_: bytes [read_, end_)
   std::size_t read_ = 0, end_ = 0;
   std::size_t count_ = 0;
-  std::uint32_t push_mask_ = 0;  // mask of the newest record (what push() compares with)
-  std::uint32_t pop_mask_ = 0;   // mask of the last record decoded into front_
+  Delta push_;  // the newest record's changes (what push() compares with)
+  Delta pop_;   // the changes of the last record decoded into front_
 };
 
 }  // namespace rdmasim
