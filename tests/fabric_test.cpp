@@ -1,10 +1,12 @@
 // The packet-level fabric against a fake client: routing decisions (ECMP equals ecmp_route,
 // spray covers every path), PFC (pauses sent and obeyed, no lossless drop), lossy drops at the
-// overflowing egress, ECN marking thresholds, InfiniBand credits, counters and conservation.
+// overflowing egress, ECN marking thresholds, InfiniBand credits, counters and conservation;
+// adaptive routing balances the uplinks that ECMP collides on.
 #include "sim/fabric.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -104,6 +106,36 @@ TEST(Fabric, SprayCoversEveryEqualCostPathOncePerCycle) {
   for (const char* core : {"core0", "core1", "core2", "core3"})
     EXPECT_EQ(r.port(std::string(core) + "->agg3." + (core[4] < '2' ? "0" : "1")).tx_packets, 2u) << core;
   EXPECT_EQ(r.fabric.delivered(), 8u);
+}
+
+TEST(Fabric, AdaptiveRoutingTakesTheLessQueuedUplink) {
+  // Two flows out of edge0.0 whose hashes put them on the same uplink: ECMP sends every packet
+  // of both there (the other uplink idles); adaptive routing sends each packet to the uplink
+  // with less queued, so the two carry about half each and the queue stays short.
+  const auto topo = rdmasim::testing::fat_tree(4);
+  const auto uplink = [&](int src, int dst, std::uint16_t sport) {
+    return ecmp_route(topo, src, dst, roce_flow(src, dst, sport)).nodes[2];  // the aggregation switch
+  };
+  std::uint16_t a = 49152, b = 49153;
+  while (uplink(1, 15, b) != uplink(0, 14, a)) ++b;
+  const int n = 200;
+  const auto run = [&](Routing routing) {
+    FabricOptions o;
+    o.routing = routing;
+    Rig r(rdmasim::testing::fat_tree(4), o);
+    r.send(0, 14, n, a);
+    r.send(1, 15, n, b);
+    r.sched.run();
+    EXPECT_EQ(r.fabric.delivered(), 2u * n);
+    return std::pair{r.port("edge0.0->agg0.0"), r.port("edge0.0->agg0.1")};
+  };
+  const auto [e0, e1] = run(Routing::ecmp);
+  EXPECT_EQ(std::min(e0.tx_packets, e1.tx_packets), 0u);
+  EXPECT_EQ(std::max(e0.tx_packets, e1.tx_packets), 2u * n);
+  const auto [a0, a1] = run(Routing::adaptive);
+  EXPECT_NEAR(static_cast<double>(a0.tx_packets), n, n / 10.0);
+  EXPECT_EQ(a0.tx_packets + a1.tx_packets, 2u * n);
+  EXPECT_LT(std::max(a0.max_queue_bytes, a1.max_queue_bytes), std::max(e0.max_queue_bytes, e1.max_queue_bytes) / 4);
 }
 
 TEST(Fabric, PfcPausesTheSendersAndNeverDrops) {
