@@ -66,6 +66,11 @@ expect_error "--topology: torus not in" topo --topology torus
 expect_ok "ECMP route    : h0 -> edge0.0 -> agg0." lat --topology fat-tree --from h0 --to h15 -n 20
 expect_ok "route: h0 -> leaf0 -> spine" budget --topology leaf-spine --from h0 --to h9
 expect_error "--test read runs back-to-back" lat --topology fat-tree --test read
+expect_ok " edge0.0                                0.000     0.000     0.000     0.600  switch" lat --topology fat-tree --to h15 -n 20 --hop-ledger
+expect_ok '"per": "message"' bw --topology fat-tree --to h15 -n 20 --hop-ledger --json
+expect_ok "Hop-by-hop ledger: mean usec per message" bw --topology fat-tree --pattern incast --incast 4 -n 10 -t 4 --hop-ledger
+expect_error "--trace/--pcap/--hop-ledger export one run: drop -a" lat --hop-ledger -a
+expect_error "--trace/--pcap/--hop-ledger export one run; --loss-sweep" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 --hop-ledger
 expect_error "--from/--to: hosts are h0..h15" lat --topology fat-tree --to h16
 expect_error "--from: expected a host like h3" lat --topology fat-tree --from x1
 

@@ -200,7 +200,11 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   if (cmd == Command::lat || cmd == Command::bw) {
     ExportOptions& x = o.exports;
     app.add_option("--trace", x.trace_path, "write a Perfetto / Chrome trace (JSON) of the first messages' critical paths");
-    app.add_option("--trace-messages", x.trace_messages, "--trace: trace the first N messages posted")->capture_default_str();
+    app.add_option("--trace-messages", x.trace_messages, "--trace/--hop-ledger: trace the first N messages posted")
+        ->capture_default_str();
+    app.add_flag("--hop-ledger", x.hop_ledger,
+                 "print the traced messages' mean ledger hop by hop: each host stage, fabric port (queue, transmit, "
+                 "propagate) and switch pipeline on their critical paths");
     app.add_option("--pcap", x.pcap_path, "write a pcapng capture of the client's wire (fabric: its NIC port, both ways)");
     app.add_option("--pcap-port", x.pcap_ports, "--pcap: capture this fabric port instead, e.g. edge0.0->h1 (repeatable)");
     app.add_option("--csv", o.csv,
@@ -237,12 +241,12 @@ std::unique_ptr<CsvDir> open_csv(const LatOptions& o) {
 
 std::unique_ptr<Exports> open_exports(const LatOptions& o) {
   const ExportOptions& x = o.exports;
-  if (x.trace_path.empty() && x.pcap_path.empty()) {
+  if (x.trace_path.empty() && x.pcap_path.empty() && !x.hop_ledger) {
     if (!x.pcap_ports.empty()) throw std::invalid_argument("--pcap-port needs --pcap FILE");
     return nullptr;
   }
-  if (o.all) throw std::invalid_argument("--trace/--pcap export one run: drop -a and pick a size with -s");
-  if (o.seeds > 1) throw std::invalid_argument("--trace/--pcap export one run: drop --seeds");
+  if (o.all) throw std::invalid_argument("--trace/--pcap/--hop-ledger export one run: drop -a and pick a size with -s");
+  if (o.seeds > 1) throw std::invalid_argument("--trace/--pcap/--hop-ledger export one run: drop --seeds");
   return std::make_unique<Exports>(x);
 }
 

@@ -18,6 +18,7 @@
 #include "io/host_profile.hpp"
 #include "io/host_report.hpp"
 #include "io/demo_report.hpp"
+#include "io/hop_report.hpp"
 #include "io/json_report.hpp"
 #include "io/nccl_report.hpp"
 #include "io/loss_report.hpp"
@@ -43,6 +44,12 @@ bool emit_json(const cli::LatOptions& o, nlohmann::ordered_json j) {
   if (!o.json) return false;
   std::cout << versioned(g_results ? *g_results : j).dump(2) << "\n";
   return true;
+}
+
+// A latency test's hop ledger is per exchange: WRITE/SEND there and back (two traced messages,
+// 2 x t_avg), READ one round trip (t_avg).
+HopUnit lat_hop_unit(const LatResult& r) {
+  return r.rtt_factor == 2 ? HopUnit{"exchange (there and back: 2 x t_avg)", 2} : HopUnit{"exchange (t_avg)", 1};
 }
 
 int run_lat(const cli::LatOptions& o) {
@@ -72,7 +79,11 @@ int run_lat(const cli::LatOptions& o) {
     if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   cli::publish_exports(exports.get());
   if (csv) csv->publish();
-  if (wants_json(o) && emit_json(o, lat_json(rows))) return 0;
+  if (wants_json(o)) {
+    nlohmann::ordered_json j = lat_json(rows);
+    if (o.exports.hop_ledger) j["hop_ledger"] = hop_ledger_json(exports->stats, lat_hop_unit(rows.front()));
+    if (emit_json(o, std::move(j))) return 0;
+  }
   print_lat_header(stdout, rows.front());
   print_data_path(stdout, rows.front().config, rows.front().toggles);
   print_lat_table(stdout, rows);
@@ -81,6 +92,7 @@ int run_lat(const cli::LatOptions& o) {
   else
     print_ledger_matrix(stdout, " Latency ledger per size: mean usec of the kept samples, columns add up to t_avg",
                         ledger_rows(rows));
+  if (o.exports.hop_ledger) print_hop_ledger(stdout, exports->stats, lat_hop_unit(rows.front()));
   print_connections(stdout, rows.back());
   print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
   return 0;
@@ -186,14 +198,21 @@ int run_pattern(const cli::LatOptions& o) {
     csv->add("timeseries.csv", live.timeseries_csv());
     csv->publish();
   }
-  if (wants_json(o) && emit_json(o, traffic_json(r))) return 0;
+  if (wants_json(o)) {
+    nlohmann::ordered_json j = traffic_json(r);
+    if (o.exports.hop_ledger) j["hop_ledger"] = hop_ledger_json(exports->stats, {});
+    if (emit_json(o, std::move(j))) return 0;
+  }
   print_traffic(stdout, r);
+  if (o.exports.hop_ledger) print_hop_ledger(stdout, exports->stats, {});
   return 0;
 }
 
 // `bw --loss-sweep`: one simulated bw run per loss rate, beside the closed forms.
 int run_loss_sweep(const cli::LatOptions& o) {
   cli::open_csv(o);  // refuses --csv
+  if (!o.exports.trace_path.empty() || !o.exports.pcap_path.empty() || o.exports.hop_ledger)
+    throw std::invalid_argument("--trace/--pcap/--hop-ledger export one run; --loss-sweep makes one per loss rate");
   BwConfig c;
   c.base = cli::to_config(o);
   c.tx_depth = o.tx_depth;
@@ -354,6 +373,7 @@ int run_bw(const cli::LatOptions& o) {
     if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);
     if (rows.back().tcp) j["tcp"] = tcp_stats_json(*rows.back().tcp);
     j["hosts"] = host_counters_json(rows.back().hosts, rows.back().simulated);
+    if (o.exports.hop_ledger) j["hop_ledger"] = hop_ledger_json(exports->stats, {});
     if (emit_json(o, std::move(j))) return 0;
   }
   print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth, b.qps, b.bidirectional,
@@ -362,6 +382,7 @@ int run_bw(const cli::LatOptions& o) {
   print_bw_table(stdout, rows, o.report_gbits);
   if (b.post_list > 1 || b.cq_mod > 1) print_batching(stdout, rows);
   print_bw_connections_and_receiver(stdout, rows);
+  if (o.exports.hop_ledger) print_hop_ledger(stdout, exports->stats, {});
   print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
   if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
   if (rows.back().tcp) print_tcp_stats(stdout, *rows.back().tcp);

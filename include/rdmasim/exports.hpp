@@ -2,6 +2,9 @@
 // ui.perfetto.dev; sim/tracer.hpp says what is in it) and a pcapng capture of the frames on a
 // wire or fabric port (opens in Wireshark / tshark; io/capture.hpp).
 //
+// With `hop_ledger` the same tracing keeps, per hop, the ledger of the traced messages' critical
+// paths (ExportStats::hops): `lat`/`bw --hop-ledger`, with or without a trace file.
+//
 // Exports opens both files as "<path>.tmp" when it is made (so a bad path fails before any
 // simulation) and publishes them only in publish(): a run that fails, or that is never
 // published, leaves no output file. Pass it to run_latency / run_bandwidth / run_traffic.
@@ -11,6 +14,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "rdmasim/ledger.hpp"
 
 namespace rdmasim {
 
@@ -25,11 +30,20 @@ struct ExportOptions {
   std::vector<std::string> pcap_ports;  // fabric ports ("edge0.0->h1"); none: the client's NIC port, both ways
   std::int64_t pcap_frames = 100000;    // at most this many frames
   std::int64_t pcap_snaplen = 0;        // bytes kept per frame (0: whole frames)
+  bool hop_ledger = false;              // keep the traced messages' ledger hop by hop (traces them even without trace_path)
+};
+
+/// One hop of the traced messages' critical paths (a host stage, a fabric port or a switch's
+/// pipeline) and the ledger its steps add up to over all of them (sim/tracer.hpp).
+struct HopLedgerRow {
+  std::string hop;
+  Ledger total;
 };
 
 /// What a run's exports wrote (filled in by the run).
 struct ExportStats {
   std::int64_t messages_traced = 0;
+  std::vector<HopLedgerRow> hops;  // with hop_ledger: in the order the paths reach them
   std::uint64_t frames_captured = 0, frames_dropped = 0;  // dropped: beyond pcap_frames
 };
 

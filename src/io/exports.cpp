@@ -16,6 +16,7 @@ Exports::Exports(ExportOptions o) : opt_(std::move(o)) {
     throw std::invalid_argument("--trace and --pcap name the same file " + opt_.trace_path);
   try {
     if (!opt_.trace_path.empty()) trace_ = std::make_unique<TraceWriter>(opt_.trace_path);
+    else if (opt_.hop_ledger) trace_ = std::make_unique<TraceWriter>();  // traced, nothing written
   } catch (const std::runtime_error&) {
     throw std::invalid_argument("--trace " + opt_.trace_path + ": cannot write there");
   }

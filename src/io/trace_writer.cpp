@@ -104,13 +104,14 @@ TraceWriter::~TraceWriter() {
 }
 
 void TraceWriter::put(std::string_view s) {
+  if (!file_) return;  // discarding (or closed)
   if (!s.empty() && std::fwrite(s.data(), 1, s.size(), file_) != s.size())
     throw std::runtime_error("trace: write to " + tmp_path_ + " failed: " + std::strerror(errno));
 }
 
 void TraceWriter::begin(std::string_view ph, std::string_view name, std::string_view cat, std::int64_t pid,
                         std::int64_t tid) {
-  if (!file_) throw std::logic_error("trace: " + path_ + " is already closed");
+  if (!file_ && !discard_) throw std::logic_error("trace: " + path_ + " is already closed");
   line_.clear();
   line_.append(events_ == 0 ? "\n{\"name\":" : ",\n{\"name\":");
   append_json_string(line_, name);

@@ -72,6 +72,8 @@ void append_json_string(std::string& out, std::string_view s);
 class TraceWriter {
  public:
   explicit TraceWriter(std::string path);
+  /// Writes nothing: for a run that wants only the tracer's hop ledger (sim/tracer.hpp).
+  TraceWriter() : discard_(true) {}
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
@@ -126,6 +128,7 @@ class TraceWriter {
 
   std::string path_, tmp_path_;
   std::FILE* file_ = nullptr;
+  bool discard_ = false;  // writes nothing (default-constructed)
   std::string line_;  // the event being formatted, reused
   std::uint64_t events_ = 0;
 };

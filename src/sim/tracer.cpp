@@ -70,7 +70,7 @@ Tracer::Tracer(TraceWriter& out, Options o) : out_(out), opt_(o), counters_left_
   pid_names_.resize(kFirstHostPid);
   pid_names_[kMessagesPid] = "messages";
   messages_track_ = track(kMessagesPid, 1, "messages");
-  site("unattributed", "unattributed", track(kMessagesPid, 2, "unattributed"), 0);  // site 0
+  site("unattributed", "unattributed", track(kMessagesPid, 2, "unattributed"), 0, "unattributed");  // site 0
   sites_[0].wait_track = sites_[0].track;
 }
 
@@ -81,9 +81,23 @@ std::uint32_t Tracer::track(int pid, int ordinal, const std::string& name) {
   return static_cast<std::uint32_t>(tracks_.size() - 1);
 }
 
-TraceSite Tracer::site(std::string name, std::string wait_name, std::uint32_t track, std::uint32_t wait_track) {
-  sites_.push_back(Site{std::move(name), std::move(wait_name), track, wait_track});
+TraceSite Tracer::site(std::string name, std::string wait_name, std::uint32_t track, std::uint32_t wait_track,
+                       const std::string& hop) {
+  const auto [it, added] = hop_ids_.try_emplace(hop, static_cast<std::int32_t>(hops_.size()));
+  const std::int32_t id = it->second;
+  if (added) {
+    hops_.push_back(HopRow{hop, Ledger{}});
+    hop_seen_.push_back(false);
+  }
+  sites_.push_back(Site{std::move(name), std::move(wait_name), track, wait_track, id});
   return static_cast<TraceSite>(sites_.size() - 1);
+}
+
+std::vector<Tracer::HopRow> Tracer::hop_ledger() const {
+  std::vector<HopRow> rows;
+  rows.reserve(hop_order_.size());
+  for (std::int32_t h : hop_order_) rows.push_back(hops_[static_cast<std::size_t>(h)]);
+  return rows;
 }
 
 void Tracer::add_host(const HostResources& h, int host, std::string name) {
@@ -108,7 +122,7 @@ TraceSite Tracer::stage_site(const HostResources& h, const StageSpec& s) {
     for (int t = 0; t < kHostTracks; ++t) e->tracks.push_back(track(host_pid(h), t + 1, kHostTrackNames[t]));
   const auto [main, wait] = host_tracks(s);
   return site(s.label, s.label + " queue", e->tracks[static_cast<std::size_t>(main)],
-              e->tracks[static_cast<std::size_t>(wait)]);
+              e->tracks[static_cast<std::size_t>(wait)], s.label);
 }
 
 void Tracer::attach(const Fabric& f) {
@@ -136,15 +150,15 @@ void Tracer::attach(const Fabric& f) {
     const std::string name = f.port_name(port);
     const std::uint32_t tx = track(pid, ord, name), q = track(pid, ord + 1, name + " queue"),
                         cab = track(pid, ord + 2, name + " cable");
-    site(name + " transmit", name + " queue", tx, q);
-    site(name + " propagate", name + " propagate", cab, cab);
+    site(name + " transmit", name + " queue", tx, q, name);
+    site(name + " propagate", name + " propagate", cab, cab, name);
     counters_[static_cast<std::size_t>(port)].name = "queue " + name;
     counters_[static_cast<std::size_t>(port)].pid = pid;
   }
   node_base_ = static_cast<TraceSite>(sites_.size());
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const std::uint32_t t = track(node_pid_[n], 1, "pipeline");
-    site(nodes[n].name + " pipeline", nodes[n].name + " pipeline", t, t);
+    site(nodes[n].name + " pipeline", nodes[n].name + " pipeline", t, t, nodes[n].name);
   }
 }
 
@@ -245,6 +259,12 @@ void Tracer::delivered(const Packet& token, Time now) {
     prev_tid = tid;
     prev_mid = mid;
     ledger.add(n.cat, n.dur);
+    const auto hop = static_cast<std::size_t>(s.hop);
+    if (!hop_seen_[hop]) {
+      hop_seen_[hop] = true;
+      hop_order_.push_back(s.hop);
+    }
+    hops_[hop].total.add(n.cat, n.dur);
   }
   // The message: its end-to-end time and the ledger its steps add up to.
   auto args = filled(TraceArg{"msg", m.id}, std::make_index_sequence<4 + kCategoryCount>{});

@@ -30,9 +30,11 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "net/packet.hpp"
+#include "rdmasim/exports.hpp"
 #include "rdmasim/ledger.hpp"
 #include "rdmasim/units.hpp"
 
@@ -76,6 +78,14 @@ class Tracer {
   /// Writes held-back counter samples.
   void finish();
 
+  /// One hop of the traced messages' critical paths — a host stage (its label), a fabric port
+  /// ("edge0.0->agg0.1": queue, transmit, propagate) or a switch's pipeline ("agg0.1") — and
+  /// the ledger its steps add up to over every message written.
+  using HopRow = HopLedgerRow;
+  /// The hops in the order the messages' paths first reached them (the rows add up to the sum
+  /// of the written messages' end-to-end times).
+  std::vector<HopRow> hop_ledger() const;
+
   std::int64_t messages_traced() const { return traced_; }
   std::int64_t messages_written() const { return written_; }
   /// Delivered traced messages whose steps did not add up to their end-to-end time (must be 0).
@@ -91,6 +101,7 @@ class Tracer {
   struct Site {
     std::string name, wait_name;
     std::uint32_t track = 0, wait_track = 0;
+    std::int32_t hop = 0;  // its row in hops_
   };
   struct Node {
     std::int32_t parent;
@@ -115,7 +126,8 @@ class Tracer {
   };
 
   std::uint32_t track(int pid, int ordinal, const std::string& name);
-  TraceSite site(std::string name, std::string wait_name, std::uint32_t track, std::uint32_t wait_track);
+  TraceSite site(std::string name, std::string wait_name, std::uint32_t track, std::uint32_t wait_track,
+                 const std::string& hop);
   int host_pid(const HostResources& h) const;
   /// The lane a slice [start, end) fits on (a new one if none), and its thread id.
   std::int64_t place(std::uint32_t track, Time start, Time end);
@@ -135,6 +147,10 @@ class Tracer {
   std::vector<std::vector<Node>> slots_;       // per traced message in flight
   std::vector<std::int32_t> free_slots_;
   std::vector<std::int32_t> chain_;            // reused at delivery
+  std::vector<HopRow> hops_;                   // by hop id (sites of one hop share it)
+  std::vector<std::int32_t> hop_order_;        // hop ids in the order delivered paths reached them
+  std::vector<bool> hop_seen_;
+  std::unordered_map<std::string, std::int32_t> hop_ids_;  // hop name -> id
   std::uint32_t messages_track_ = 0;
   std::int64_t traced_ = 0, live_ = 0, written_ = 0, violations_ = 0, counters_left_ = 0;
   std::uint64_t next_flow_ = 1;

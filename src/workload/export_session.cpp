@@ -90,6 +90,7 @@ void ExportSession::finish() {
     if (tracer_->violations() != 0)
       throw std::logic_error("trace: a traced message's steps do not add up to its end-to-end time");
     x_->stats.messages_traced = tracer_->messages_written();
+    if (x_->options().hop_ledger) x_->stats.hops = tracer_->hop_ledger();
   }
   if (capture_) {
     capture_->finish();
