@@ -99,6 +99,7 @@ expect_error "-q/--qp (QPs): must be 1..1024" bw -q 0
 expect_error "-D/--duration: expected a time" bw -D soon
 expect_error "-f/--margin: twice the margin must be shorter than -D/--duration" bw -D 1ms -f 500us
 expect_error "-f/--margin: needs -D/--duration" bw -f 1ms
+expect_error "-D/--duration: 0 messages completed inside the measured window" bw --transport tcp -D 1ms
 expect_error "--post-list/--cq-mod batch one QP's iterations" bw -q 2 -l 4
 expect_error "-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test" bw --topology fat-tree --pattern permutation -q 2
 expect_error "--loss-sweep runs one QP one way" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 -b

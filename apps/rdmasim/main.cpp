@@ -302,6 +302,12 @@ int run_bw(const cli::LatOptions& o) {
       }
       return 1;
     }
+    if (x.duration > Time::zero())
+      for (const BwDirection& d : rows.back().directions)
+        if (d.completed < 2)
+          throw std::invalid_argument("-D/--duration: " + std::to_string(d.completed) +
+                                      " messages completed inside the measured window (after -f/--margin, before the "
+                                      "end less the margin); a rate needs two: run longer");
   }
   cli::publish_exports(exports.get());
   if (csv) {
