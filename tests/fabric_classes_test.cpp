@@ -221,3 +221,24 @@ TEST(FabricQueues, XonHysteresisTradesPauseFramesForQueue) {
   EXPECT_GT(wide, 0u);
   EXPECT_GT(narrow, wide + wide / 2);
 }
+
+TEST(FabricClasses, InfinibandCreditsPerVirtualLane) {
+  // InfiniBand: credits per VL, every VL lossless by construction. An incast into h0 on two VLs
+  // (h1 on VL 1, h2 and h3 on VL 5) with three frames of credit each: no drop and no pause
+  // frame on either; each VL is held to its own credits (the port never buffers more than
+  // 3 frames of a VL per ingress), and VL 5 is served first.
+  FabricOptions o;
+  o.layer = LinkLayer::ib;
+  o.sw.ib_vl_buffer = Bytes(3 * 4200);
+  Rig r(4, o);
+  r.send(1, 0, 60, 1);
+  r.send(2, 0, 40, 5);
+  r.send(3, 0, 40, 5);
+  r.sched.run();
+  EXPECT_EQ(r.fabric.dropped(), 0u);
+  EXPECT_EQ(r.client.got.size(), 140u);
+  EXPECT_EQ(r.fabric.stats(Time::zero()).pause_frames, 0u);
+  EXPECT_LE(r.port("sw0->h0").max_queue_bytes, 9 * 4200);  // 3 frames of credit per ingress and VL, three ingresses
+  EXPECT_GT(r.port("h1->sw0").paused, Time::zero());  // VL 1 waited for credits...
+  EXPECT_LE(r.before_last(1, 5), 4);                   // ...behind VL 5, but for the frames its credits let in
+}
