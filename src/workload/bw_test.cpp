@@ -1,4 +1,4 @@
-// run_bandwidth: a window of `tx_depth` acknowledged WRITE/SEND messages on one QP.
+// run_bandwidth: each QP keeps a window of `tx_depth` messages in flight (WRITE/SEND acknowledged, READ round trips), one way or both.
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -286,7 +286,6 @@ void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const
     r.completed_ps = test.completed;
   }
 }
-
 
 // The network of one QP from side `dir` (0: A -> B, 1: B -> A) with UDP source port `sport`;
 // empty for the back-to-back cable.
