@@ -65,6 +65,15 @@ struct Rig {
       fabric.inject(p, f, tc);
     }
   }
+  struct Sender {
+    int host, frames, tc;
+  };
+  /// Every sender's frames into h0 at once, run to the end.
+  Rig& incast(std::initializer_list<Sender> senders) {
+    for (const Sender& x : senders) send(x.host, 0, x.frames, x.tc);
+    sched.run();
+    return *this;
+  }
   const PortCounters& port(const std::string& name) const {
     for (int i = 0; i < fabric.port_count(); ++i)
       if (fabric.port_name(i) == name) return fabric.counters(i);
@@ -95,10 +104,7 @@ TEST(FabricClasses, StrictPriorityServesTheHighestClassFirst) {
   // port may already have started). With all three in one class, the port serves them FIFO.
   const auto run = [](int low, int high) {
     Rig r(4);
-    r.send(1, 0, 60, low);
-    r.send(2, 0, 40, high);
-    r.send(3, 0, 40, high);
-    r.sched.run();
+    r.incast({{1, 60, low}, {2, 40, high}, {3, 40, high}});
     EXPECT_EQ(r.client.got.size(), 140u);
     EXPECT_TRUE(r.client.dropped_tc.empty());
     return r.before_last(static_cast<std::uint8_t>(low), static_cast<std::uint8_t>(high));
@@ -118,10 +124,7 @@ TEST(FabricClasses, PfcPausesOnlyTheLosslessClass) {
   o.sw.buffer = Bytes(512 * 1024);
   ASSERT_EQ(o.sw.data_tc, 3);
   Rig r(4, o);
-  r.send(1, 0, 200, 3);
-  r.send(2, 0, 200, 3);
-  r.send(3, 0, 400, 1);
-  r.sched.run();
+  r.incast({{1, 200, 3}, {2, 200, 3}, {3, 400, 1}});
   EXPECT_EQ(r.fabric.lossless_drops(), 0u);
   ASSERT_FALSE(r.client.dropped_tc.empty());
   EXPECT_TRUE(std::all_of(r.client.dropped_tc.begin(), r.client.dropped_tc.end(),
@@ -165,9 +168,7 @@ TEST(FabricQueues, EcnMarkingProbabilityRisesLinearlyWithTheQueue) {
     o.sw.ecn_kmax = Bytes(2 * n * w);
     o.sw.ecn_pmax = pmax;
     Rig r(3, o);
-    r.send(1, 0, n, 3);
-    r.send(2, 0, n, 3);
-    r.sched.run();
+    r.incast({{1, n, 3}, {2, n, 3}});
     EXPECT_TRUE(r.client.dropped_tc.empty());
     EXPECT_LT(r.port("sw0->h0").max_queue_bytes, o.sw.ecn_kmax.count());
     return static_cast<double>(r.port("sw0->h0").ecn_marked);
@@ -190,9 +191,7 @@ TEST(FabricQueues, DynamicThresholdHoldsALossyQueueToAlphaTimesTheFreeBuffer) {
     o.sw.buffer = Bytes(buffer);
     o.sw.dt_alpha = alpha;
     Rig r(3, o);
-    r.send(1, 0, 600, 3);
-    r.send(2, 0, 600, 3);
-    r.sched.run();
+    r.incast({{1, 600, 3}, {2, 600, 3}});
     const double bound = alpha * static_cast<double>(buffer) / (1 + alpha);
     const auto q = static_cast<double>(r.port("sw0->h0").max_queue_bytes);
     EXPECT_GT(r.port("sw0->h0").drops, 0u) << alpha;
@@ -208,9 +207,7 @@ TEST(FabricQueues, XonHysteresisTradesPauseFramesForQueue) {
     FabricOptions o;
     o.sw.pfc_xon_delta = Bytes(delta);
     Rig r(3, o);
-    r.send(1, 0, 500, 3);
-    r.send(2, 0, 500, 3);
-    r.sched.run();
+    r.incast({{1, 500, 3}, {2, 500, 3}});
     EXPECT_EQ(r.fabric.lossless_drops(), 0u);
     EXPECT_EQ(r.client.got.size(), 1000u);
     const std::uint64_t n = r.port("sw0->h1").pause_tx + r.port("sw0->h2").pause_tx;
@@ -231,10 +228,7 @@ TEST(FabricClasses, InfinibandCreditsPerVirtualLane) {
   o.layer = LinkLayer::ib;
   o.sw.ib_vl_buffer = Bytes(3 * 4200);
   Rig r(4, o);
-  r.send(1, 0, 60, 1);
-  r.send(2, 0, 40, 5);
-  r.send(3, 0, 40, 5);
-  r.sched.run();
+  r.incast({{1, 60, 1}, {2, 40, 5}, {3, 40, 5}});
   EXPECT_EQ(r.fabric.dropped(), 0u);
   EXPECT_EQ(r.client.got.size(), 140u);
   EXPECT_EQ(r.fabric.stats(Time::zero()).pause_frames, 0u);
