@@ -102,9 +102,10 @@ void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles
     for (std::size_t i = 0; i + 1 < routes.size(); i += 2) {
       const std::size_t qp = i / 2;
       const bool back = bidirectional && qp >= static_cast<std::size_t>(qps);
-      std::fprintf(out, " QP %zu %s route : %s\n", back ? qp - static_cast<std::size_t>(qps) : qp, back ? "B->A" : "A->B",
-                   routes[i].c_str());
-      std::fprintf(out, " %*s reply : %s\n", back || qp >= 10 ? 12 : 11, "", routes[i + 1].c_str());
+      const std::string label = "QP " + std::to_string(back ? qp - static_cast<std::size_t>(qps) : qp) +
+                                (back ? " B->A route" : " A->B route");
+      std::fprintf(out, " %s : %s\n", label.c_str(), routes[i].c_str());
+      std::fprintf(out, " %*s : %s\n", static_cast<int>(label.size()), "reply", routes[i + 1].c_str());
     }
     std::fprintf(out, "%s", kResultLine);
   }

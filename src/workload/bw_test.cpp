@@ -55,7 +55,7 @@ class BwTest final : public MessageSink, public EventHandler {
 
   void run() {
     if (c_.duration == Time::zero())
-      for (int d = 0; d < 2; ++d) {
+      for (int d = 0; d < (c_.bidirectional ? 2 : 1); ++d) {
         posted_[d].reserve(static_cast<std::size_t>(c_.base.iters * c_.qps));
         done_[d].reserve(static_cast<std::size_t>(c_.base.iters * c_.qps));
       }
@@ -408,14 +408,25 @@ BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
   if (c.base.topology == LatTopology::fabric) topo = FabricNetwork::make_topology(c.base);
   LatConfig reversed = c.base;  // B -> A: the server's side is side 0
   std::swap(reversed.gpu.mem[0], reversed.gpu.mem[1]);
+  // One set of paths per QP over a fabric (each QP its own route); back to back the QPs of a
+  // direction share theirs.
   std::vector<BwPaths> paths;
+  paths.reserve(static_cast<std::size_t>(dirs * c.qps));  // `lanes` points into it
+  std::vector<const BwPaths*> lanes;
+  NetworkAppender first_net;  // QP 0's (the batched run's)
   Rate bottleneck = c.base.profile.link.rate;
   for (int d = 0; d < dirs; ++d)
     for (int q = 0; q < c.qps; ++q) {
+      if (!topo && q > 0) {
+        lanes.push_back(lanes.back());
+        continue;
+      }
       const LaneNetwork n = lane_network(c, topo, d, static_cast<std::uint16_t>(c.base.fabric.udp_sport + q));
       r.routes.insert(r.routes.end(), n.routes.begin(), n.routes.end());
       bottleneck = std::min(bottleneck, n.bottleneck);
+      if (lanes.empty()) first_net = n.net;
       paths.push_back(lane_paths(c, d == 0 ? c.base : reversed, t, n.net, d, &r.setup));
+      lanes.push_back(&paths.back());
     }
   const PathSpec& path = paths.front().data;
   if (c.duration == Time::zero() && c.base.fabric.routing != Routing::spray &&  // spraying has no closed form
@@ -424,11 +435,8 @@ BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
     throw std::invalid_argument("this run would simulate more than 11 days: use fewer iterations");
   if (c.duration > Time::ms(1000 * 1000)) throw std::invalid_argument("-D/--duration: at most 1000 s of simulated time");
   if (c.post_list > 1 || c.cq_mod > 1) {
-    const NetworkAppender net = lane_network(c, topo, 0, c.base.fabric.udp_sport).net;
-    run_batched(r, c, t, net);
+    run_batched(r, c, t, first_net);
   } else {
-    std::vector<const BwPaths*> lanes;
-    for (const BwPaths& p : paths) lanes.push_back(&p);
     BwTest test(c, lanes, exports);
     test.run();
     r.connections = test.connections_;
