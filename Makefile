@@ -25,10 +25,12 @@ build: deps build/dev/build.ninja
 test: build fuzz-smoke
 	@cd build/dev && ctest --output-on-failure -j $(JOBS)
 
-# The scenario parsers under libFuzzer (clang, ASan+UBSan): a fixed-seed run of FUZZ_RUNS inputs each from the seed corpus (deterministic);
+# The scenario parsers under libFuzzer (clang, ASan+UBSan): a fixed-seed run of FUZZ_RUNS inputs each from the seed corpus
+# (deterministic; inputs up to 1 MiB, and the corpus holds 15,000- to 30,000-level nestings);
 # longer: ./build/fuzz/fuzz/scenario_toml_fuzz -max_total_time=600 <a copy of fuzz/corpus/toml>.
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 100000
+FUZZ_MAX_LEN ?= 1048576
 build/fuzz/build.ninja: | deps
 	@CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDMASIM_SANITIZE=ON \
 	  -DRDMASIM_FUZZ=ON -DRDMASIM_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
@@ -37,7 +39,7 @@ fuzz-smoke: deps build/fuzz/build.ninja
 	@ninja -C build/fuzz -j $(JOBS) scenario_toml_fuzz scenario_json_fuzz
 	@for kind in toml json; do \
 	  rm -rf build/fuzz/corpus-$$kind && cp -r fuzz/corpus/$$kind build/fuzz/corpus-$$kind && \
-	  ./build/fuzz/fuzz/scenario_$${kind}_fuzz -seed=1 -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 -artifact_prefix=build/fuzz/ \
+	  ./build/fuzz/fuzz/scenario_$${kind}_fuzz -seed=1 -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -print_final_stats=0 -artifact_prefix=build/fuzz/ \
 	    build/fuzz/corpus-$$kind 2>build/fuzz/$$kind.log || { tail -40 build/fuzz/$$kind.log; exit 1; }; \
 	  echo "fuzz-smoke: scenario_$${kind}_fuzz: $$(grep -c . build/fuzz/$$kind.log) log lines, no crash"; \
 	done

@@ -15,7 +15,10 @@ check "run -o: no results JSON" grep -q '"schema_version": 1' "$tmp/r.json"
 check "run -o: no BW_average_Gbps" grep -q '"BW_average_Gbps"' "$tmp/r.json"
 expect_error "-o /nonexistent/r.json: cannot write there" run "$s/degraded-link.toml" -o /nonexistent/r.json
 expect_ok "RDMA_Write Bidirectional BW Test" run "$s/degraded-link.toml" --set workload.iters=20 --set workload.qps=2 --set workload.bidirectional=true
-expect_ok '"duration_s": 0.0005' run "$s/degraded-link.toml" --set workload.duration=500us --json
+grep -v '^iters' "$s/degraded-link.toml" >"$tmp/degraded-no-iters.toml"
+expect_ok '"duration_s": 0.0005' run "$tmp/degraded-no-iters.toml" --set workload.duration=500us --json
+expect_error "-n/--iters and -D/--duration (workload.iters, workload.duration): give one" \
+  run "$s/degraded-link.toml" --set workload.duration=500us
 printf 'command = "bw"\n[workload]\nduration = "soon"\n' >"$tmp/dur.toml"
 expect_error "dur.toml:3:12: workload.duration: expected a time" run "$tmp/dur.toml"
 expect_ok "PFC pause frames" run "$s/incast-pfc.toml"

@@ -59,6 +59,10 @@ class WebApi : public ::testing::Test {
     EXPECT_EQ(r->status, 201) << r->body;
     return body(r)["id"];
   }
+  // DELETE /api/runs/ID as the dashboard sends it (a write must say it is JSON).
+  httplib::Result del(const std::string& id) {
+    return client->Delete(("/api/runs/" + id).c_str(), {{"Content-Type", "application/json"}});
+  }
   json finished(const std::string& id) {
     EXPECT_TRUE(server->runs().wait(id, std::chrono::seconds(60)));
     auto r = client->Get(("/api/runs/" + id).c_str());
@@ -146,6 +150,23 @@ TEST_F(WebApi, BadScenariosNameTheKey) {
   expect_error(post(kLat, "?sample_us=abc"), 400, "sample_us", "microseconds");
 }
 
+// Regression: the host limit's error named network.k whatever the topology.
+TEST_F(WebApi, HostLimitNamesTheTopologysOwnKey) {
+  expect_error(post(R"({"command":"bw","workload":{"pattern":"permutation","iters":5},"network":{"topology":"single-switch","hosts":20}})"),
+               422, "network.hosts", "20 hosts (limit 16)");
+  expect_error(post(R"({"command":"bw","workload":{"pattern":"permutation","iters":5},"network":{"topology":"ring","switches":6,"hosts_per_switch":3}})"),
+               422, "network.switches", "18 hosts (limit 16)");
+  expect_error(post(R"({"command":"bw","workload":{"pattern":"permutation","iters":5},"network":{"topology":"leaf-spine","leaves":5,"hosts_per_leaf":4}})"),
+               422, "network.leaves", "20 hosts (limit 16)");
+}
+
+// Regression: POST /api/runs echoed workload.qps and workload.bidirectional and ran one QP one way.
+TEST_F(WebApi, RunHonoursQpsAndBidirectional) {
+  const json j = finished(start(R"({"command":"bw","workload":{"size":"64KiB","iters":200,"qps":4,"bidirectional":true}})"));
+  ASSERT_EQ(j["status"], "done") << j.dump();
+  EXPECT_NEAR(j["metrics"]["msg_rate_Mpps"].get<double>(), 0.3732, 5e-5) << j["metrics"].dump();
+}
+
 TEST_F(WebApi, WorkLimits) {
   expect_error(post(R"({"command":"bw","workload":{"pattern":"permutation","iters":5},"network":{"topology":"fat-tree","k":6}})"),
                422, "network.k", "54 hosts (limit 16)");
@@ -184,17 +205,17 @@ TEST_F(WebApi, ConcurrentRunLimitAndCancel) {
   client = std::make_unique<httplib::Client>("127.0.0.1", server->start());
   const std::string a = start(slow, "?sample_us=0.5"), b = start(slow);
   expect_error(post(slow), 429, "limits.runs", "2 runs are queued or running (limit 2)");
-  auto d = client->Delete(("/api/runs/" + b).c_str());  // queued behind a (one worker)
+  auto d = del(b);  // queued behind a (one worker)
   EXPECT_EQ(d->status, 200);
   EXPECT_EQ(finished(b)["status"], "cancelled");
-  d = client->Delete(("/api/runs/" + a).c_str());
+  d = del(a);
   EXPECT_EQ(d->status, 200);
   const json ja = finished(a);
   EXPECT_EQ(ja["status"], "cancelled");
   const std::string c = start(kLat);
   finished(c);
-  expect_error(client->Delete(("/api/runs/" + c).c_str()), 409, "id", "already finished");
-  expect_error(client->Delete("/api/runs/r999"), 404, "id", "no run \"r999\"");
+  expect_error(del(c), 409, "id", "already finished");
+  expect_error(del("r999"), 404, "id", "no run \"r999\"");
 }
 
 TEST_F(WebApi, StreamLimit) {
@@ -215,7 +236,7 @@ TEST_F(WebApi, StreamLimit) {
   for (int i = 0; i < 200 && server->api().open_streams() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(server->api().open_streams(), 2);
   expect_error(client->Get(("/api/runs/" + id + "/events").c_str()), 429, "limits.streams", "2 event streams");
-  EXPECT_EQ(client->Delete(("/api/runs/" + id).c_str())->status, 200);  // ends the streams
+  EXPECT_EQ(del(id)->status, 200);  // ends the streams
   for (auto& t : readers) t.join();
   EXPECT_EQ(finished(id)["status"], "cancelled");
   EXPECT_GT(opened.load(), 0);
@@ -302,12 +323,65 @@ TEST_F(WebApi, StaticAssetsAndTraversal) {
   EXPECT_EQ(r->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
   expect_error(client->Get("/nope.html"), 404, "path", "no file /nope.html");
   expect_error(client->Get("/api/nope"), 404, "path", "no API route /api/nope");
-  expect_error(client->Post("/nope", "x", "text/plain"), 404, "path", "no route POST /nope");
+  expect_error(client->Post("/nope", "x", "application/json"), 404, "path", "no route POST /nope");
   for (const char* p : {"/../etc/passwd", "/%2e%2e/etc/passwd", "/%2E%2E%2Fetc%2Fpasswd", "/%252e%252e/etc/passwd",
                         "/..%2fetc/passwd", "/a/..", "/%5c..%5cetc", "//etc/passwd"})
     expect_error(client->Get(p), 400, "path", "path not allowed");
   std::string big(5000, ' ');
   expect_error(client->Post("/api/runs", big, "application/json"), 413, "body", "larger than the limit");
+}
+
+// Regression: a body nested 20,000 deep crashed the server (recursion in the scenario parser).
+TEST_F(WebApi, DeeplyNestedBodyIs400AndTheServerLives) {
+  std::string deep;
+  for (int i = 0; i < 20000; ++i) deep += "{\"a\":";
+  deep += "1" + std::string(20000, '}');
+  ServerOptions o = options();
+  o.max_body = 1 << 20;
+  WebServer big(o);
+  httplib::Client c("127.0.0.1", big.start());
+  expect_error(c.Post("/api/runs", deep, "application/json"), 400, "", "nesting deeper than 64 levels");
+  EXPECT_EQ(c.Get("/api/limits")->status, 200);
+  big.stop();
+}
+
+// Same origin only: another origin, a rebinding Host or a non-JSON write is refused before
+// anything runs; every response carries the security headers.
+TEST_F(WebApi, CrossOriginRebindingAndFormPostsAreRefused) {
+  const std::string own = "http://127.0.0.1:" + std::to_string(port);
+  const std::string preset = "?preset=" + presets().front().id;
+  httplib::Headers other{{"Origin", "http://127.0.0.1:" + std::to_string(port + 1)}};
+  expect_error(client->Post(("/api/runs" + preset).c_str(), other, "", "application/json"), 403, "origin", "refused");
+  expect_error(client->Post(("/api/runs" + preset).c_str(), "", "text/plain"), 415, "content-type", "text/plain");
+  expect_error(client->Post(("/api/runs" + preset).c_str(), std::string(8000, 'x'), "application/x-www-form-urlencoded"),
+               415, "content-type", "application/x-www-form-urlencoded");
+  expect_error(client->Get("/api/presets", {{"Host", "evil.example"}}), 403, "host", "evil.example");
+  expect_error(client->Delete("/api/runs/r1"), 415, "content-type", "DELETE needs");
+  EXPECT_EQ(body(client->Get("/api/runs")).size(), 0u) << "nothing was started";
+  auto r = client->Post(("/api/runs" + preset).c_str(), {{"Origin", own}}, "", "application/json");
+  EXPECT_EQ(r->status, 201) << r->body;
+  for (const auto& res : {client->Get("/"), client->Get("/api/limits"), client->Get("/nope.html"),
+                          client->Get("/api/presets", {{"Host", "evil.example"}})}) {
+    EXPECT_EQ(res->get_header_value("X-Content-Type-Options"), "nosniff");
+    const std::string csp = res->get_header_value("Content-Security-Policy");
+    EXPECT_NE(csp.find("script-src 'self';"), std::string::npos) << csp;
+    EXPECT_NE(csp.find("frame-ancestors 'none'"), std::string::npos) << csp;
+  }
+}
+
+// No SO_REUSEPORT: a second server on a port in use fails instead of taking half the requests.
+TEST(WebListen, SecondServerOnTheSamePortFails) {
+  ServerOptions o;
+  o.port = 0;
+  WebServer first(o);
+  o.port = first.bind();
+  WebServer second(o);
+  try {
+    second.bind();
+    ADD_FAILURE() << "a second server bound port " << o.port;
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("in use"), std::string::npos) << e.what();
+  }
 }
 
 TEST(WebDir, ServesFromDiskInsideTheDirectoryOnly) {

@@ -2,7 +2,9 @@
 'use strict';
 const RD = {
   charts: {},
-  async api(path, opts) {
+  // POST and DELETE say they are JSON: the server refuses any other (no form or no-cors request).
+  async api(path, opts = {}) {
+    if (opts.method && opts.method !== 'GET') opts = { ...opts, headers: { 'Content-Type': 'application/json', ...(opts.headers || {}) } };
     const r = await fetch(path, opts);
     const j = await r.json();
     if (!r.ok) throw new Error(`${r.status} ${j.key ? j.key + ': ' : ''}${j.error}`);

@@ -1,6 +1,7 @@
 #include "cli_common.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -50,6 +51,35 @@ std::optional<bool> on_off(const std::string& v, const char* flag) {
 }
 
 }  // namespace
+
+CLI::Validator unsigned_number() {
+  return CLI::Validator(
+      [](std::string& v) { return !v.empty() && (v[0] == '-' || v[0] == '+') ? "must be 0 or more, got " + v : std::string(); },
+      "UINT");
+}
+
+void add_topology_options(CLI::App& app, LatOptions& o, bool switched_only) {
+  std::vector<std::string> names{"single-switch", "leaf-spine", "fat-tree", "ring"};
+  if (!switched_only) names.insert(names.begin(), {"back-to-back", "loopback"});
+  app.add_option("--topology", o.topology,
+                 switched_only ? "a switched fabric: single-switch | leaf-spine | fat-tree | ring"
+                               : "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric: "
+                                 "single-switch | leaf-spine | fat-tree | ring (RDMA write/send along the flow's ECMP route)")
+      ->check(CLI::IsMember(names))
+      ->capture_default_str();
+  app.add_option("--k", o.fabric.k, "fat-tree arity (even)")->capture_default_str();
+  app.add_option("--hosts", o.fabric.hosts, "single-switch: hosts")->capture_default_str();
+  app.add_option("--leaves", o.fabric.leaves, "leaf-spine: leaves")->capture_default_str();
+  app.add_option("--spines", o.fabric.spines, "leaf-spine: spines")->capture_default_str();
+  app.add_option("--hosts-per-leaf", o.fabric.hosts_per_leaf, "leaf-spine: hosts per leaf")->capture_default_str();
+  app.add_option("--switches", o.fabric.switches, "ring: switches")->capture_default_str();
+  app.add_option("--hosts-per-switch", o.fabric.hosts_per_switch, "ring: hosts per switch")->capture_default_str();
+  app.add_option("--ring-routing", o.fabric.ring_routing,
+                 "ring: clockwise (flows wrap around the ring: a cyclic buffer dependency) or up-down "
+                 "(shortest path, never across the wrap-around cable)")
+      ->check(CLI::IsMember({"clockwise", "up-down"}))
+      ->capture_default_str();
+}
 
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   if (cmd != Command::demo) {
@@ -114,7 +144,10 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
     app.add_option("--mem", o.mem,
                    "where the buffers live: host | gpu, or CLIENT,SERVER (e.g. gpu,host); GPU HBM is DMAed "
                    "directly (GPUDirect) or staged through host buffers");
-    app.add_flag("--use-cuda", o.use_cuda, "perftest's alias for --mem gpu");
+    app.add_option("--use-cuda,--use_cuda", o.use_cuda,
+                   "perftest's --use_cuda[=N]: buffers in GPU N's memory on both sides (--mem gpu; a host has GPU 0)")
+        ->expected(0, 1)
+        ->default_str("0");
     app.add_option("--gpudirect", o.gpudirect, "on|off: the NIC DMAs GPU memory over PCIe peer-to-peer (default on for rdma)");
     app.add_option("--staging-chunk", o.staging_chunk,
                    "staged path (--gpudirect off): copy in chunks of this many bytes, pipelined with the transfer "
@@ -142,30 +175,15 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   } else {
     app.add_option("-s,--size", o.size, "message size in bytes")->capture_default_str();
   }
-  if (cmd != Command::budget) app.add_option("-n,--iters", o.iters, "number of exchanges")->capture_default_str();
+  if (cmd != Command::budget)
+    app.add_option("-n,--iters", o.iters, "number of exchanges")
+        ->each([&o](const std::string&) { o.iters_given = true; })
+        ->capture_default_str();
   app.add_option("--link-layer", o.link_layer, "roce (RoCEv2 over Ethernet) or ib (InfiniBand)")
       ->check(CLI::IsMember({"roce", "ib"}))
       ->capture_default_str();
   if (cmd != Command::demo) {
-    app.add_option("--topology", o.topology,
-                   "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric: "
-                   "single-switch | leaf-spine | fat-tree | ring (RDMA write/send along the flow's ECMP route)")
-        ->check(CLI::IsMember({"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree", "ring"}))
-        ->capture_default_str();
-  }
-  if (cmd != Command::demo) {
-    app.add_option("--k", o.fabric.k, "fat-tree arity (even)")->capture_default_str();
-    app.add_option("--hosts", o.fabric.hosts, "single-switch: hosts")->capture_default_str();
-    app.add_option("--leaves", o.fabric.leaves, "leaf-spine: leaves")->capture_default_str();
-    app.add_option("--spines", o.fabric.spines, "leaf-spine: spines")->capture_default_str();
-    app.add_option("--hosts-per-leaf", o.fabric.hosts_per_leaf, "leaf-spine: hosts per leaf")->capture_default_str();
-    app.add_option("--switches", o.fabric.switches, "ring: switches")->capture_default_str();
-    app.add_option("--hosts-per-switch", o.fabric.hosts_per_switch, "ring: hosts per switch")->capture_default_str();
-    app.add_option("--ring-routing", o.fabric.ring_routing,
-                   "ring: clockwise (flows wrap around the ring: a cyclic buffer dependency) or up-down "
-                   "(shortest path, never across the wrap-around cable)")
-        ->check(CLI::IsMember({"clockwise", "up-down"}))
-        ->capture_default_str();
+    add_topology_options(app, o, false);
     app.add_option("--from", o.from, "fabric: client host (h0 or 0)")->capture_default_str();
     app.add_option("--to", o.to, "fabric: server host")->capture_default_str();
     app.add_option("--sport", o.fabric.udp_sport, "fabric: RoCEv2 UDP source port (the flow's ECMP entropy)")
@@ -194,7 +212,8 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   app.add_option("-m,--mtu", o.mtu, "RDMA path MTU: 256, 512, 1024, 2048 or 4096")->capture_default_str();
   app.add_option("--profile", o.profile, "parameter profile: default | seed-demo")->capture_default_str();
   app.add_option("--set", o.sets, "override a profile parameter, key=value (repeatable; `rdmasim list`)");
-  if (cmd != Command::budget) app.add_option("--seed", o.seed, "seed of every random stream")->capture_default_str();
+  if (cmd != Command::budget)
+    app.add_option("--seed", o.seed, "seed of every random stream")->check(unsigned_number())->capture_default_str();
   if (cmd != Command::demo) app.add_flag("--json", o.json, "print JSON instead of tables");
   if (cmd == Command::budget) app.add_flag("--stages", o.stages, "also print the critical path stage by stage");
   if (cmd == Command::lat || cmd == Command::bw) {
@@ -274,7 +293,12 @@ void apply_gpu_options(const LatOptions& o, LatConfig& c) {
       c.gpu.mem[1] = mem(o.mem.substr(comma + 1));
     }
   }
-  if (o.use_cuda) {
+  if (!o.use_cuda.empty()) {
+    int n = -1;
+    const auto [end, ec] = std::from_chars(o.use_cuda.data(), o.use_cuda.data() + o.use_cuda.size(), n);
+    if (ec != std::errc() || end != o.use_cuda.data() + o.use_cuda.size() || n < 0)
+      throw std::invalid_argument("--use-cuda: expected a GPU index like 0, got \"" + o.use_cuda + "\"");
+    if (n != 0) throw std::invalid_argument("--use-cuda=" + o.use_cuda + ": a host has one GPU in this model (index 0)");
     if (!o.mem.empty() && o.mem != "gpu") throw std::invalid_argument("--use-cuda means --mem gpu; drop one of them");
     c.gpu.mem[0] = c.gpu.mem[1] = MemKind::gpu;
   }
@@ -421,6 +445,62 @@ LatConfig to_config(const LatOptions& o) {
   apply_gpu_options(o, c);
   validate(c);
   return c;
+}
+
+BwConfig to_bw_config(const LatOptions& o) {
+  if (!o.pattern.empty()) throw std::logic_error("to_bw_config: --pattern runs take to_traffic_config");
+  BwConfig b;
+  b.base = to_config(o);
+  b.tx_depth = o.tx_depth;
+  b.post_list = o.post_list;
+  b.cq_mod = o.cq_mod;
+  b.rx_depth = o.rx_depth;
+  b.qps = o.qps;
+  b.bidirectional = o.bidirectional;
+  b.outstanding_reads = o.outs;
+  if (!o.duration.empty()) {
+    b.duration = parse_seconds_or_time(o.duration, "-D/--duration");
+    if (b.duration <= Time::zero())
+      throw std::invalid_argument("-D/--duration: must be more than 0, got \"" + o.duration + "\"");
+    if (o.iters_given)
+      throw std::invalid_argument("-n/--iters and -D/--duration (workload.iters, workload.duration): give one (a duration run "
+                                  "posts until the time is up)");
+    b.margin = b.duration / 10;
+  }
+  if (!o.margin.empty()) {
+    if (o.duration.empty()) throw std::invalid_argument("-f/--margin: needs -D/--duration");
+    b.margin = parse_seconds_or_time(o.margin, "-f/--margin");
+  }
+  if (!o.recv_delay.empty()) {
+    try {
+      b.recv_delay = parse_time(o.recv_delay);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--recv-delay: ") + e.what());
+    }
+  }
+  return b;
+}
+
+TrafficConfig to_traffic_config(const LatOptions& o) {
+  if (o.post_list != 1 || o.cq_mod != 1)
+    throw std::invalid_argument("--post-list/--cq-mod batch the single-QP bw test; --pattern posts one WQE per doorbell");
+  if (o.connect_per_msg || o.conn_reuse > 0 || o.qp_pool || o.rx_depth != 0 || !o.recv_delay.empty())
+    throw std::invalid_argument("--connect-per-msg/--conn-reuse/--qp-pool/--rx-depth are for the single-QP bw test, not --pattern");
+  if (o.qps != 1 || o.bidirectional || !o.duration.empty() || !o.margin.empty())
+    throw std::invalid_argument("-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test; --pattern runs "
+                                "one QP per flow for --iters messages");
+  TrafficConfig t;
+  t.base = to_config(o);
+  if (t.base.topology != LatTopology::fabric)
+    throw std::invalid_argument("--pattern needs a switched --topology (single-switch, leaf-spine, fat-tree, ring)");
+  t.pattern = o.pattern == "incast"     ? Pattern::incast
+              : o.pattern == "alltoall" ? Pattern::alltoall
+              : o.pattern == "stride"   ? Pattern::stride
+                                        : Pattern::permutation;
+  t.incast_senders = o.incast;
+  t.stride = o.stride;
+  t.tx_depth = o.tx_depth;
+  return t;
 }
 
 std::vector<std::int64_t> all_sizes() {

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "io/csv_export.hpp"
+#include "rdmasim/bandwidth.hpp"
 #include "rdmasim/exports.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/traffic.hpp"
 
 namespace rdmasim::cli {
 
@@ -31,6 +33,7 @@ struct LatOptions {
   std::string transport = "rdma";
   std::int64_t size = 2;
   std::int64_t iters = 1000;
+  bool iters_given = false;  // -n or workload.iters said so (bw -D refuses it)
   bool all = false;
   std::string link_layer = "roce";
   std::string topology = "back-to-back";
@@ -74,7 +77,7 @@ struct LatOptions {
   bool quiet = false;        // lat, bw: no progress line on stderr
   // GPU data path (host/gpu.hpp)
   std::string mem;           // "host" | "gpu" | "A,B" per side ("" = host)
-  bool use_cuda = false;     // perftest --use-cuda: GPU buffers on both sides
+  std::string use_cuda;      // perftest --use_cuda=N: GPU N's buffers on both sides ("" = not given)
   std::string gpudirect;     // on | off ("" = default)
   std::string staging_chunk; // bytes ("" = non-pipelined staging)
   // Interrupt coalescing (nic.rx_usecs / nic.rx_frames; setting either turns coalescing on)
@@ -92,11 +95,22 @@ struct LatOptions {
 Time parse_seconds_or_time(const std::string& text, const char* option);
 
 enum class Command { lat, budget, demo, bw, allreduce };
+/// For an unsigned option such as --seed: CLI11 would read "-1" as 2^64 - 1; this refuses a sign.
+CLI::Validator unsigned_number();
 /// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;
 /// the budget has no iterations or seed).
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);
+/// --topology and the topologies' shapes (--k, --hosts, --leaves, ..., --ring-routing), for every
+/// command that builds a fabric; `switched_only` leaves out back-to-back and loopback.
+void add_topology_options(CLI::App& app, LatOptions& o, bool switched_only);
 /// Throws std::invalid_argument naming the problem.
 LatConfig to_config(const LatOptions& o);
+/// bw's two-host test: the one mapping from options (-t, -q, -b, -D/-f, -o, -l, -Q, -r,
+/// --recv-delay) to a BwConfig, for the command, `compare`, `sweep` and the HTTP API alike.
+/// Throws std::invalid_argument for a contradiction (-D 0, -n with -D, -f without -D, ...).
+BwConfig to_bw_config(const LatOptions& o);
+/// bw --pattern: the same for the many-flow test; refuses the two-host test's options.
+TrafficConfig to_traffic_config(const LatOptions& o);
 /// --mem/--use-cuda/--gpudirect/--staging-chunk, --rx-usecs/--rx-frames/--adaptive-rx and the
 /// connection options into `c` (called by to_config).
 void apply_gpu_options(const LatOptions& o, LatConfig& c);

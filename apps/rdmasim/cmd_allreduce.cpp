@@ -26,21 +26,14 @@ void add_allreduce_options(CLI::App& app, LatOptions& l) {
                  "on: the NIC DMAs GPU memory; off: each step staged through host memory (D2H copy, send, H2D copy)")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
-  app.add_option("--topology", l.topology, "single-switch | leaf-spine | fat-tree")
-      ->check(CLI::IsMember({"single-switch", "leaf-spine", "fat-tree"}))
-      ->capture_default_str();
-  app.add_option("--hosts", l.fabric.hosts, "single-switch: hosts")->capture_default_str();
-  app.add_option("--k", l.fabric.k, "fat-tree arity (even)")->capture_default_str();
-  app.add_option("--leaves", l.fabric.leaves, "leaf-spine: leaves")->capture_default_str();
-  app.add_option("--spines", l.fabric.spines, "leaf-spine: spines")->capture_default_str();
-  app.add_option("--hosts-per-leaf", l.fabric.hosts_per_leaf, "leaf-spine: hosts per leaf")->capture_default_str();
+  add_topology_options(app, l, true);
   app.add_option("--routing", l.routing, "ecmp | adaptive")->check(CLI::IsMember({"ecmp", "adaptive"}))->capture_default_str();
   app.add_option("--cc", l.cc, "none | dcqcn")->check(CLI::IsMember({"none", "dcqcn"}))->capture_default_str();
   app.add_option("--link-layer", l.link_layer, "roce | ib")->check(CLI::IsMember({"roce", "ib"}))->capture_default_str();
   app.add_option("-m,--mtu", l.mtu, "RDMA path MTU: 256 .. 4096")->capture_default_str();
   app.add_option("--profile", l.profile, "parameter profile: default | seed-demo")->capture_default_str();
   app.add_option("--set", l.sets, "override a profile parameter, key=value (repeatable; `rdmasim list`)");
-  app.add_option("--seed", l.seed, "seed of every random stream")->capture_default_str();
+  app.add_option("--seed", l.seed, "seed of every random stream")->check(unsigned_number())->capture_default_str();
   app.add_flag("--json", l.json, "print JSON instead of the table");
 }
 

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <thread>
 
+#include "web/request_guard.hpp"
 #include "web/web_server.hpp"
 
 namespace rdmasim::cli {
@@ -15,6 +16,8 @@ std::function<int()> add_serve_command(CLI::App& app, CLI::App*& sub) {
   sub = app.add_subcommand("serve", "web dashboard: the lessons' visualizations driven by the simulator (JSON API)");
   sub->add_option("--port", o->port, "TCP port (0: any free port, printed)")->check(CLI::Range(0, 65535))->capture_default_str();
   sub->add_option("--bind", o->bind, "address to listen on")->capture_default_str();
+  sub->add_option("--allow-host", o->allowed_hosts,
+                  "also answer requests whose Host (and Origin) is this name (default: loopback names and --bind only)");
   sub->add_option("--web-dir", o->web_dir, "serve the page from this directory instead of the compiled-in copy")
       ->check(CLI::ExistingDirectory);
   sub->add_option("--max-body", o->max_body, "request body limit in bytes")->check(CLI::Range(1024, 64 << 20))->capture_default_str();
@@ -42,6 +45,11 @@ std::function<int()> add_serve_command(CLI::App& app, CLI::App*& sub) {
       std::fprintf(stderr, "rdmasim: error: serve: %s\n", e.what());
       return 2;
     }
+    if (!web::binds_loopback_only(o->bind))
+      std::fprintf(stderr,
+                   "rdmasim: warning: serve: listening on %s, not loopback only: anyone who can reach it can start "
+                   "simulations\n",
+                   o->bind.c_str());
     std::printf("rdmasim serve: http://%s:%d/ (Ctrl-C stops)\n", o->bind.c_str(), port);
     std::fflush(stdout);
     std::thread waiter([&server, set] {

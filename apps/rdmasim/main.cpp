@@ -169,24 +169,7 @@ int run_pattern_seeds(TrafficConfig t, int seeds, const cli::LatOptions& o) {
 }
 
 int run_pattern(const cli::LatOptions& o) {
-  if (o.post_list != 1 || o.cq_mod != 1)
-    throw std::invalid_argument("--post-list/--cq-mod batch the single-QP bw test; --pattern posts one WQE per doorbell");
-  if (o.connect_per_msg || o.conn_reuse > 0 || o.qp_pool || o.rx_depth != 0 || !o.recv_delay.empty())
-    throw std::invalid_argument("--connect-per-msg/--conn-reuse/--qp-pool/--rx-depth are for the single-QP bw test, not --pattern");
-  if (two_host_options(o))
-    throw std::invalid_argument("-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test; --pattern runs "
-                                "one QP per flow for --iters messages");
-  TrafficConfig t;
-  t.base = cli::to_config(o);
-  if (t.base.topology != LatTopology::fabric)
-    throw std::invalid_argument("--pattern needs a switched --topology (single-switch, leaf-spine, fat-tree, ring)");
-  t.pattern = o.pattern == "incast"     ? Pattern::incast
-              : o.pattern == "alltoall" ? Pattern::alltoall
-              : o.pattern == "stride"   ? Pattern::stride
-                                        : Pattern::permutation;
-  t.incast_senders = o.incast;
-  t.stride = o.stride;
-  t.tx_depth = o.tx_depth;
+  const TrafficConfig t = cli::to_traffic_config(o);
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
   if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o);
@@ -249,27 +232,7 @@ int run_bw(const cli::LatOptions& o) {
     throw std::invalid_argument("--loss-sweep runs one QP one way for --iters messages: drop -q/-b/-D");
   if (!o.loss_sweep.empty()) return run_loss_sweep(o);
   if (!o.pattern.empty()) return run_pattern(o);
-  BwConfig b;
-  b.base = cli::to_config(o);
-  b.tx_depth = o.tx_depth;
-  b.post_list = o.post_list;
-  b.cq_mod = o.cq_mod;
-  b.rx_depth = o.rx_depth;
-  b.qps = o.qps;
-  b.bidirectional = o.bidirectional;
-  b.outstanding_reads = o.outs;
-  if (!o.duration.empty()) {
-    b.duration = cli::parse_seconds_or_time(o.duration, "-D/--duration");
-    b.margin = b.duration / 10;
-  }
-  if (!o.margin.empty()) b.margin = cli::parse_seconds_or_time(o.margin, "-f/--margin");
-  if (!o.recv_delay.empty()) {
-    try {
-      b.recv_delay = parse_time(o.recv_delay);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string("--recv-delay: ") + e.what());
-    }
-  }
+  const BwConfig b = cli::to_bw_config(o);
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
@@ -531,6 +494,10 @@ int main(int argc, char** argv) {
   CLI::App* coal = app.add_subcommand(
       "coalescing", "interrupt coalescing trade-off: p50/p99 latency, interrupts/s and CPU per rx-frames value");
   cli::add_lat_options(*coal, coal_o, cli::Command::lat);
+  // One latency run per rx-frames value, summarised: no per-run files, size list or hop ledger.
+  for (const char* name : {"-a", "--trace", "--trace-messages", "--hop-ledger", "--pcap", "--pcap-port", "--pcap-frames",
+                           "--pcap-snaplen", "--csv", "--sample-interval", "--watch", "--quiet"})
+    coal->remove_option(coal->get_option(name));
   coal->add_option("--frames", coal_frames, "rx-frames values to sweep (e.g. 1,2,4,8)")->delimiter(',')->capture_default_str();
 
   CalibrateOptions cal_o;

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "cmd_allreduce.hpp"
+#include "config/nesting_limit.hpp"
 #include "model/path.hpp"
 #include "rdmasim/profile.hpp"
 
@@ -136,6 +137,10 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(size);
   r.push_back(integer("workload.iters", "iterations (lat: exchanges, bw: messages per flow); bw default 5000", 1,
                       1'000'000'000, &O::iters));
+  r.back().set = [](Scenario& s, const std::string& v) {
+    s.options.iters = to_int(v, 1, 1'000'000'000);
+    s.options.iters_given = true;
+  };
   r.push_back(flag("workload.all", "all sizes 2 .. 2^23 (perftest -a)", &O::all));
   r.push_back(integer("workload.tx_depth", "bw: messages in flight per QP", 1, 8192, &O::tx_depth));
   r.push_back(integer("workload.qps", "bw: QPs, each posting `iters` messages with its own window (perftest -q)", 1, 1024,
@@ -343,7 +348,7 @@ std::string number_text(double x) {
 
 // One leaf of the document: its key path, value as text, kind and location.
 struct Leaf {
-  std::string key, text, kind, where;  // kind: string | integer | float | boolean | array
+  std::string key, text, kind, where;  // kind: string | integer | float | boolean | array | table (empty)
   std::vector<std::string> items;      // array elements (strings)
 };
 
@@ -356,6 +361,7 @@ void flatten_toml(const toml::table& t, const std::string& prefix, const std::st
     const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     Leaf l{key, "", "", loc(file, node.source()), {}};
     if (const toml::table* sub = node.as_table()) {
+      if (sub->empty()) out.push_back({key, "", "table", l.where, {}});  // checked like a key: [foo] is an error
       flatten_toml(*sub, key, file, out);
       continue;
     }
@@ -383,6 +389,7 @@ void flatten_json(const nlohmann::json& j, const std::string& prefix, const std:
     const nlohmann::json& v = it.value();
     Leaf l{key, "", "", file + ": " + key, {}};
     if (v.is_object()) {
+      if (v.empty()) out.push_back({key, "", "table", l.where, {}});
       flatten_json(v, key, file, out);
       continue;
     }
@@ -427,6 +434,16 @@ void apply_leaf(Scenario& s, const Leaf& l) {
     return;
   }
   if (key == "command") return;  // read first
+  if (l.kind == "table") {  // an empty table: fine where keys could be, an error elsewhere
+    const bool params = key == "params" || (key.rfind("params.", 0) == 0 &&
+                                            std::any_of(profile_params().begin(), profile_params().end(), [&](const ParamDef& d) {
+                                              return d.key.rfind(key.substr(7) + ".", 0) == 0;
+                                            }));
+    const bool table = std::any_of(scenario_keys().begin(), scenario_keys().end(),
+                                   [&](const ScenarioKey& k) { return k.path.rfind(key + ".", 0) == 0; });
+    if (!params && !table) fail("unknown table");
+    return;
+  }
   if (key.rfind("params.", 0) == 0) {
     const std::string param = key.substr(7);
     if (l.kind == "array") fail("expected a value, not an array");
@@ -519,6 +536,7 @@ const std::vector<ScenarioKey>& scenario_keys() {
 Scenario parse_scenario(std::string_view text, const std::string& name, bool json) {
   std::vector<Leaf> leaves;
   if (json) {
+    config::check_json_nesting(text, name);
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(text);
@@ -530,6 +548,7 @@ Scenario parse_scenario(std::string_view text, const std::string& name, bool jso
     if (!j.is_object()) throw std::invalid_argument(name + ": expected a JSON object");
     flatten_json(j, "", name, leaves);
   } else {
+    config::check_toml_nesting(text, name);
     toml::table doc;
     try {
       doc = toml::parse(text, std::string_view(name));
@@ -571,6 +590,8 @@ LatConfig scenario_config(const Scenario& s) {
     if (s.command == Command::allreduce) o.iters = 1000;  // its iterations are checked by to_allreduce_config
     LatConfig c = to_config(o);
     if (s.command == Command::allreduce) to_allreduce_config(s.options);
+    if (s.command == Command::bw && s.options.loss_sweep.empty())  // the bw test's own checks, before anything prints
+      s.options.pattern.empty() ? static_cast<void>(to_bw_config(s.options)) : static_cast<void>(to_traffic_config(s.options));
     if (c.topology == LatTopology::fabric) FabricNetwork::make_topology(c);  // topology errors now, not mid-run
     return c;
   } catch (const std::invalid_argument& e) {

@@ -63,16 +63,7 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
     }
     case Command::bw: {
       if (!s.options.pattern.empty()) {
-        TrafficConfig t;
-        t.base = c;
-        t.pattern = s.options.pattern == "incast"     ? Pattern::incast
-                    : s.options.pattern == "alltoall" ? Pattern::alltoall
-                    : s.options.pattern == "stride"   ? Pattern::stride
-                                                      : Pattern::permutation;
-        t.incast_senders = s.options.incast;
-        t.stride = s.options.stride;
-        t.tx_depth = s.options.tx_depth;
-        const TrafficResult r = run_traffic(t, exports);
+        const TrafficResult r = run_traffic(to_traffic_config(s.options), exports);
         m.push_back({"aggregate_Gbps", r.aggregate_bps / 1e9});
         m.push_back({"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9});
         m.push_back({"share_of_ideal", r.aggregate_bps / r.ideal_aggregate_bps});
@@ -94,11 +85,7 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
         }
         break;
       }
-      BwConfig b;
-      b.base = c;
-      b.tx_depth = s.options.tx_depth;
-      b.post_list = s.options.post_list;
-      b.cq_mod = s.options.cq_mod;
+      const BwConfig b = to_bw_config(s.options);
       // Batched runs take no exports (their WQEs are not followed one by one): no live samples.
       const BwResult r = run_bandwidth(b, b.post_list > 1 || b.cq_mod > 1 ? nullptr : exports);
       m.push_back({"bw_avg_Gbps", r.bw_avg_bps / 1e9});

@@ -45,15 +45,17 @@ nlohmann::ordered_json sample_json(const Sample& s, const std::vector<std::strin
 }
 
 std::int64_t flow_count(const cli::LatOptions& o, int hosts) {
-  if (o.pattern.empty()) return 1;
+  if (o.pattern.empty()) return static_cast<std::int64_t>(o.qps) * (o.bidirectional ? 2 : 1);
   if (o.pattern == "incast") return o.incast;
   if (o.pattern == "alltoall") return static_cast<std::int64_t>(hosts) * (hosts - 1);
   return hosts;
 }
 
+// The scenario key that sizes the topology (the one to lower when it is over the host limit).
 std::string topology_key(const std::string& topology) {
   if (topology == "fat-tree") return "network.k";
   if (topology == "single-switch") return "network.hosts";
+  if (topology == "ring") return "network.switches";
   return "network.leaves";
 }
 
@@ -90,8 +92,8 @@ std::string RunManager::submit(RunRequest req) {
     const auto topo = FabricNetwork::make_topology(c);
     hosts = topo->host_count();
     if (hosts > limits_.max_hosts)
-      throw ApiError(422, topology_key(s.options.fabric.topology),
-                     topology_key(s.options.fabric.topology) + ": the topology has " + std::to_string(hosts) +
+      throw ApiError(422, topology_key(c.fabric.topology),
+                     topology_key(c.fabric.topology) + ": the topology has " + std::to_string(hosts) +
                          " hosts (limit " + std::to_string(limits_.max_hosts) + ")");
     std::vector<std::string> names;
     for (std::size_t cab = 0; cab < topo->cables().size(); ++cab) {

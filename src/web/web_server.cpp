@@ -2,7 +2,10 @@
 
 #include <httplib.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +13,7 @@
 #include <thread>
 
 #include "web/embedded_files.hpp"
+#include "web/request_guard.hpp"
 
 namespace rdmasim::web {
 namespace {
@@ -44,11 +48,30 @@ WebServer::WebServer(ServerOptions o)
   s.set_payload_max_length(o_.max_body);
   s.set_read_timeout(10);
   s.set_keep_alive_max_count(1000);  // a browser keeps its connection for many requests
-  // httplib's own options (SO_REUSEPORT), and the listening socket's fd for bind(), which
-  // widens httplib's compiled-in listen backlog of 5.
+  s.set_tcp_nodelay(true);
+  // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, with which a second server on
+  // the same port starts and the kernel splits the requests between the two. The listening
+  // socket's fd is kept for bind(), which widens httplib's compiled-in listen backlog of 5.
   s.set_socket_options([this](socket_t sock) {
-    httplib::default_socket_options(sock);
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     listen_fd_ = sock;
+  });
+  s.set_default_headers({{"Content-Security-Policy",
+                          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                          "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"},
+                         {"X-Content-Type-Options", "nosniff"},
+                         {"X-Frame-Options", "DENY"},
+                         {"Referrer-Policy", "no-referrer"}});
+  s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    const GuardConfig g{o_.bind, port_, o_.allowed_hosts};
+    const GuardVerdict v = check_request(g, req.method, req.get_header_value("Host"), req.has_header("Origin"),
+                                         req.get_header_value("Origin"), req.get_header_value("Content-Type"));
+    if (v.status == 0) return httplib::Server::HandlerResponse::Unhandled;
+    res.status = v.status;
+    res.set_header("Connection", "close");  // its body, if any, is never read
+    res.set_content(error_body(v.key, v.error), "application/json");
+    return httplib::Server::HandlerResponse::Handled;
   });
   s.set_write_timeout(10);
   api_->install(s);
@@ -111,7 +134,10 @@ WebServer::Asset WebServer::asset(const std::string& raw) const {
 
 int WebServer::bind() {
   const int port = o_.port == 0 ? http_->bind_to_any_port(o_.bind) : (http_->bind_to_port(o_.bind, o_.port) ? o_.port : -1);
-  if (port < 0) throw std::runtime_error("cannot listen on " + o_.bind + ":" + std::to_string(o_.port));
+  if (port < 0)
+    throw std::runtime_error("cannot listen on " + o_.bind + ":" + std::to_string(o_.port) +
+                             (errno == EADDRINUSE ? " (the address is in use: is another server running?)" : ""));
+  port_ = port;
   // libcpp-httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed when the
   // library was built). A burst of new connections (clients without keep-alive) overflows it:
   // the kernel drops SYNs (1 s connect retries) and falls back to SYN cookies, and a client

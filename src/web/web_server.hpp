@@ -7,11 +7,18 @@
 // reaches the file system; under `web_dir` the resolved file must stay inside it (symlinks
 // included). Every error body is JSON {"error", "key"}. The listen backlog is SOMAXCONN, not
 // httplib's 5, so a burst of new connections is queued rather than reset.
+//
+// Same origin only (request_guard.hpp): a Host that is not this server's, an Origin that is not
+// its own, or a POST/DELETE that is not JSON is refused before its body is read. Every response
+// carries a Content-Security-Policy without inline script, nosniff and frame-ancestors 'none'.
+// The socket is bound without SO_REUSEPORT, so a second server on a port in use fails to start
+// instead of sharing the requests; TCP_NODELAY, so a kept-alive request is not held by Nagle.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "web/api.hpp"
 #include "web/run_manager.hpp"
@@ -25,6 +32,7 @@ namespace rdmasim::web {
 struct ServerOptions {
   std::string bind = "127.0.0.1";
   int port = 8080;
+  std::vector<std::string> allowed_hosts;  // Host names served besides loopback and `bind`
   std::string web_dir;            // "" = the embedded assets
   std::size_t max_body = 1 << 20;  // bytes
   int threads = 48;               // HTTP threads (SSE clients hold one each)
@@ -61,6 +69,7 @@ class WebServer {
   std::unique_ptr<httplib::Server> http_;
   std::thread thread_;
   int listen_fd_ = -1;  // httplib's listening socket, set while bind() creates it
+  int port_ = 0;        // set by bind(); the guard compares Origin ports with it
 };
 
 }  // namespace rdmasim::web

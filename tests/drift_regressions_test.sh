@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Regressions where a flag and its scenario key once meant different things, or an option was
+# silently ignored: each check names the bug. Usage: drift_regressions_test.sh path/to/rdmasim
+set -u
+bin=$1
+source "$(dirname "$0")/cli_lib.sh"
+
+# compare ran workload.qps = 4, bidirectional = true as one QP one way (0.187 Mpps for both).
+printf 'name = "q1"\ncommand = "bw"\n[workload]\nsize = "64KiB"\niters = 200\nqps = 1\n' >"$tmp/q1.toml"
+printf 'name = "q4"\ncommand = "bw"\n[workload]\nsize = "64KiB"\niters = 200\nqps = 4\nbidirectional = true\n' >"$tmp/q4.toml"
+expect_ok " msg_rate_Mpps                               0.187        0.373 (+100.1%)" compare "$tmp/q1.toml" "$tmp/q4.toml"
+run_rate=$("$bin" run "$tmp/q4.toml" --json | grep -m1 '"MsgRate"' | tr -dc '0-9.')
+cmp_rate=$("$bin" compare "$tmp/q1.toml" "$tmp/q4.toml" --json | grep '"msg_rate_Mpps"' | tail -1 | tr -dc '0-9.')
+check "run and compare give q4 the same message rate ($run_rate, $cmp_rate)" test -n "$run_rate" -a "$run_rate" = "$cmp_rate"
+cli_rate=$("$bin" bw -s 65536 -n 200 -q 4 -b --json | grep -m1 '"MsgRate"' | tr -dc '0-9.')
+check "bw -q 4 -b and the q4 scenario agree ($cli_rate, $run_rate)" test "$cli_rate" = "$run_rate"
+
+# allreduce --topology ring was refused on the command line though a scenario file ran it.
+printf 'command = "allreduce"\n[workload]\nmin_bytes = "1M"\nmax_bytes = "1M"\niters = 2\n[network]\ntopology = "ring"\nswitches = 4\nhosts_per_switch = 1\n' \
+  >"$tmp/ring.toml"
+"$bin" allreduce --topology ring --switches 4 --hosts-per-switch 1 -b 1M -e 1M -n 2 --json >"$tmp/ring_cli.json"
+"$bin" run "$tmp/ring.toml" --json >"$tmp/ring_file.json"
+check "allreduce on a ring: the same JSON from flags and from a file" cmp -s "$tmp/ring_cli.json" "$tmp/ring_file.json"
+check "allreduce on a ring ran 4 ranks" grep -q '"ranks": 4' "$tmp/ring_cli.json"
+
+# coalescing offered --pcap/--trace/--csv/-a/--hop-ledger and did nothing with them.
+for opt in "--pcap x.pcap" "--trace x.json" "--csv dir" "-a" "--hop-ledger"; do
+  # shellcheck disable=SC2086
+  expect_error "The following argument" coalescing $opt
+done
+"$bin" coalescing --help >"$tmp/coal_help"
+check "coalescing --help lists no output it ignores" bash -c "! grep -qE -- '--pcap|--trace|--csv|--hop-ledger|-a,' '$tmp/coal_help'"
+
+# -D 0 ran --iters messages; -n with -D was ignored; -f without -D was ignored.
+expect_error "-D/--duration: must be more than 0, got \"0\"" bw -D 0
+expect_error "-n/--iters and -D/--duration (workload.iters, workload.duration): give one" bw -D 1ms -n 10
+expect_error "-f/--margin: needs -D/--duration" bw -f 1ms
+
+# --use-cuda=0 (perftest: GPU 0) ran from host memory.
+"$bin" bw -s 65536 -n 100 --use-cuda=0 --json >"$tmp/cuda0.json"
+"$bin" bw -s 65536 -n 100 --mem gpu --json >"$tmp/memgpu.json"
+check "--use-cuda=0 is --mem gpu" cmp -s "$tmp/cuda0.json" "$tmp/memgpu.json"
+"$bin" bw -s 65536 -n 100 --use_cuda 0 --json >"$tmp/cuda0b.json"
+check "--use_cuda 0 (perftest's spelling) is --mem gpu" cmp -s "$tmp/cuda0b.json" "$tmp/memgpu.json"
+expect_error "--use-cuda=1: a host has one GPU in this model (index 0)" bw --use-cuda=1
+expect_error "--use-cuda: expected a GPU index like 0, got \"x\"" bw --use-cuda=x
+
+# --seed -1 wrapped to 2^64 - 1.
+expect_error "--seed: must be 0 or more, got -1" bw --seed -1
+expect_error "--seed: must be 0 or more, got -1" allreduce --seed -1
+printf 'command = "lat"\nseed = -1\n' >"$tmp/seed.toml"
+expect_error "seed: must be 0..9223372036854775807, got -1" run "$tmp/seed.toml"
+
+# [foo], an unknown empty table, was accepted.
+printf 'command = "lat"\n[foo]\n' >"$tmp/foo.toml"
+expect_error "foo.toml:2:1: foo: unknown key" run "$tmp/foo.toml"
+
+# A 15,000-level table header crashed `rdmasim run` (stack overflow).
+{ printf 'command = "lat"\n[a'; for _ in $(seq 15000); do printf '.a'; done; printf ']\n'; } >"$tmp/deep.toml"
+expect_error "deep.toml:2:129: nesting deeper than 64 levels" run "$tmp/deep.toml"
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
