@@ -178,7 +178,7 @@ TEST(RcConnection, DcqcnIncastConvergesFairWithAShortQueueAndFewerPauses) {
   c.pattern = Pattern::incast;
   c.incast_senders = 16;
   const TrafficResult plain = run_traffic(c);
-  c.base.fabric.cc = CongestionControl::dcqcn;
+  c.base.fabric.cc = "dcqcn";
   const TrafficResult dcqcn = run_traffic(c);
   auto bottleneck = [](const TrafficResult& r) {
     for (const PortStats& p : r.fabric.ports)
@@ -214,7 +214,7 @@ TEST(RcConnection, PortCountersCountTheNaksAndCnpsEachPortTransmits) {
   t.base.topology = LatTopology::fabric;
   t.base.fabric.topology = "single-switch";
   t.base.fabric.hosts = 5;
-  t.base.fabric.cc = CongestionControl::dcqcn;
+  t.base.fabric.cc = "dcqcn";
   t.base.size = Bytes(65536);
   t.base.iters = 40;
   t.pattern = Pattern::incast;

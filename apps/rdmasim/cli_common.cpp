@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "io/host_profile.hpp"
+#include "rdmasim/rate_control.hpp"
 
 namespace rdmasim::cli {
 namespace {
@@ -51,6 +52,18 @@ std::optional<bool> on_off(const std::string& v, const char* flag) {
 }
 
 }  // namespace
+
+std::vector<std::string> rate_control_names() {
+  std::vector<std::string> n;
+  for (const RateControlSpec* s : rate_controls()) n.push_back(s->name);
+  return n;
+}
+
+std::string rate_control_choices() {
+  std::string t;
+  for (const std::string& n : rate_control_names()) t += (t.empty() ? "" : " | ") + n;
+  return t;
+}
 
 CLI::Validator unsigned_number() {
   return CLI::Validator(
@@ -121,8 +134,8 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
                      "consecutive packets take every equal-cost path) or adaptive (per packet, least-queued next hop)")
           ->check(CLI::IsMember({"ecmp", "spray", "adaptive"}))
           ->capture_default_str();
-      app.add_option("--cc", o.cc, "congestion control of the QPs: none or dcqcn (reacts to ECN marks with CNPs)")
-          ->check(CLI::IsMember({"none", "dcqcn"}))
+      app.add_option("--cc", o.cc, "congestion control of the QPs: " + rate_control_choices() + " (`rdmasim list`)")
+          ->check(CLI::IsMember(rate_control_names()))
           ->capture_default_str();
       app.add_option("--tcp-cc", o.tcp_cc,
                      "congestion control of packet-level TCP (--transport tcp over a fabric): reno or dctcp "
@@ -361,7 +374,7 @@ LatConfig to_config(const LatOptions& o) {
   c.fabric = o.fabric;
   c.fabric.topology = o.topology;
   c.fabric.routing = o.routing == "spray" ? Routing::spray : o.routing == "adaptive" ? Routing::adaptive : Routing::ecmp;
-  c.fabric.cc = o.cc == "dcqcn" ? CongestionControl::dcqcn : CongestionControl::none;
+  c.fabric.cc = o.cc;
   c.fabric.tcp_cc = o.tcp_cc == "dctcp" ? TcpCc::dctcp : TcpCc::reno;
   auto host = [](const std::string& v, const char* flag) {
     std::string_view d = v;

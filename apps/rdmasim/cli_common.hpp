@@ -95,6 +95,9 @@ struct LatOptions {
 Time parse_seconds_or_time(const std::string& text, const char* option);
 
 enum class Command { lat, budget, demo, bw, allreduce };
+/// The registered RDMA rate controls' names, and the same as "a | b | c" for help texts.
+std::vector<std::string> rate_control_names();
+std::string rate_control_choices();
 /// For an unsigned option such as --seed: CLI11 would read "-1" as 2^64 - 1; this refuses a sign.
 CLI::Validator unsigned_number();
 /// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;

@@ -2,6 +2,7 @@
 
 #include "net/topology.hpp"
 #include "rdmasim/profile.hpp"
+#include "rdmasim/rate_control.hpp"
 
 namespace rdmasim::cli {
 namespace {
@@ -29,10 +30,13 @@ std::vector<Component> build() {
                "nic.tx_window"});
   c.push_back({"buffer", "shared+dynamic-threshold", "shared switch buffer, PFC headroom per ingress port, alpha x free for lossy queues",
                "switch.buffer, switch.dt_alpha, switch.pfc_*"});
-  c.push_back({"congestion control", "none", "QPs send at line rate within their window; ECN marks are only counted",
-               "--cc / network.cc"});
-  c.push_back({"congestion control", "dcqcn", "DCQCN: CNPs on ECN marks, reaction-point rate decrease and recovery",
-               "--cc / network.cc"});
+  for (const RateControlSpec* s : rate_controls()) {
+    Component x{"congestion control", s->name, s->description + (s->source.empty() ? "" : " (" + s->source + ")"),
+                "--cc / network.cc", {}};
+    for (const ParamDef& d : profile_params())
+      if (!s->params.empty() && d.key.rfind(s->params, 0) == 0) x.params.push_back(d.key);
+    c.push_back(std::move(x));
+  }
   c.push_back({"tcp congestion control", "reno", "packet-level TCP: slow start, +1 MSS per RTT, NewReno fast recovery, RTO",
                "--transport tcp --tcp-cc / network.tcp_cc; tcp.*"});
   c.push_back({"tcp congestion control", "dctcp", "DCTCP: ECN-capable segments, ECE echo, cwnd x (1 - alpha/2) once per window",
@@ -82,9 +86,6 @@ std::vector<Component> build() {
 
 }  // namespace
 
-const std::vector<Component>& components() {
-  static const std::vector<Component> c = build();
-  return c;
-}
+std::vector<Component> components() { return build(); }
 
 }  // namespace rdmasim::cli

@@ -1,7 +1,8 @@
 // The catalogue `rdmasim list` prints: every selectable component by kind (topologies,
 // routing, link layers and their flow control, queue disciplines, traffic patterns, workloads,
 // exports, profiles), with what it models and the option or scenario key that selects it.
-// Topologies come from the topology registry itself; the rest mirror the option checks.
+// Topologies and congestion controls come from their registries (with the profile parameters
+// each reads); the rest mirror the option checks.
 #pragma once
 
 #include <string>
@@ -11,8 +12,10 @@ namespace rdmasim::cli {
 
 struct Component {
   std::string kind, name, description, selected_by;
+  std::vector<std::string> params;  // the profile parameters it reads (`rdmasim list` keys)
 };
 
-const std::vector<Component>& components();
+/// Built on each call, so components registered since the last call are in it.
+std::vector<Component> components();
 
 }  // namespace rdmasim::cli

@@ -385,7 +385,11 @@ int run_list(bool json) {
     j["parameters"] = std::move(params);
     nlohmann::ordered_json comps = nlohmann::ordered_json::array();
     for (const cli::Component& c : cli::components())
-      comps.push_back({{"kind", c.kind}, {"name", c.name}, {"description", c.description}, {"selected_by", c.selected_by}});
+      comps.push_back({{"kind", c.kind},
+                       {"name", c.name},
+                       {"description", c.description},
+                       {"selected_by", c.selected_by},
+                       {"params", c.params}});
     j["components"] = std::move(comps);
     std::cout << versioned(std::move(j)).dump(2) << "\n";
     return 0;

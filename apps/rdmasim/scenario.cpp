@@ -13,6 +13,7 @@
 #include "config/nesting_limit.hpp"
 #include "model/path.hpp"
 #include "rdmasim/profile.hpp"
+#include "rdmasim/rate_control.hpp"
 
 namespace rdmasim::cli {
 namespace {
@@ -233,7 +234,13 @@ std::vector<ScenarioKey> build_keys() {
                    &O::drop_burst));
   r.push_back(list("network.link_down", "fabric: links going down at T1 (up at T2), [\"agg0.0-core0@100us-5ms\", ...]",
                    &O::link_down));
-  r.push_back(str("network.cc", "RDMA congestion control: none | dcqcn", {"none", "dcqcn"}, &O::cc));
+  K cc{"network.cc", "string", "RDMA congestion control (`rdmasim list`)", rate_control_names(), nullptr, nullptr};
+  cc.set = [](Scenario& s, const std::string& v) {
+    rate_control(v);  // the registry's names now, including any registered since the table was built
+    s.options.cc = v;
+  };
+  cc.get = [](const O& o) { return o.cc; };
+  r.push_back(cc);
   r.push_back(str("network.tcp_cc", "packet-level TCP congestion control (--transport tcp over a fabric): reno | dctcp",
                   {"reno", "dctcp"}, &O::tcp_cc));
   r.push_back(str("memory.mem", "where the buffers live: host | gpu | CLIENT,SERVER (e.g. \"gpu,host\")",

@@ -31,8 +31,6 @@ enum class LatTopology { back_to_back, loopback, fabric };
 /// keeps one path), spray sends each packet to the next next-hop in turn, adaptive picks the
 /// next hop with the least queued bytes (ties broken by the ECMP hash).
 enum class Routing { ecmp, spray, adaptive };
-/// Congestion control of the RDMA QPs (sim/dcqcn.hpp): none, or DCQCN reacting to ECN marks.
-enum class CongestionControl { none, dcqcn };
 /// Congestion control of packet-level TCP (sim/tcp_connection.hpp): Reno (NewReno loss
 /// recovery) or DCTCP (Reno's recovery, ECN-proportional window cuts).
 enum class TcpCc { reno, dctcp };
@@ -65,7 +63,7 @@ struct FabricConfig {
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
   Routing routing = Routing::ecmp;
-  CongestionControl cc = CongestionControl::none;
+  std::string cc = "none";             // the RDMA QPs' rate control, by name (rdmasim/rate_control.hpp)
   TcpCc tcp_cc = TcpCc::reno;          // --transport tcp over a fabric
   double loss = 0;                     // every cable corrupts each frame with this probability (both ways)
   std::vector<LinkFault> faults;       // per-cable faults (a fault's loss replaces `loss` there)
@@ -77,7 +75,6 @@ std::string_view to_string(Transport t);
 std::string_view to_string(LinkLayer l);
 std::string_view to_string(LatTopology t);
 std::string_view to_string(Routing r);
-std::string_view to_string(CongestionControl c);
 std::string_view to_string(TcpCc c);
 
 struct Toggles {

@@ -423,8 +423,9 @@ FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile
   std::reverse(rev.cables.begin(), rev.cables.end());
   forward = std::make_shared<FabricRoute>(t, fwd, p);
   reverse = std::make_shared<FabricRoute>(t, rev, p);
-  forward_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, a, b, roce_flow(a, b, sport), o, p.rc, p.dcqcn, p.tcp});
-  reverse_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, b, a, roce_flow(b, a, sport), o, p.rc, p.dcqcn, p.tcp});
+  const auto profile = std::make_shared<const Profile>(p);
+  forward_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, a, b, roce_flow(a, b, sport), o, p.rc, profile, p.tcp});
+  reverse_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, b, a, roce_flow(b, a, sport), o, p.rc, profile, p.tcp});
 }
 
 NetworkAppender FabricNetwork::appender() const {

@@ -100,10 +100,10 @@ struct NetworkSpec {
   int src = 0, dst = 0;
   FlowKey key;
   FabricOptions options;
-  // The RC transport of an acknowledged path (sim/rc_connection.hpp): its QP attributes and
-  // DCQCN parameters (used when options.cc is dcqcn), from the profile.
+  // The RC transport of an acknowledged path (sim/rc_connection.hpp): its QP attributes, and
+  // the profile its rate control (options.cc) reads its parameters from.
   RcParams rc;
-  DcqcnParams dcqcn;
+  std::shared_ptr<const Profile> profile;
   TcpParams tcp;  // packet-level TCP (role tcp_data)
 };
 

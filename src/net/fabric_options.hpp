@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "rdmasim/latency.hpp"
 #include "rdmasim/profile.hpp"
@@ -16,7 +17,7 @@ struct FabricOptions {
   std::int64_t velocity_mps = 200'000'000;
   LinkLayer layer = LinkLayer::roce;
   Routing routing = Routing::ecmp;
-  CongestionControl cc = CongestionControl::none;  // the QPs' (RC transport, not the switches')
+  std::string cc = "none";                         // the QPs' rate control (RC transport, not the switches')
   TcpCc tcp_cc = TcpCc::reno;                      // packet-level TCP connections'
   Bytes max_frame{4'200};
 };

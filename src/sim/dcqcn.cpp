@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace rdmasim {
 
@@ -78,6 +79,15 @@ void Dcqcn::increase() {
     rc_ = line_;
     active_ = false;
   }
+}
+
+RateControlSpec dcqcn_rate_control() {
+  return {"dcqcn",
+          "DCQCN: CNPs on ECN marks, reaction-point rate decrease and recovery",
+          "dcqcn.",
+          "Zhu et al., Congestion Control for Large-Scale RDMA Deployments, SIGCOMM 2015",
+          /*cnps=*/true,
+          [](const Profile& p, Rate line) { return std::make_unique<Dcqcn>(p.dcqcn, line); }};
 }
 
 }  // namespace rdmasim

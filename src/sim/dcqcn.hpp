@@ -17,26 +17,29 @@
 #include <cstdint>
 
 #include "rdmasim/profile.hpp"
+#include "rdmasim/rate_control.hpp"
 #include "rdmasim/units.hpp"
 
 namespace rdmasim {
 
-class Dcqcn {
+class Dcqcn final : public RateControl {
  public:
   Dcqcn(const DcqcnParams& p, Rate line);
 
   /// A CNP for this QP reached the sender at `now`.
-  void on_cnp(Time now);
+  void on_cnp(Time now) override;
   /// `bytes` of this QP left the sender at `now` (drives the byte counter).
-  void on_sent(std::int64_t bytes, Time now);
+  void on_sent(std::int64_t bytes, Time now) override;
+  /// DCQCN reacts to CNPs only.
+  void on_ack(const AckSignal&) override {}
   /// The current rate Rc in bit/s at `now`.
-  double rate_bps(Time now);
+  double rate_bps(Time now) override;
   /// True while the rate is below line rate (the sender paces).
   bool limited(Time now) { return rate_bps(now) < line_; }
 
   double alpha() const { return alpha_; }
   /// Rc as of the last query or event (without advancing the timers).
-  double current_bps() const { return rc_; }
+  double current_bps() const override { return rc_; }
   double target_bps() const { return rt_; }
   std::uint64_t cnps() const { return cnps_; }
   std::uint64_t increases() const { return increases_; }
@@ -55,5 +58,8 @@ class Dcqcn {
   std::int64_t bytes_ = 0;  // since the last byte-counter step
   std::uint64_t cnps_ = 0, increases_ = 0;
 };
+
+/// Its registry entry (`--cc dcqcn`): CNPs from the responder, parameters dcqcn.*.
+RateControlSpec dcqcn_rate_control();
 
 }  // namespace rdmasim

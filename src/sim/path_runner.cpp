@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "net/wire_format.hpp"
+#include "rdmasim/rate_control.hpp"
 #include "sim/stages.hpp"
 #include "sim/wire_tap.hpp"
 
@@ -135,7 +136,8 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     const NetworkSpec& n = *rc_data.second;
     RcOptions o;
     o.rc = n.rc;
-    if (n.options.cc == CongestionControl::dcqcn) o.dcqcn = n.dcqcn;
+    o.cc = &rate_control(n.options.cc);
+    o.profile = n.profile.get();
     const Topology& t = *n.topology;
     o.line = t.cables()[static_cast<std::size_t>(t.nodes()[static_cast<std::size_t>(t.host_node(n.src))].cables.at(0))].rate;
     o.ack_wire = frame_wire_bytes(FrameKind::roce_ack, FramePos::only, Bytes(0), n.options.layer);

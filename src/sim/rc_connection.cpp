@@ -24,7 +24,12 @@ std::string_view to_string(QpStatus s) {
 RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
     : ctx_(ctx), o_(o), timeout_(Time::ps(4'096'000LL << o.rc.timeout)),
       rnr_wait_(verbs::rnr_timer_delay(static_cast<std::uint8_t>(o.rc.min_rnr_timer))) {
-  if (o_.dcqcn) dcqcn_.emplace(*o_.dcqcn, o_.line);
+  if (o_.cc && o_.cc->make) {
+    cc_ = o_.cc->make(*o_.profile, o_.line);
+    cnps_ = o_.cc->cnps;
+    cnp_interval_ = o_.profile->dcqcn.cnp_interval;
+    cnp_tc_ = o_.profile->dcqcn.cnp_tc;
+  }
   control_msg_[kNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
   control_msg_[kCnp].frame = static_cast<std::uint8_t>(FrameKind::roce_cnp);
   control_msg_[kRnrNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
@@ -50,7 +55,7 @@ RcStats RcConnection::stats() const {
   s.cnps = c_.cnps_received;
   s.rnr_naks_sent = c_.rnr_naks_sent;
   s.rnr_naks = c_.rnr_naks_received;
-  if (dcqcn_) s.final_rate_bps = dcqcn_->current_bps();
+  if (cc_) s.final_rate_bps = cc_->current_bps();
   return s;
 }
 
@@ -82,7 +87,7 @@ void RcConnection::discard(Packet& p) {
 
 void RcConnection::send(Packet& p) {
   if (status_ != QpStatus::ok) return discard(p);
-  if (new_head_ || resend_head_ || resend_in_nic_ || rnr_waiting_ || (dcqcn_ && ctx_.sched.now() < next_tx_)) {
+  if (new_head_ || resend_head_ || resend_in_nic_ || rnr_waiting_ || (cc_ && ctx_.sched.now() < next_tx_)) {
     queue_push(new_head_, new_tail_, p);  // behind the resends (go-back-N rewinds the send queue) or the rate limiter
     return pump();
   }
@@ -101,9 +106,9 @@ void RcConnection::transmit(Packet& p, bool fresh) {
     ++c_.retransmitted;
     c_.retransmitted_bytes += static_cast<std::uint64_t>(p.payload.count());
   }
-  if (dcqcn_) {
-    dcqcn_->on_sent(p.wire.count(), now);
-    const double rate = dcqcn_->rate_bps(now);
+  if (cc_) {
+    cc_->on_sent(p.wire.count(), now);
+    const double rate = cc_->rate_bps(now);
     next_tx_ = rate < static_cast<double>(o_.line.bits_per_sec())
                    ? now + Time::ps(static_cast<std::int64_t>(static_cast<double>(p.wire.count()) * 8e12 / rate))
                    : now;
@@ -116,7 +121,7 @@ void RcConnection::pump() {
   while (resend_head_ || new_head_) {
     if (resend_in_nic_ || rnr_waiting_) return;  // transmitting() / the RNR timer pump again
     const Time now = ctx_.sched.now();
-    if (dcqcn_ && now < next_tx_) {
+    if (cc_ && now < next_tx_) {
       if (!pacer_armed_) {
         pacer_armed_ = true;
         ctx_.sched.schedule_at(next_tx_, *this, kPacer);
@@ -237,14 +242,18 @@ void RcConnection::ack_arrived(Packet& p) {
       rnr_nak_arrived(p.psn);
     } else if (p.index == kCnp) {
       ++c_.cnps_received;
-      if (dcqcn_) dcqcn_->on_cnp(ctx_.sched.now());
+      if (cc_) cc_->on_cnp(ctx_.sched.now());
     }
     ctx_.packets.release(&p);
     return;
   }
   const std::uint32_t last = p.msg->rc_last_psn;
   complete_lost_acks(last);
+  const std::size_t held = unacked_;
   acknowledge(last);
+  if (cc_)
+    cc_->on_ack({ctx_.sched.now(), last + 1, snd_nxt_, static_cast<std::int32_t>(held - unacked_),
+                 static_cast<std::int32_t>(p.msg->rc_ce)});
   ack_->deliver(p);
 }
 
@@ -282,7 +291,7 @@ void RcConnection::send_control(Control kind, std::uint32_t psn) {
   c.payload = Bytes(0);
   c.wire = kind == kCnp ? o_.cnp_wire : o_.ack_wire;
   c.stamp = ctx_.sched.now();
-  ack_->inject(c, kind == kCnp && dcqcn_ ? o_.dcqcn->cnp_tc : -1);
+  ack_->inject(c, kind == kCnp ? cnp_tc_ : -1);
 }
 
 void RcConnection::send_ack(Packet& token) { ack_->inject(token); }
@@ -314,7 +323,7 @@ void RcConnection::mark_seen(std::uint32_t psn) {
 
 void RcConnection::data_arrived(Packet& p) {
   const Time now = ctx_.sched.now();
-  if (p.ce && dcqcn_ && (!cnp_sent_ || now - last_cnp_ >= o_.dcqcn->cnp_interval)) {
+  if (p.ce && cnps_ && (!cnp_sent_ || now - last_cnp_ >= cnp_interval_)) {
     cnp_sent_ = true;
     last_cnp_ = now;
     ++c_.cnps_sent;
@@ -333,6 +342,7 @@ void RcConnection::data_arrived(Packet& p) {
     rnr_pending_ = false;
   }
   if (fresh) {
+    if (p.ce) ++p.msg->rc_ce;  // echoed on the message's ACK (AckSignal::ce_marked)
     if (o_.rc.ooo_placement) {
       mark_seen(p.psn);
       while (seen(rcv_nxt_)) ooo_seen_[rcv_nxt_++ & (ooo_seen_.size() - 1)] = 0;

@@ -12,13 +12,16 @@
 // previous starts on the wire) with new packets behind them, so a later NAK or timeout
 // supersedes the resends not yet handed over; packets already in the NIC's transmit window
 // (nic.tx_window) still go out and are discarded by the responder.
-// With DCQCN the requester paces its packets at the reaction point's rate (sim/dcqcn.hpp).
+// With a rate control (rdmasim/rate_control.hpp: DCQCN, ...) the requester paces its packets at
+// the rate it gives, and tells it of every packet sent, CNP received and ACK (with the CE marks
+// the responder counted on the acknowledged message).
 //
 // Responder: accepts packets in PSN order. A later PSN is a sequence error: discarded, and
 // answered with one NAK carrying the expected PSN until that PSN arrives; an earlier PSN is a
 // duplicate: discarded (and, when the ACK of its message was lost, that ACK is sent again).
 // With out-of-order placement (rc.ooo_placement) it accepts any new PSN and recovers losses by
-// timeout. With DCQCN it sends a CNP for a CE-marked packet at most once per cnp_interval.
+// timeout. For a rate control that uses CNPs (DCQCN) it sends a CNP for a CE-marked packet at
+// most once per dcqcn.cnp_interval; it counts every accepted CE-marked packet on its message.
 //
 // Ledger: a resent packet continues its copy's ledger (accounted up to its first injection)
 // and charges the time until it is resent to `recovery`; a pacing wait is `queue`; a lost ACK
@@ -30,13 +33,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "rdmasim/profile.hpp"
 #include "rdmasim/rc_stats.hpp"
 #include "sim/copy_log.hpp"
-#include "sim/dcqcn.hpp"
+#include "rdmasim/rate_control.hpp"
 #include "sim/net_transport.hpp"
 #include "sim/stage.hpp"
 
@@ -63,8 +67,9 @@ std::string_view to_string(QpStatus s);  // "ok", "RETRY_EXC_ERR", "RNR_RETRY_EX
 
 struct RcOptions {
   RcParams rc;
-  std::optional<DcqcnParams> dcqcn;  // congestion control (nullopt: none)
-  Rate line{};                       // the requester's link rate (DCQCN's maximum)
+  const RateControlSpec* cc = nullptr;  // congestion control (null or "none": line rate)
+  const Profile* profile = nullptr;      // the parameters it reads (its CNP interval and class)
+  Rate line{};                       // the requester's link rate (the rate control's maximum)
   Bytes ack_wire{};                  // wire bytes of an ACK/NAK frame
   Bytes cnp_wire{};                  // wire bytes of a CNP
   std::uint32_t requester_qp = 0;    // DestQP of frames to the requester (captures)
@@ -105,7 +110,6 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   /// Copies held for retransmission (PSNs sent, not yet acknowledged).
   std::size_t unacked() const { return unacked_; }
   /// The reaction point (nullptr without DCQCN).
-  const Dcqcn* dcqcn() const { return dcqcn_ ? &*dcqcn_ : nullptr; }
   Time timeout() const { return timeout_; }
   /// The user-facing summary (rdmasim/rc_stats.hpp).
   RcStats stats() const;
@@ -138,7 +142,10 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   NetworkStage* data_ = nullptr;
   NetworkStage* ack_ = nullptr;
   Time timeout_;
-  std::optional<Dcqcn> dcqcn_;
+  std::unique_ptr<RateControl> cc_;  // null: no pacing
+  bool cnps_ = false;                // the responder sends CNPs for CE marks
+  Time cnp_interval_{};
+  int cnp_tc_ = -1;
   RcCounters c_;
   QpStatus status_ = QpStatus::ok;
   Time failed_at_{};
