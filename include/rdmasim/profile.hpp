@@ -173,6 +173,13 @@ struct DcqcnParams {
   int cnp_tc = 6;                            // priority of CNPs (high, lossy)
 };
 
+// ECN-fraction rate control (src/cc/ecn_fraction.hpp): DCTCP's alpha applied to an RDMA QP's rate.
+struct EcnFractionParams {
+  double g = 1.0 / 16;                        // alpha gain
+  Rate rate_ai = Rate::bps(1'000'000'000);    // additive increase per window outside reduction
+  Rate min_rate = Rate::bps(100'000'000);     // floor of the rate
+};
+
 struct Profile {
   std::string name = "default";
   LinkParams link;
@@ -186,6 +193,7 @@ struct Profile {
   TcpParams tcp;
   RcParams rc;
   DcqcnParams dcqcn;
+  EcnFractionParams ecn_fraction;
   GpuParams gpu;
   ConnParams conn;
 };

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "core/registry.hpp"
+#include "cc/ecn_fraction.hpp"
 #include "rdmasim/rate_control.hpp"
 #include "sim/dcqcn.hpp"
 
@@ -18,6 +19,7 @@ Registry<RateControlSpec>& registry() {
     Registry<RateControlSpec> x("congestion control");
     x.add(no_rate_control());
     x.add(dcqcn_rate_control());
+    x.add(ecn_fraction_rate_control());
     return x;
   }();
   return r;

@@ -318,6 +318,14 @@ std::vector<ParamDef> build_params() {
                          "ns-3 RdmaHw MinRate 100 Mb/s"));
   r.push_back(int_param("dcqcn.cnp_tc", &DcqcnParams::cnp_tc, &P::dcqcn,
                         "priority (0..7) CNPs travel in: a high, lossy class ahead of the data", "mlx5 cnp_802p_prio 6"));
+  // ecn-fraction
+  r.push_back(number_param("ecn_fraction.g", &EcnFractionParams::g, &P::ecn_fraction,
+                           "alpha gain g (alpha <- (1-g) alpha + g F once per window)",
+                           "HPCC simulator RdmaHw EwmaGain 1/16 (DCTCP paper: 1/16)"));
+  r.push_back(rate_param("ecn_fraction.rate_ai", &EcnFractionParams::rate_ai, &P::ecn_fraction,
+                         "additive increase per window outside reduction", "HPCC simulator RdmaHw DctcpRateAI 1000 Mb/s"));
+  r.push_back(rate_param("ecn_fraction.min_rate", &EcnFractionParams::min_rate, &P::ecn_fraction, "floor of the rate",
+                         "HPCC simulator RdmaHw MinRate 100 Mb/s"));
   // tcp
   r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps"));
   r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,
@@ -560,6 +568,8 @@ void validate(const Profile& p) {
   if (d.fast_recovery < 0 || d.fast_recovery > 64) fail("dcqcn.fast_recovery: must be 0..64");
   if (d.min_rate.bits_per_sec() < 1'000'000) fail("dcqcn.min_rate: must be at least 1Mbps");
   if (d.cnp_tc < 0 || d.cnp_tc > 7) fail("dcqcn.cnp_tc: must be 0..7");
+  if (!(p.ecn_fraction.g > 0 && p.ecn_fraction.g <= 1)) fail("ecn_fraction.g: must be in (0, 1]");
+  if (p.ecn_fraction.min_rate.bits_per_sec() < 1'000'000) fail("ecn_fraction.min_rate: must be at least 1Mbps");
   if (p.tcp.mss.count() < 64 || p.tcp.mss.count() > 65'000) fail("tcp.mss: must be 64B..65000B");
   if (p.tcp.loopback_mss.count() < 64 || p.tcp.loopback_mss.count() > 65'483)
     fail("tcp.loopback_mss: must be 64B..65483B");
