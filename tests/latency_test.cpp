@@ -147,7 +147,7 @@ TEST(Latency, BadConfigurationsAreRejected) {
 TEST(Latency, SprayingIsForBandwidthRuns) {
   LatConfig c = base();
   c.topology = LatTopology::fabric;
-  c.fabric.routing = Routing::spray;
+  c.fabric.routing = "spray";
   EXPECT_THROW(run_latency(c), std::invalid_argument);
   EXPECT_THROW(run_budget(c), std::invalid_argument);
 }

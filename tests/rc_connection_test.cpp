@@ -145,7 +145,7 @@ TEST(RcConnection, ReorderingWithoutOutOfOrderPlacementCostsGoBackN) {
   c.base.iters = 20;
   c.tx_depth = 8;
   c.pattern = Pattern::permutation;
-  c.base.fabric.routing = Routing::spray;
+  c.base.fabric.routing = "spray";
   const TrafficResult strict = run_traffic(c);
   c.base.profile.rc.ooo_placement = true;
   const TrafficResult placed = run_traffic(c);

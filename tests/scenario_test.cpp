@@ -135,7 +135,7 @@ TEST(Scenario, EveryBadInputHasItsOwnLocatedMessage) {
       {"command = \"lat\"\n[network]\ntopology = \"torus\"\n", "network.topology: unknown value \"torus\" (valid: back-to-back"},
       {"command = \"lat\"\n[network]\ntopology = \"fat-tree\"\nk = 5\n", "s.toml: fat-tree"},
       {"command = \"lat\"\n[network]\nk = 1\n", "s.toml:3:5: network.k: must be 2..64, got 1"},
-      {"command = \"lat\"\n[network]\nrouting = \"random\"\n", "network.routing: unknown value \"random\""},
+      {"command = \"lat\"\n[network]\nrouting = \"random\"\n", "network.routing: unknown routing \"random\" (valid: ecmp, spray, adaptive"},
       {"command = \"lat\"\n[network]\nsport = 70000\n", "network.sport: must be 1..65535"},
       {"command = \"lat\"\n[network]\ndegrade = \"edge0.0-agg0.0=40Gbps\"\n", "network.degrade: expected an array of strings"},
       {"command = \"lat\"\n[network]\ndegrade = [1]\n", "network.degrade: expected an array of strings"},

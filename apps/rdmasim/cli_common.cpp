@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "io/host_profile.hpp"
+#include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
 
 namespace rdmasim::cli {
@@ -59,9 +60,15 @@ std::vector<std::string> rate_control_names() {
   return n;
 }
 
-std::string rate_control_choices() {
+std::vector<std::string> load_balancer_names() {
+  std::vector<std::string> n;
+  for (const LoadBalancerSpec* s : load_balancers()) n.push_back(s->name);
+  return n;
+}
+
+std::string choices_text(const std::vector<std::string>& names) {
   std::string t;
-  for (const std::string& n : rate_control_names()) t += (t.empty() ? "" : " | ") + n;
+  for (const std::string& n : names) t += (t.empty() ? "" : " | ") + n;
   return t;
 }
 
@@ -130,11 +137,11 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
           ->check(CLI::Range(1, 1000))
           ->capture_default_str();
       app.add_option("--routing", o.routing,
-                     "ecmp (per-flow hash), spray (per packet: the sender varies the entropy so "
-                     "consecutive packets take every equal-cost path) or adaptive (per packet, least-queued next hop)")
-          ->check(CLI::IsMember({"ecmp", "spray", "adaptive"}))
+                     "how switches choose among equal-cost next hops: " + choices_text(load_balancer_names()) +
+                         " (`rdmasim list`)")
+          ->check(CLI::IsMember(load_balancer_names()))
           ->capture_default_str();
-      app.add_option("--cc", o.cc, "congestion control of the QPs: " + rate_control_choices() + " (`rdmasim list`)")
+      app.add_option("--cc", o.cc, "congestion control of the QPs: " + choices_text(rate_control_names()) + " (`rdmasim list`)")
           ->check(CLI::IsMember(rate_control_names()))
           ->capture_default_str();
       app.add_option("--tcp-cc", o.tcp_cc,
@@ -373,7 +380,7 @@ LatConfig to_config(const LatOptions& o) {
                                               : LatTopology::fabric;
   c.fabric = o.fabric;
   c.fabric.topology = o.topology;
-  c.fabric.routing = o.routing == "spray" ? Routing::spray : o.routing == "adaptive" ? Routing::adaptive : Routing::ecmp;
+  c.fabric.routing = o.routing;
   c.fabric.cc = o.cc;
   c.fabric.tcp_cc = o.tcp_cc == "dctcp" ? TcpCc::dctcp : TcpCc::reno;
   auto host = [](const std::string& v, const char* flag) {

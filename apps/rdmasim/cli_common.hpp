@@ -95,9 +95,10 @@ struct LatOptions {
 Time parse_seconds_or_time(const std::string& text, const char* option);
 
 enum class Command { lat, budget, demo, bw, allreduce };
-/// The registered RDMA rate controls' names, and the same as "a | b | c" for help texts.
+/// The registered RDMA rate controls' and load balancers' names, and "a | b | c" for help texts.
 std::vector<std::string> rate_control_names();
-std::string rate_control_choices();
+std::vector<std::string> load_balancer_names();
+std::string choices_text(const std::vector<std::string>& names);
 /// For an unsigned option such as --seed: CLI11 would read "-1" as 2^64 - 1; this refuses a sign.
 CLI::Validator unsigned_number();
 /// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;

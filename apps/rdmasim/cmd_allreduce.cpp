@@ -27,8 +27,10 @@ void add_allreduce_options(CLI::App& app, LatOptions& l) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   add_topology_options(app, l, true);
-  app.add_option("--routing", l.routing, "ecmp | adaptive")->check(CLI::IsMember({"ecmp", "adaptive"}))->capture_default_str();
-  app.add_option("--cc", l.cc, rate_control_choices())->check(CLI::IsMember(rate_control_names()))->capture_default_str();
+  app.add_option("--routing", l.routing, choices_text(load_balancer_names()))
+      ->check(CLI::IsMember(load_balancer_names()))
+      ->capture_default_str();
+  app.add_option("--cc", l.cc, choices_text(rate_control_names()))->check(CLI::IsMember(rate_control_names()))->capture_default_str();
   app.add_option("--link-layer", l.link_layer, "roce | ib")->check(CLI::IsMember({"roce", "ib"}))->capture_default_str();
   app.add_option("-m,--mtu", l.mtu, "RDMA path MTU: 256 .. 4096")->capture_default_str();
   app.add_option("--profile", l.profile, "parameter profile: default | seed-demo")->capture_default_str();

@@ -2,6 +2,7 @@
 
 #include "net/topology.hpp"
 #include "rdmasim/profile.hpp"
+#include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
 
 namespace rdmasim::cli {
@@ -14,12 +15,13 @@ std::vector<Component> build() {
                "--topology / network.topology"});
   for (const TopologyBuilder& b : topology_builders())
     if (b.name != "back-to-back") c.push_back({"topology", b.name, b.description, "--topology / network.topology"});
-  c.push_back({"routing", "ecmp", "per-flow 5-tuple hash at every switch (RoCEv2 UDP source port as entropy)",
-               "--routing / network.routing"});
-  c.push_back({"routing", "spray", "per packet: sender entropy mapped so consecutive packets take every equal-cost path",
-               "--routing / network.routing"});
-  c.push_back({"routing", "adaptive", "per packet: the next hop with the least queued bytes, ties by the ECMP hash",
-               "--routing / network.routing"});
+  for (const LoadBalancerSpec* s : load_balancers()) {
+    Component x{"routing", s->name, s->description + (s->source.empty() ? "" : " (" + s->source + ")"),
+                "--routing / network.routing", {}};
+    for (const ParamDef& d : profile_params())
+      if (!s->params.empty() && d.key.rfind(s->params, 0) == 0) x.params.push_back(d.key);
+    c.push_back(std::move(x));
+  }
   c.push_back({"link layer", "roce", "RoCEv2 over Ethernet: PFC per priority (lossless class) or drops (lossy), ECN/RED",
                "--link-layer / network.link_layer; switch.lossless"});
   c.push_back({"link layer", "ib", "InfiniBand: credit-based flow control per VL, lossless by construction",

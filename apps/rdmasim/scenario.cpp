@@ -13,6 +13,7 @@
 #include "config/nesting_limit.hpp"
 #include "model/path.hpp"
 #include "rdmasim/profile.hpp"
+#include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
 
 namespace rdmasim::cli {
@@ -213,7 +214,14 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(str("network.from", "fabric: client host (\"h0\")", {}, &O::from));
   r.push_back(str("network.to", "fabric: server host (\"h1\")", {}, &O::to));
   r.push_back(fabric_int("network.sport", "fabric: RoCEv2 UDP source port (ECMP entropy)", 1, 65535, &FabricConfig::udp_sport));
-  r.push_back(str("network.routing", "fabric: ecmp | spray | adaptive", {"ecmp", "spray", "adaptive"}, &O::routing));
+  K routing{"network.routing", "string", "fabric: how switches choose among equal-cost next hops (`rdmasim list`)",
+            load_balancer_names(), nullptr, nullptr};
+  routing.set = [](Scenario& s, const std::string& v) {
+    load_balancer(v);
+    s.options.routing = v;
+  };
+  routing.get = [](const O& o) { return o.routing; };
+  r.push_back(routing);
   r.push_back(list("network.degrade", "fabric: links trained down, [\"edge0.0-agg0.0=40Gbps\", ...]", &O::degrade));
   r.push_back(list("network.link_loss", "fabric: links corrupting frames, [\"agg0.0-core0=1e-4\", ...]", &O::link_loss));
   K loss{"network.loss", "number", "fabric: every link corrupts each frame with this probability, both ways (0..1)",

@@ -27,10 +27,6 @@ enum class LinkLayer { roce, ib };
 /// fabric: the two hosts are `fabric.from` and `fabric.to` of a switched topology; the
 /// message follows its ECMP route (RDMA WRITE/SEND).
 enum class LatTopology { back_to_back, loopback, fabric };
-/// How switches choose among equal-cost next hops: ecmp hashes the flow's 5-tuple (a flow
-/// keeps one path), spray sends each packet to the next next-hop in turn, adaptive picks the
-/// next hop with the least queued bytes (ties broken by the ECMP hash).
-enum class Routing { ecmp, spray, adaptive };
 /// Congestion control of packet-level TCP (sim/tcp_connection.hpp): Reno (NewReno loss
 /// recovery) or DCTCP (Reno's recovery, ECN-proportional window cuts).
 enum class TcpCc { reno, dctcp };
@@ -62,7 +58,7 @@ struct FabricConfig {
   std::string ring_routing = "clockwise";          // ring: clockwise | up-down
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
-  Routing routing = Routing::ecmp;
+  std::string routing = "ecmp";        // the switches' load balancer, by name (rdmasim/load_balancer.hpp)
   std::string cc = "none";             // the RDMA QPs' rate control, by name (rdmasim/rate_control.hpp)
   TcpCc tcp_cc = TcpCc::reno;          // --transport tcp over a fabric
   double loss = 0;                     // every cable corrupts each frame with this probability (both ways)
@@ -74,7 +70,6 @@ std::string_view to_string(TestKind t);
 std::string_view to_string(Transport t);
 std::string_view to_string(LinkLayer l);
 std::string_view to_string(LatTopology t);
-std::string_view to_string(Routing r);
 std::string_view to_string(TcpCc c);
 
 struct Toggles {

@@ -64,7 +64,7 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
   std::fprintf(out, "%s traffic, %zu flows of %lld x %lld B %s, tx depth %d, %s, routing %s, %s\n",
                std::string(to_string(t.pattern)).c_str(), r.flows.size(), static_cast<long long>(t.base.iters),
                static_cast<long long>(t.base.size.count()), what.c_str(), t.tx_depth, topo.c_str(),
-               std::string(to_string(t.base.fabric.routing)).c_str(),
+               t.base.fabric.routing.c_str(),
                t.base.link_layer == LinkLayer::ib ? "InfiniBand credits"
                : t.base.profile.sw.lossless       ? "RoCE lossless (PFC)"
                                                   : "RoCE lossy");
@@ -279,7 +279,7 @@ void print_seed_spread(std::FILE* out, const std::vector<TrafficResult>& runs, c
   std::fprintf(out, "%s traffic over %zu seeds, %zu flows of %lld x %lld B, %s k=%d, routing %s\n",
                std::string(to_string(t.pattern)).c_str(), runs.size(), runs.front().flows.size(),
                static_cast<long long>(t.base.iters), static_cast<long long>(t.base.size.count()),
-               t.base.fabric.topology.c_str(), t.base.fabric.k, std::string(to_string(t.base.fabric.routing)).c_str());
+               t.base.fabric.topology.c_str(), t.base.fabric.k, t.base.fabric.routing.c_str());
   std::fprintf(out, " %6s %16s %16s %8s %12s %10s\n", "seed", "aggregate[Gb/s]", "sum(B_i)[Gb/s]", "share%", "min flow", "pauses");
   for (const TrafficResult& r : runs)
     std::fprintf(out, " %6llu %16.3f %16.3f %8.1f %12.3f %10llu\n", static_cast<unsigned long long>(r.config.base.seed),

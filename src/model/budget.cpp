@@ -12,6 +12,7 @@
 #include "net/link.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/load_balancer.hpp"
 
 namespace rdmasim {
 namespace {
@@ -50,7 +51,7 @@ PathSpec flatten_network(const PathSpec& path) {
       flat.stages.push_back(s);
       continue;
     }
-    if (s.network && s.network->options.routing == Routing::spray)
+    if (s.network && load_balancer(s.network->options.routing).per_packet_paths)
       throw std::invalid_argument("per-packet spraying has no closed form here; use the simulator");
     for (const PathSpec& sub : s.expansion)
       for (const StageSpec& x : flatten_network(sub).stages) flat.stages.push_back(x);

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "rdmasim/latency.hpp"
+#include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
 
 namespace rdmasim {
@@ -35,20 +36,12 @@ std::string_view to_string(TcpCc c) {
   return "?";
 }
 
-std::string_view to_string(Routing r) {
-  switch (r) {
-    case Routing::ecmp: return "ecmp";
-    case Routing::spray: return "spray";
-    case Routing::adaptive: return "adaptive";
-  }
-  return "?";
-}
-
 void validate(const LatConfig& c) {
   auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
   if (c.size.count() <= 0) fail("size must be at least 1 byte, got " + std::to_string(c.size.count()));
   if (c.size.count() > (1LL << 30)) fail("size must be at most 1GiB, got " + std::to_string(c.size.count()));
-  rate_control(c.fabric.cc);  // an unknown name lists the registered ones
+  rate_control(c.fabric.cc);      // an unknown name lists the registered ones
+  load_balancer(c.fabric.routing);
   if (c.iters < 5) fail("iterations must be at least 5 (perftest's minimum), got " + std::to_string(c.iters));
   if (c.iters > 100'000'000) fail("iterations must be at most 100000000, got " + std::to_string(c.iters));
   const auto m = c.mtu.count();

@@ -11,6 +11,7 @@
 #include "net/ecmp.hpp"
 #include "net/fabric_route.hpp"
 #include "net/link.hpp"
+#include "rdmasim/load_balancer.hpp"
 
 namespace rdmasim {
 
@@ -410,13 +411,13 @@ FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile
   const FabricPath fwd = ecmp_route(t, a, b, roce_flow(a, b, sport));
   FabricPath rev = ecmp_route(t, b, a, roce_flow(b, a, sport));
   routes = {route_names(t, fwd), route_names(t, rev)};
-  if (o.routing == Routing::spray) {
+  const LoadBalancerSpec& lb = load_balancer(o.routing);
+  if (lb.per_packet_paths) {
     const std::size_t n = equal_cost_paths(t, a, b, 4096).size();
-    routes = {"sprayed per packet over " + std::to_string(n) + " equal-cost paths",
-              "sprayed per packet (reverse direction)"};
-  } else if (o.routing == Routing::adaptive) {
-    routes[0] = "adaptive per packet; unloaded: " + routes[0];
-    routes[1] = "adaptive per packet; unloaded: " + routes[1];
+    routes = {lb.route_note + " over " + std::to_string(n) + " equal-cost paths", lb.route_note + " (reverse direction)"};
+  } else {
+    routes[0] = lb.route_note + routes[0];
+    routes[1] = lb.route_note + routes[1];
   }
   forward_path = fwd;
   std::reverse(rev.nodes.begin(), rev.nodes.end());  // FabricRoute wants side 0 -> side 1
@@ -446,8 +447,8 @@ NetworkAppender FabricNetwork::appender() const {
 
 ExchangePaths build_exchange(const LatConfig& c) {
   validate(c);
-  if (c.topology == LatTopology::fabric && c.fabric.routing == Routing::spray)
-    throw std::invalid_argument("--routing spray is for bw (lat and budget follow the flow's ECMP route)");
+  if (c.topology == LatTopology::fabric && load_balancer(c.fabric.routing).per_packet_paths)
+    throw std::invalid_argument("--routing " + c.fabric.routing + " is for bw (lat and budget follow the flow's ECMP route)");
   ExchangePaths e;
   e.toggles = resolve(c);
   const bool read = c.transport == Transport::rdma && c.test == TestKind::read;

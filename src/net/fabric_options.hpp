@@ -16,7 +16,7 @@ struct FabricOptions {
   SwitchParams sw;
   std::int64_t velocity_mps = 200'000'000;
   LinkLayer layer = LinkLayer::roce;
-  Routing routing = Routing::ecmp;
+  std::string routing = "ecmp";                    // the switches' load balancer (rdmasim/load_balancer.hpp)
   std::string cc = "none";                         // the QPs' rate control (RC transport, not the switches')
   TcpCc tcp_cc = TcpCc::reno;                      // packet-level TCP connections'
   Bytes max_frame{4'200};

@@ -93,8 +93,8 @@ struct alignas(64) Packet {
 
   Ledger ledger;
 
-  std::uint32_t entropy = 0;    // spray: the flow's packet counter at injection...
-  std::uint32_t spray_div = 1;  // ...divided by the fan-out of the switches passed so far
+  std::uint32_t entropy = 0;     // the flow's packet counter at injection (HopChoice::packet)
+  std::uint32_t lb_carried = 1;  // the load balancer's word carried across switches (HopChoice::carried)
   TxPacer* pacer = nullptr;     // to tell when it starts on the sending host's wire (then cleared)
   const Route* route = nullptr;
   Bytes payload{};              // bytes of message data carried

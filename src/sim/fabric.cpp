@@ -69,7 +69,10 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       p.cut_through = none_faster ? Port::CutThrough::always : Port::CutThrough::per_frame;
     }
   }
-  static_routes_ = opt_.routing != Routing::adaptive;
+  const LoadBalancerSpec& lb = load_balancer(opt_.routing);
+  hash_only_ = lb.hash_only;
+  if (!hash_only_) lb_ = lb.make(opt_.sw, {static_cast<int>(topo.nodes().size()), seed});
+  static_routes_ = !lb.dynamic;
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
     const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;
     if (cables[ci].down_at != Time::max() || cables[ci].up_at != Time::max()) static_routes_ = false;
@@ -245,26 +248,29 @@ int Fabric::route(Packet& p, int node) const {
   if (count == 0) throw std::logic_error("fabric: no route from " + topo_->nodes()[static_cast<std::size_t>(node)].name);
   const std::int32_t* hops = m.ports;
   if (count == 1) return hops[0];
-  const std::uint32_t h = m.hash % count;
-  switch (opt_.routing) {
-    case Routing::ecmp: return hops[h];
-    case Routing::spray: {
-      // Mixed radix over the fan-outs along the path: consecutive packets of a flow cover
-      // every equal-cost path once per cycle, and flows do not synchronise.
-      const std::uint32_t choice = (p.entropy / p.spray_div + h) % count;
-      p.spray_div *= count;
-      return hops[choice];
-    }
-    case Routing::adaptive: {
-      std::uint32_t best = h;
-      for (std::uint32_t i = 1; i < count; ++i) {
-        const std::uint32_t j = (h + i) % count;
-        if (ports_[static_cast<std::size_t>(hops[j])].queued < ports_[static_cast<std::size_t>(hops[best])].queued) best = j;
-      }
-      return hops[best];
-    }
-  }
-  return hops[h];
+  if (hash_only_) return hops[m.hash % count];
+  return hops[balance(p, node, m)];
+}
+
+std::uint32_t Fabric::balance(Packet& p, int node, const FabricFlow::RouteMemo& m) const {
+  struct CandidateLoad final : PortLoad {  // the candidates of this choice, as the balancer sees them
+    const std::vector<Port>& ports;
+    const std::int32_t* hops;
+    CandidateLoad(const std::vector<Port>& p, const std::int32_t* h) : ports(p), hops(h) {}
+    std::int64_t queued_bytes(std::uint32_t i) const override { return ports[static_cast<std::size_t>(hops[i])].queued; }
+  };
+  const FlowKey& k = p.flow->key;
+  const CandidateLoad load(ports_, m.ports);
+  HopChoice c;
+  c.now = sched_.now();
+  c.node = node;
+  c.count = m.count;
+  c.hash = m.hash;
+  c.flow = std::uint64_t{k.src_addr} << 40 | std::uint64_t{k.dst_addr} << 16 | k.src_port;
+  c.packet = p.entropy;
+  c.carried = &p.lb_carried;
+  c.load = &load;
+  return lb_->choose(c);
 }
 
 void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
@@ -274,7 +280,7 @@ void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
   p.control = !p.route;
   p.fab_port = -1;
   p.entropy = static_cast<std::uint32_t>(f.injected);
-  p.spray_div = 1;
+  p.lb_carried = 1;
   p.hops = 0;
   ++injected_;
   ++f.injected;

@@ -77,6 +77,7 @@
 #include "net/topology.hpp"
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/load_balancer.hpp"
 #include "rdmasim/profile.hpp"
 #include "sim/critical_path.hpp"
 #include "sim/tracer.hpp"
@@ -228,6 +229,8 @@ class Fabric {
   void release_buffer(int node, int in_port, std::uint8_t tc, std::int64_t bytes);
   void send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value);
   int route(Packet& p, int node) const;
+  /// The load balancer's choice among the memo's next hops (not ECMP's: lb_ is set).
+  std::uint32_t balance(Packet& p, int node, const FabricFlow::RouteMemo& m) const;
   /// The flow's next hops and ECMP hash at `node` (memoised in the flow, FabricFlow::RouteMemo),
   /// looked for first in entry `hint`.
   FabricFlow::RouteMemo route_memo(FabricFlow& f, int node, int hint = 0) const;
@@ -274,6 +277,8 @@ class Fabric {
   // adaptive): a frame's egress at the next switch is chosen when it leaves, and its arrival
   // is an event of that egress port, which the scheduler then starts loading with the packet.
   bool static_routes_ = false;
+  bool hash_only_ = true;              // the balancer is ECMP's: no call per hop
+  std::unique_ptr<LoadBalancer> lb_;   // otherwise this one chooses (rdmasim/load_balancer.hpp)
   bool check_pending_ = false;  // a deadlock check is scheduled
   WaitsForGraph waits_for_;     // rebuilt by every check
   std::vector<PfcDeadlock> deadlock_reports_;

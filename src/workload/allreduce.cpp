@@ -15,6 +15,7 @@
 #include "workload/allreduce_schedule.hpp"
 #include "host/gpu.hpp"
 #include "workload/sim_world.hpp"
+#include "rdmasim/load_balancer.hpp"
 
 namespace rdmasim {
 namespace {
@@ -251,8 +252,9 @@ AllReduceResult run_allreduce(const AllReduceConfig& c) {
   base.transport = Transport::rdma;
   base.test = TestKind::write;
   validate(base);
-  if (base.fabric.routing == Routing::spray)
-    throw std::invalid_argument("allreduce: --routing spray is not supported (use ecmp or adaptive)");
+  if (load_balancer(base.fabric.routing).per_packet_paths)
+    throw std::invalid_argument("allreduce: --routing " + base.fabric.routing +
+                                " is not supported (a flow's packets must keep one path: use ecmp or adaptive)");
   const int hosts = FabricNetwork::make_topology(base)->host_count();
   const int nodes = c.nodes == 0 ? hosts : c.nodes;
   if (nodes < 1 || nodes > hosts)

@@ -12,6 +12,7 @@
 #include "workload/export_session.hpp"
 #include "workload/post_list_bw.hpp"
 #include "workload/sim_world.hpp"
+#include "rdmasim/load_balancer.hpp"
 
 namespace rdmasim {
 namespace {
@@ -429,7 +430,7 @@ BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
       lanes.push_back(&paths.back());
     }
   const PathSpec& path = paths.front().data;
-  if (c.duration == Time::zero() && c.base.fabric.routing != Routing::spray &&  // spraying has no closed form
+  if (c.duration == Time::zero() && !load_balancer(c.base.fabric.routing).per_packet_paths &&  // no closed form
       static_cast<double>(evaluate_path(path, c.base.size, true).total().count_ps()) * static_cast<double>(c.base.iters) >
           1e18)
     throw std::invalid_argument("this run would simulate more than 11 days: use fewer iterations");
