@@ -50,6 +50,8 @@ struct SwitchParams {
   Time pfc_watchdog{};                       // a queue paused this long with frames: drop mode (0: off)
   Time pfc_watchdog_restore = Time::ms(200); // drop mode lasts this long, then the queue obeys pause again
   Time route_convergence = Time::ms(10);     // link down/up: the switches' routing follows after this
+  Time flowlet_timeout = Time::us(100);      // --routing flowlet: the idle gap that starts a new flowlet
+  int flowlet_table = 4096;                  // --routing flowlet: flowlet slots per switch
 };
 
 struct PcieParams {

@@ -3,6 +3,7 @@
 #include "core/registry.hpp"
 #include "lb/adaptive.hpp"
 #include "lb/ecmp.hpp"
+#include "lb/flowlet.hpp"
 #include "lb/spray.hpp"
 #include "rdmasim/load_balancer.hpp"
 
@@ -15,6 +16,7 @@ Registry<LoadBalancerSpec>& registry() {
     x.add(ecmp_load_balancer());
     x.add(spray_load_balancer());
     x.add(adaptive_load_balancer());
+    x.add(flowlet_load_balancer());
     return x;
   }();
   return r;

@@ -153,6 +153,12 @@ std::vector<ParamDef> build_params() {
   r.push_back(time_param("switch.pfc_watchdog_restore", &P::sw, &SwitchParams::pfc_watchdog_restore,
                          "PFC watchdog: how long a queue stays in drop mode before it obeys pause again",
                          "SONiC default restoration time 200 ms"));
+  r.push_back(time_param("switch.flowlet_timeout", &P::sw, &SwitchParams::flowlet_timeout,
+                         "--routing flowlet: a packet this long after its flow's previous one starts a new flowlet",
+                         "ConWeave's ns-3 LetflowRouting (Song et al., SIGCOMM 2023): 100 us"));
+  r.push_back(int_param("switch.flowlet_table", &SwitchParams::flowlet_table, &P::sw,
+                        "--routing flowlet: flowlet slots per switch (indexed by the flow's hash)",
+                        "estimate: 4096 (LetFlow keeps a hash-indexed flowlet table per switch)"));
   r.push_back(time_param("switch.route_convergence", &P::sw, &SwitchParams::route_convergence,
                          "link down/up (--link-down): time until the switches' routing reflects the change; until "
                          "then frames routed to a down link are lost",
@@ -514,6 +520,8 @@ void validate(const Profile& p) {
     fail("switch.pfc_watchdog_restore: must be more than 0 and at most 100s");
   if (w.route_convergence < Time::zero() || w.route_convergence > Time::ms(100'000))
     fail("switch.route_convergence: must be 0..100s");
+  if (w.flowlet_timeout <= Time::zero() || w.flowlet_timeout > Time::ms(1000)) fail("switch.flowlet_timeout: must be more than 0 and at most 1s");
+  if (w.flowlet_table < 1 || w.flowlet_table > (1 << 20)) fail("switch.flowlet_table: must be 1..1048576");
   if (w.ib_vl_buffer.count() < 1024 || w.ib_vl_buffer.count() > w.buffer.count())
     fail("switch.ib_vl_buffer: must be 1KiB..switch.buffer");
   nonneg(p.mem.copy_fixed, "mem.copy_fixed");
