@@ -13,7 +13,7 @@
 #include "pcapng_reader.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/exports.hpp"
-#include "verbs/rnr_timer.hpp"
+#include "sim/rnr_timer.hpp"
 
 using namespace rdmasim;
 

@@ -12,7 +12,7 @@
 #include "verbs/cpu_account.hpp"
 #include "verbs/memory_region.hpp"
 #include "verbs/qp_state.hpp"
-#include "verbs/rnr_timer.hpp"
+#include "sim/rnr_timer.hpp"
 #include "verbs/verbs_paths.hpp"
 #include "net/link.hpp"
 

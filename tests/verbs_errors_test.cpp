@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "../examples/verbs_common.hpp"
-#include "verbs/rnr_timer.hpp"
+#include "sim/rnr_timer.hpp"
 
 namespace rdmasim::verbs {
 namespace {

@@ -3,7 +3,7 @@
 #include "net/wire_format.hpp"
 #include "sim/packet_queue.hpp"
 #include "sim/stages.hpp"
-#include "verbs/rnr_timer.hpp"
+#include "sim/rnr_timer.hpp"
 
 namespace rdmasim {
 namespace {

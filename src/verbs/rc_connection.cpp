@@ -6,7 +6,7 @@
 #include "verbs/completion_queue.hpp"
 #include "verbs/device.hpp"
 #include "verbs/responder.hpp"
-#include "verbs/rnr_timer.hpp"
+#include "sim/rnr_timer.hpp"
 #include "verbs/world.hpp"
 
 namespace rdmasim::verbs {

@@ -1,4 +1,4 @@
-#include "verbs/rnr_timer.hpp"
+#include "sim/rnr_timer.hpp"
 
 #include <array>
 #include <stdexcept>

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The layering check: passes on the tree; fails on an upward include fed to it (a core header
+# including the server), on one from the public API into src/, and on a stale allowed entry.
+# Usage: check_layers_test.sh SOURCE_DIR
+set -u
+src=$1
+script=$src/scripts/check_layers.py
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() {  # check "<what>" condition...
+  local what=$1
+  shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
+}
+check "the tree passes" python3 "$script" "$src"
+
+mkdir -p "$tmp/src/core" "$tmp/src/web" "$tmp/src/net" "$tmp/include/rdmasim"
+printf '#pragma once\n' >"$tmp/src/web/server.hpp"
+printf '#pragma once\n' >"$tmp/src/core/base.hpp"
+printf '#pragma once\n#include "core/base.hpp"\n' >"$tmp/src/net/packet.hpp"
+: >"$tmp/allowed.txt"
+check "a downward-only tree passes" python3 "$script" "$tmp" "$tmp/allowed.txt"
+printf '#pragma once\n#include "web/server.hpp"\n' >"$tmp/src/core/bad.hpp"
+python3 "$script" "$tmp" "$tmp/allowed.txt" >"$tmp/out"
+rc=$?
+check "core including the server fails" test $rc -eq 1
+check "and names the include" grep -q "upward include: src/core/bad.hpp: web/server.hpp (core may not include a higher layer)" "$tmp/out"
+echo "src/core/bad.hpp: web/server.hpp" >"$tmp/allowed.txt"
+check "an allowed upward include passes" python3 "$script" "$tmp" "$tmp/allowed.txt"
+rm "$tmp/src/core/bad.hpp"
+python3 "$script" "$tmp" "$tmp/allowed.txt" >"$tmp/out"
+check "a stale allowed entry fails" test $? -eq 1
+check "and says to remove it" grep -q "no longer occurs" "$tmp/out"
+: >"$tmp/allowed.txt"
+printf '#pragma once\n#include "net/packet.hpp"\n' >"$tmp/include/rdmasim/api.hpp"
+python3 "$script" "$tmp" "$tmp/allowed.txt" >"$tmp/out"
+check "the public API including src/ fails" test $? -eq 1
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
