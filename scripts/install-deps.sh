@@ -14,6 +14,7 @@ packages=(
   clang libclang-rt-14-dev  # libFuzzer targets in fuzz/ (make fuzz-smoke)
   libcpp-httplib-dev    # rdmasim serve: the dashboard's HTTP server
   chromium              # the browser test drives headless chromium (tests/browser)
+  python3               # scripts/check_layers.py (ctest layering)
 )
 
 missing=()
