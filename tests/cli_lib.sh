@@ -35,3 +35,16 @@ check() {  # check "<what>" condition...
   shift
   if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
 }
+
+expect_failed_run() {  # expect_failed_run "<stdout substring>" "<stderr substring>" args...: exit 3, results printed
+  local want=$1 why=$2
+  shift 2
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [[ $rc -eq 3 ]] && grep -qF -- "$want" "$tmp/out" && grep -qF -- "rdmasim: experiment failed: $why" "$tmp/err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: rdmasim $* -> rc=$rc (wanted 3, '$want' in stdout, '$why' in stderr): $(head -c 300 "$tmp/err")"
+  fi
+}

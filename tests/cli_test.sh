@@ -146,9 +146,9 @@ expect_error "switch.data_tc" bw --topology fat-tree --pattern incast -n 5 --set
 expect_ok "adaptive per packet; unloaded: h0 -> edge0.0" bw --topology fat-tree --to h15 --routing adaptive -n 10
 expect_error "The following arguments were not expected" lat --topology fat-tree --routing spray
 # PFC pathologies: the ring deadlock is reported with its cycle, the watchdog and up-down routing complete.
-expect_ok "PFC DEADLOCK at 1021.259 us: 4 paused queues" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
-expect_ok "sw3->sw0               priority 3    129636 B queued, paused 1000.000 us  -> waits for sw0->sw1" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
-expect_ok '"deadlock_reports": [' bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --json
+expect_failed_run "PFC DEADLOCK at 1021.259 us: 4 paused queues" "a PFC deadlock" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
+expect_failed_run "sw3->sw0               priority 3    129636 B queued, paused 1000.000 us  -> waits for sw0->sw1" "a PFC deadlock" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
+expect_failed_run '"deadlock_reports": [' "a PFC deadlock" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --json
 expect_ok "lossless frames dropped by it" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 20 -t 16 --set switch.pfc_watchdog=200us --set switch.pfc_watchdog_restore=20us
 expect_ok "h2    h0     49154       200" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --ring-routing up-down
 expect_error "stride: must be 1..3" bw --topology ring --switches 4 --pattern stride --stride 4

@@ -59,5 +59,17 @@ expect_error "foo.toml:2:1: foo: unknown key" run "$tmp/foo.toml"
 { printf 'command = "lat"\n[a'; for _ in $(seq 15000); do printf '.a'; done; printf ']\n'; } >"$tmp/deep.toml"
 expect_error "deep.toml:2:129: nesting deeper than 64 levels" run "$tmp/deep.toml"
 
+# An RC QP failure exited 1 in single-flow bw but 0 with --pattern; a PFC deadlock exited 0.
+# A failed experiment is exit 3 in every mode, after its results.
+expect_failed_run "Completion with error at client" "the QP completed with RETRY_EXC_ERR" \
+  bw --topology single-switch -n 20 --drop-frames h0-sw0=5 --set rc.retry_cnt=0 --set rc.timeout=1
+expect_failed_run "aggregate" "4 QPs in RETRY_EXC_ERR" \
+  bw --topology single-switch --hosts 4 --pattern permutation -n 20 --loss 0.3 --set rc.retry_cnt=1 --set rc.timeout=1
+expect_failed_run '"flows"' "4 QPs in RETRY_EXC_ERR" \
+  bw --topology single-switch --hosts 4 --pattern permutation -n 20 --loss 0.3 --set rc.retry_cnt=1 --set rc.timeout=1 --json
+expect_failed_run "seed" "seed 1: 4 QPs in RETRY_EXC_ERR" \
+  bw --topology single-switch --hosts 4 --pattern permutation -n 20 --loss 0.3 --set rc.retry_cnt=1 --set rc.timeout=1 --seeds 2
+expect_failed_run "PFC DEADLOCK at" "a PFC deadlock" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

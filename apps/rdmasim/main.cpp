@@ -1,5 +1,7 @@
 // rdmasim command-line program: parses, calls the library, prints. Exit codes: 0 success,
-// 2 bad input (one line on stderr naming the problem), 1 internal error.
+// 2 bad input (one line on stderr naming the problem), 3 the experiment ran and failed (an RC
+// QP in error, a PFC deadlock, a drop in a lossless class: the results are printed, then one
+// line on stderr says what failed), 1 internal error.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -44,6 +46,28 @@ bool emit_json(const cli::LatOptions& o, nlohmann::ordered_json j) {
   if (!o.json) return false;
   std::cout << versioned(g_results ? *g_results : j).dump(2) << "\n";
   return true;
+}
+
+constexpr int kExperimentFailed = 3;
+
+// What failed in a many-flow run ("" when nothing did): QPs in error, a PFC deadlock, lossless drops.
+std::string traffic_failure(const TrafficResult& r) {
+  std::string why;
+  std::int64_t failed = 0;
+  std::string status;
+  for (const FlowResult& f : r.flows)
+    if (f.rc.status != "ok") ++failed, status = f.rc.status;
+  if (failed > 0) why = std::to_string(failed) + " QP" + (failed > 1 ? "s" : "") + " in " + status;
+  if (r.fabric.deadlocks > 0) why += std::string(why.empty() ? "" : "; ") + "a PFC deadlock";
+  if (r.fabric.lossless_drops > 0)
+    why += std::string(why.empty() ? "" : "; ") + std::to_string(r.fabric.lossless_drops) + " drops in a lossless class";
+  return why;
+}
+
+int experiment_failed(const std::string& why) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "rdmasim: experiment failed: %s\n", why.c_str());
+  return kExperimentFailed;
 }
 
 // A latency test's hop ledger is per exchange: WRITE/SEND there and back (two traced messages,
@@ -163,9 +187,11 @@ int run_pattern_seeds(TrafficConfig t, int seeds, const cli::LatOptions& o) {
     ++t.base.seed;
   }
   const SeedSpread s = seed_spread(runs);
-  if (wants_json(o) && emit_json(o, seed_spread_json(runs, s))) return 0;
-  print_seed_spread(stdout, runs, s);
-  return 0;
+  std::string why;
+  for (std::size_t i = 0; i < runs.size() && why.empty(); ++i)
+    if (const std::string w = traffic_failure(runs[i]); !w.empty()) why = "seed " + std::to_string(runs[i].config.base.seed) + ": " + w;
+  if (!(wants_json(o) && emit_json(o, seed_spread_json(runs, s)))) print_seed_spread(stdout, runs, s);
+  return why.empty() ? 0 : experiment_failed(why);
 }
 
 int run_pattern(const cli::LatOptions& o) {
@@ -185,14 +211,16 @@ int run_pattern(const cli::LatOptions& o) {
     csv->add("timeseries.csv", live.timeseries_csv());
     csv->publish();
   }
+  const std::string why = traffic_failure(r);
+  const int rc = why.empty() ? 0 : kExperimentFailed;
   if (wants_json(o)) {
     nlohmann::ordered_json j = traffic_json(r);
     if (o.exports.hop_ledger) j["hop_ledger"] = hop_ledger_json(exports->stats, {});
-    if (emit_json(o, std::move(j))) return 0;
+    if (emit_json(o, std::move(j))) return rc == 0 ? 0 : experiment_failed(why);
   }
   print_traffic(stdout, r);
   if (o.exports.hop_ledger) print_hop_ledger(stdout, exports->stats, {});
-  return 0;
+  return rc == 0 ? 0 : experiment_failed(why);
 }
 
 // `bw --loss-sweep`: one simulated bw run per loss rate, beside the closed forms.
@@ -265,7 +293,7 @@ int run_bw(const cli::LatOptions& o) {
         print_rc_stats(stdout, rc);
         if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
       }
-      return 1;
+      return experiment_failed("the QP completed with " + rc.status + " (perftest: Completion with error)");
     }
     if (x.duration > Time::zero())
       for (const BwDirection& d : rows.back().directions)
