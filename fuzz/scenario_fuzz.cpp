@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "scenario.hpp"
+#include "config/scenario.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
 #ifdef RDMASIM_FUZZ_JSON
@@ -18,11 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #endif
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    rdmasim::cli::Scenario s = rdmasim::cli::parse_scenario(text, "fuzz", json);
+    rdmasim::config::Scenario s = rdmasim::config::parse_scenario(text, "fuzz", json);
     // Keep the fuzzer away from minute-long topologies: configuration only, no simulation.
     if (s.options.fabric.k > 16 || s.options.fabric.hosts > 4096 || s.options.fabric.leaves * s.options.fabric.hosts_per_leaf > 4096)
       return 0;
-    rdmasim::cli::scenario_config(s);
+    rdmasim::config::scenario_config(s);
   } catch (const std::invalid_argument& e) {
     if (std::string_view(e.what()).empty()) __builtin_trap();  // every error says something
   }

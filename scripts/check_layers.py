@@ -3,13 +3,14 @@
 layer or one below it. Layers, lowest first (docs/layers.md):
 
   api        include/rdmasim      the public API: includes nothing but itself
-  core       src/core, src/config scheduler, units, registry; scenario-text nesting limits
+  core       src/core             scheduler, units, registry
   net        src/net              topology, ECMP, wire formats, packets
   path       src/model            path IR, its builders, profiles, closed forms
   host       src/host             CPU, memory, PCIe, GPU, NIC stages
   transport  src/sim, src/cc, src/lb   fabric, stages, RC/TCP, rate controls, load balancers
   verbs      src/verbs            the simulated verbs API on the transport
   workload   src/workload, src/calibrate
+  config     src/config           options, scenario files and keys, the runs of compare and sweep
   io         src/io               reports and writers
   server     src/web              `rdmasim serve`
   app        apps/                the command line
@@ -25,13 +26,14 @@ import sys
 
 LAYERS = [
     ("api", ["include/rdmasim"]),
-    ("core", ["src/core", "src/config"]),
+    ("core", ["src/core"]),
     ("net", ["src/net"]),
     ("path", ["src/model"]),
     ("host", ["src/host"]),
     ("transport", ["src/sim", "src/cc", "src/lb"]),
     ("verbs", ["src/verbs"]),
     ("workload", ["src/workload", "src/calibrate"]),
+    ("config", ["src/config"]),
     ("io", ["src/io"]),
     ("server", ["src/web"]),
     ("app", ["apps"]),

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "net/topology.hpp"
-#include "scenario.hpp"
+#include "config/scenario.hpp"
 
 using namespace rdmasim;
 
@@ -22,7 +22,7 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
                                                    {"network.link_layer", "link layer"}, {"workload.pattern", "pattern"},
                                                    {"workload.algo", "collective"}, {"network.cc", "congestion control"},
                                                    {"network.ring_routing", "ring routing"}, {"profile", "profile"}};
-  for (const cli::ScenarioKey& k : cli::scenario_keys()) {
+  for (const config::ScenarioKey& k : config::scenario_keys()) {
     const auto it = kind_of.find(k.path);
     if (it == kind_of.end()) continue;
     for (const std::string& choice : k.choices) {

@@ -11,8 +11,8 @@
 #include "cli_common.hpp"
 #include "error_text.hpp"
 #include "rdmasim/bandwidth.hpp"
-#include "scenario.hpp"
-#include "scenario_runs.hpp"
+#include "config/scenario.hpp"
+#include "config/scenario_runs.hpp"
 
 using namespace rdmasim;
 using namespace rdmasim::cli;

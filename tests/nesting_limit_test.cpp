@@ -9,7 +9,7 @@
 #include <string>
 
 #include "error_text.hpp"
-#include "scenario.hpp"
+#include "config/scenario.hpp"
 
 namespace rdmasim::config {
 namespace {
@@ -78,7 +78,7 @@ TEST(NestingLimitRegression, DeepTomlHeaderIsRefusedNotACrash) {
   std::string doc = "command = \"lat\"\n[a";
   for (int i = 1; i < 15000; ++i) doc += ".a";
   doc += "]\nx = 1\n";
-  EXPECT_EQ(error_text([&] { cli::parse_scenario(doc, "deep.toml"); }),
+  EXPECT_EQ(error_text([&] { parse_scenario(doc, "deep.toml"); }),
             "deep.toml:2:129: nesting deeper than 64 levels (tables, dotted keys, arrays, objects)");
 }
 
@@ -86,7 +86,7 @@ TEST(NestingLimitRegression, DeepJsonBodyIsRefusedNotACrash) {
   std::string doc;
   for (int i = 0; i < 20000; ++i) doc += "{\"a\":";
   doc += "1" + std::string(20000, '}');
-  EXPECT_EQ(error_text([&] { cli::parse_scenario(doc, "request", true); }),
+  EXPECT_EQ(error_text([&] { parse_scenario(doc, "request", true); }),
             "request:1:321: nesting deeper than 64 levels (tables, dotted keys, arrays, objects)");
 }
 

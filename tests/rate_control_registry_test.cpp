@@ -13,7 +13,7 @@
 #include "error_text.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/rate_control.hpp"
-#include "scenario.hpp"
+#include "config/scenario.hpp"
 
 using namespace rdmasim;
 using rdmasim::testing::error_text;

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "scenario_runs.hpp"
+#include "config/scenario_runs.hpp"
 
-using namespace rdmasim::cli;
+using namespace rdmasim::config;
 namespace fs = std::filesystem;
 
 TEST(ScenarioGolden, EveryShippedScenarioMatchesItsGoldenValues) {

@@ -1,6 +1,6 @@
 // Scenario files: a full file becomes the same options as the command line; overrides reach
 // scenario keys and profile parameters; every bad input gives its own located message.
-#include "scenario.hpp"
+#include "config/scenario.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 
 using namespace rdmasim;
-using namespace rdmasim::cli;
+using namespace rdmasim::config;
 
 namespace {
 

@@ -1,6 +1,5 @@
-// Command-line options shared by `lat`, `budget` and `demo`, and their conversion into a
-// validated LatConfig. Values are kept as given (strings/ints) so that every check happens in
-// one place and produces one clear message.
+// The command line's options (CLI11) for `lat`, `bw`, `budget`, `demo` and `coalescing`, onto
+// the options of config/options.hpp, and the run's output files (--trace, --pcap, --csv).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -9,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "config/options.hpp"
 #include "io/csv_export.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/exports.hpp"
@@ -17,88 +17,8 @@
 
 namespace rdmasim::cli {
 
-/// `rdmasim allreduce` (cmd_allreduce.hpp); its iterations are LatOptions::iters.
-struct CollectiveOptions {
-  std::string algo = "ring";           // ring | halving-doubling
-  int nodes = 0;                       // hosts taking part (0: all)
-  int gpus = 1;                        // GPUs per host
-  std::string gpudirect = "on";        // on | off (staged through host memory)
-  std::string min_bytes = "32M", max_bytes = "32M";
-  std::int64_t step_factor = 2;
-  int warmup = 1;
-};
+using namespace rdmasim::config;  // the options and their conversions, by their short names
 
-struct LatOptions {
-  std::string test;          // empty: write for RDMA, send for TCP
-  std::string transport = "rdma";
-  std::int64_t size = 2;
-  std::int64_t iters = 1000;
-  bool iters_given = false;  // -n or workload.iters said so (bw -D refuses it)
-  bool all = false;
-  std::string link_layer = "roce";
-  std::string topology = "back-to-back";
-  FabricConfig fabric;
-  std::string from = "h0", to = "h1";
-  std::string routing = "ecmp";
-  std::string host_profile;
-  std::int64_t mtu = 4096;
-  std::string profile = "default";
-  std::vector<std::string> sets;
-  std::vector<std::string> degrade, link_loss;  // fabric faults "A-B=40Gbps", "A-B=1e-4"
-  std::vector<std::string> drop_frames;         // fabric faults "A-B=50,51" (frames lost by count)
-  std::vector<std::string> drop_burst;          // fabric faults "A-B@T1[-T2]" (frames lost by arrival time)
-  std::vector<std::string> link_down;           // fabric faults "A-B@100us-5ms" (link down, and up again)
-  std::string cc = "none";                      // RDMA congestion control: none | dcqcn
-  std::string tcp_cc = "reno";                  // packet-level TCP congestion control: reno | dctcp
-  std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
-  std::uint64_t seed = 1;
-  bool json = false;
-  bool stages = false;       // budget
-  int tx_depth = 128;        // bw
-  int qps = 1;               // bw -q: QPs per direction
-  bool bidirectional = false;  // bw -b
-  std::string duration, margin;  // bw -D / -f: simulated time ("" = not given)
-  int outs = 16;             // bw -o: outstanding RDMA READs per QP
-  int post_list = 1;         // bw: WQEs posted with one doorbell (perftest --post_list)
-  int cq_mod = 1;            // bw: signal every Nth WQE (perftest --cq-mod)
-  int rx_depth = 0;          // bw --test send: receives posted (perftest --rx-depth; 0 = always ready)
-  std::string recv_delay;    // bw: the receiver's processing before it reposts a receive
-  bool report_gbits = false; // bw
-  std::string pattern;       // bw: permutation | incast | alltoall | stride
-  int incast = 8;            // bw: incast senders
-  int stride = 1;            // bw stride pattern: host i -> host (i + stride) mod hosts
-  std::vector<double> loss_sweep;  // bw: goodput vs loss table at these loss rates
-  int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
-  ExportOptions exports;     // lat, bw: --trace, --pcap
-  CollectiveOptions collective;  // allreduce
-  std::string csv;           // lat, bw: --csv DIR (tables as CSV files)
-  std::string sample_interval;     // lat, bw: timeseries.csv slice length ("" = adaptive)
-  std::vector<std::string> watch;  // lat, bw: fabric ports whose queue goes to timeseries.csv
-  bool quiet = false;        // lat, bw: no progress line on stderr
-  // GPU data path (host/gpu.hpp)
-  std::string mem;           // "host" | "gpu" | "A,B" per side ("" = host)
-  std::string use_cuda;      // perftest --use_cuda=N: GPU N's buffers on both sides ("" = not given)
-  std::string gpudirect;     // on | off ("" = default)
-  std::string staging_chunk; // bytes ("" = non-pipelined staging)
-  // Interrupt coalescing (nic.rx_usecs / nic.rx_frames; setting either turns coalescing on)
-  std::string rx_usecs;
-  std::int64_t rx_frames = -1;  // -1: not given
-  std::string adaptive_rx;   // on | off
-  // Connections (model/connection.hpp)
-  bool connect_per_msg = false;
-  std::int64_t conn_reuse = 0;
-  bool qp_pool = false;
-};
-
-/// A time given as perftest does (plain seconds: "5", "0.002") or with a unit ("2ms"); bad
-/// text is std::invalid_argument naming `option` (nullptr: the caller names it).
-Time parse_seconds_or_time(const std::string& text, const char* option);
-
-enum class Command { lat, budget, demo, bw, allreduce };
-/// The registered RDMA rate controls' and load balancers' names, and "a | b | c" for help texts.
-std::vector<std::string> rate_control_names();
-std::vector<std::string> load_balancer_names();
-std::string choices_text(const std::vector<std::string>& names);
 /// For an unsigned option such as --seed: CLI11 would read "-1" as 2^64 - 1; this refuses a sign.
 CLI::Validator unsigned_number();
 /// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;
@@ -107,17 +27,6 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);
 /// --topology and the topologies' shapes (--k, --hosts, --leaves, ..., --ring-routing), for every
 /// command that builds a fabric; `switched_only` leaves out back-to-back and loopback.
 void add_topology_options(CLI::App& app, LatOptions& o, bool switched_only);
-/// Throws std::invalid_argument naming the problem.
-LatConfig to_config(const LatOptions& o);
-/// bw's two-host test: the one mapping from options (-t, -q, -b, -D/-f, -o, -l, -Q, -r,
-/// --recv-delay) to a BwConfig, for the command, `compare`, `sweep` and the HTTP API alike.
-/// Throws std::invalid_argument for a contradiction (-D 0, -n with -D, -f without -D, ...).
-BwConfig to_bw_config(const LatOptions& o);
-/// bw --pattern: the same for the many-flow test; refuses the two-host test's options.
-TrafficConfig to_traffic_config(const LatOptions& o);
-/// --mem/--use-cuda/--gpudirect/--staging-chunk, --rx-usecs/--rx-frames/--adaptive-rx and the
-/// connection options into `c` (called by to_config).
-void apply_gpu_options(const LatOptions& o, LatConfig& c);
 /// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.
 /// Throws std::invalid_argument for a path it cannot write or with -a / --seeds.
 std::unique_ptr<Exports> open_exports(const LatOptions& o);
@@ -125,7 +34,5 @@ std::unique_ptr<Exports> open_exports(const LatOptions& o);
 std::unique_ptr<CsvDir> open_csv(const LatOptions& o);
 /// Publishes them after a successful run (a note on stderr if --pcap-frames cut the capture).
 void publish_exports(Exports* x);
-/// perftest -a: 2, 4, ..., 2^23.
-std::vector<std::int64_t> all_sizes();
 
 }  // namespace rdmasim::cli

@@ -3,13 +3,13 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
-
-#include "io/json_report.hpp"
 #include <stdexcept>
 #include <string>
 #include <thread>
 
-#include "scenario_runs.hpp"
+#include "config/scenario_runs.hpp"
+#include "io/json_report.hpp"
+#include "io/sweep_report.hpp"
 
 namespace rdmasim::cli {
 namespace {

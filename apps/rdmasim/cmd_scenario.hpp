@@ -1,5 +1,5 @@
-// `rdmasim run`, `compare` and `sweep`: scenario files on the command line (scenario.hpp,
-// scenario_runs.hpp). `run` prints what the scenario's command prints (and with -o writes
+// `rdmasim run`, `compare` and `sweep`: scenario files on the command line (config/scenario.hpp,
+// config/scenario_runs.hpp). `run` prints what the scenario's command prints (and with -o writes
 // {schema_version, scenario, results} as JSON); `compare` one table
 // with a column per scheme; `sweep` a CSV/JSON table over the cartesian product of values.
 #pragma once
@@ -9,7 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "scenario.hpp"
+#include "cli_common.hpp"
+#include "config/scenario.hpp"
 
 namespace rdmasim::cli {
 

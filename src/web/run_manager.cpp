@@ -5,7 +5,7 @@
 
 #include "model/path.hpp"
 #include "rdmasim/exports.hpp"
-#include "scenario_runs.hpp"
+#include "config/scenario_runs.hpp"
 #include "workload/sample_probe.hpp"
 
 namespace rdmasim::web {
@@ -44,7 +44,7 @@ nlohmann::ordered_json sample_json(const Sample& s, const std::vector<std::strin
   return j;
 }
 
-std::int64_t flow_count(const cli::LatOptions& o, int hosts) {
+std::int64_t flow_count(const config::LatOptions& o, int hosts) {
   if (o.pattern.empty()) return static_cast<std::int64_t>(o.qps) * (o.bidirectional ? 2 : 1);
   if (o.pattern == "incast") return o.incast;
   if (o.pattern == "alltoall") return static_cast<std::int64_t>(hosts) * (hosts - 1);
@@ -76,14 +76,14 @@ RunManager::~RunManager() {
 }
 
 std::string RunManager::submit(RunRequest req) {
-  const cli::Scenario& s = req.scenario;
+  const config::Scenario& s = req.scenario;
   if (!s.options.host_profile.empty())
     throw ApiError(400, "host_profile", "host_profile: files on the server cannot be named over the API");
   if (s.options.all) throw ApiError(422, "workload.all", "workload.all: one message size per run over the API");
-  if (s.command == cli::Command::demo) throw ApiError(422, "command", "command: lat, bw or budget");
+  if (s.command == config::Command::demo) throw ApiError(422, "command", "command: lat, bw or budget");
   LatConfig c;
   try {
-    c = cli::scenario_config(s);
+    c = config::scenario_config(s);
   } catch (const std::invalid_argument& e) {
     throw ApiError(400, "", e.what());
   }
@@ -107,7 +107,7 @@ std::string RunManager::submit(RunRequest req) {
   } else if (!req.watch.empty()) {
     throw ApiError(400, "ports", "ports: only a switched network.topology has ports to watch");
   }
-  const std::int64_t flows = s.command == cli::Command::budget ? 0 : flow_count(s.options, hosts);
+  const std::int64_t flows = s.command == config::Command::budget ? 0 : flow_count(s.options, hosts);
   const double messages = static_cast<double>(flows) * static_cast<double>(s.options.iters);
   if (messages > static_cast<double>(limits_.max_messages))
     throw ApiError(422, "workload.iters",
@@ -172,7 +172,7 @@ void RunManager::execute(Run& r) {
   po.watch = r.req.watch;
   po.cancel = &r.cancel;
   po.interval = r.req.sample_us > 0 ? Time::ps(static_cast<std::int64_t>(r.req.sample_us * 1e6))
-                                    : first_slice(r.config, r.req.scenario.command == cli::Command::lat,
+                                    : first_slice(r.config, r.req.scenario.command == config::Command::lat,
                                                   r.req.scenario.options.pattern == "incast" ? r.req.scenario.options.incast : 1,
                                                   limits_.target_samples);
   EventStream& stream = *r.stream;
@@ -183,9 +183,9 @@ void RunManager::execute(Run& r) {
   try {
     Exports x{ExportOptions{}};
     x.set_probe(&probe);
-    const std::vector<cli::Metric> metrics = cli::scenario_metrics(r.req.scenario, &x);
+    const std::vector<config::Metric> metrics = config::scenario_metrics(r.req.scenario, &x);
     nlohmann::ordered_json m = nlohmann::ordered_json::object();
-    for (const cli::Metric& k : metrics) m[k.name] = k.value;
+    for (const config::Metric& k : metrics) m[k.name] = k.value;
     nlohmann::ordered_json extra{{"metrics", std::move(m)}};
     if (!probe.port_names().empty()) {
       nlohmann::ordered_json ports = nlohmann::ordered_json::array();

@@ -1,5 +1,5 @@
 // RunManager: the server's simulation runs, on a bounded pool of worker threads off the HTTP
-// threads. A run is a scenario (apps/rdmasim/scenario.hpp) checked against the limits when it
+// threads. A run is a scenario (config/scenario.hpp) checked against the limits when it
 // is submitted, queued, run with a SampleProbe whose samples go to the run's EventStream, and
 // kept with its metrics (scenario_runs.hpp: the same list `rdmasim compare` prints) until it is
 // evicted (oldest finished first, beyond `max_kept`).
@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include "scenario.hpp"
+#include "config/scenario.hpp"
 #include "web/event_stream.hpp"
 
 namespace rdmasim::web {
@@ -50,7 +50,7 @@ struct RunLimits {
 };
 
 struct RunRequest {
-  cli::Scenario scenario;
+  config::Scenario scenario;
   nlohmann::ordered_json scenario_json;   // as posted (echoed back)
   std::string preset;                     // when started from a preset
   std::vector<std::string> watch;         // fabric ports to sample queue depth / pauses of

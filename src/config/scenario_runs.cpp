@@ -1,4 +1,4 @@
-#include "scenario_runs.hpp"
+#include "config/scenario_runs.hpp"
 
 #include <atomic>
 #include <charconv>
@@ -6,18 +6,16 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
-#include "io/json_report.hpp"
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
-#include "cmd_allreduce.hpp"
 #include "rdmasim/allreduce.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/traffic.hpp"
 
-namespace rdmasim::cli {
+namespace rdmasim::config {
 namespace {
 
 void add_ledger(std::vector<Metric>& m, const std::string& prefix, const auto& value_us) {
@@ -28,12 +26,6 @@ void add_fabric(std::vector<Metric>& m, const FabricStats& f) {
   m.push_back({"fabric.dropped", static_cast<double>(f.dropped)});
   m.push_back({"fabric.pause_frames", static_cast<double>(f.pause_frames)});
   m.push_back({"fabric.ecn_marked", static_cast<double>(f.ecn_marked)});
-}
-
-std::string number(double x) {
-  char buf[40];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, r.ptr);
 }
 
 }  // namespace
@@ -129,31 +121,6 @@ Scenario variant(const Scenario& base, const std::string& assignments) {
   return s;
 }
 
-void print_compare(std::FILE* out, const std::vector<std::string>& names, const std::vector<std::vector<Metric>>& cols) {
-  if (cols.empty()) return;
-  std::fprintf(out, " %-26s", "metric");
-  for (std::size_t i = 0; i < names.size(); ++i) std::fprintf(out, " %22.22s", names[i].c_str());
-  std::fprintf(out, "\n");
-  for (std::size_t r = 0; r < cols[0].size(); ++r) {
-    const double first = cols[0][r].value;
-    bool any = false;
-    for (const auto& c : cols) any = any || c[r].value != 0;
-    if (!any) continue;  // a ledger category nobody uses
-    std::fprintf(out, " %-26s", cols[0][r].name.c_str());
-    for (std::size_t i = 0; i < cols.size(); ++i) {
-      const double v = cols[i][r].value;
-      if (i == 0 || first == 0) {
-        std::fprintf(out, " %22.3f", v);
-      } else {
-        char cell[64];
-        std::snprintf(cell, sizeof cell, "%.3f (%+.1f%%)", v, 100.0 * (v - first) / std::fabs(first));
-        std::fprintf(out, " %22s", cell);
-      }
-    }
-    std::fprintf(out, "\n");
-  }
-}
-
 SweepParam parse_sweep_param(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 >= text.size())
@@ -210,33 +177,4 @@ SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params
   return t;
 }
 
-std::string sweep_csv(const SweepTable& t) {
-  std::string out;
-  for (const std::string& p : t.params) out += p + ",";
-  if (!t.rows.empty())
-    for (std::size_t i = 0; i < t.rows[0].size(); ++i) out += t.rows[0][i].name + (i + 1 < t.rows[0].size() ? "," : "");
-  out += "\n";
-  for (std::size_t r = 0; r < t.rows.size(); ++r) {
-    for (const std::string& v : t.rows_params[r]) out += (v.find(',') != std::string::npos ? "\"" + v + "\"" : v) + ",";
-    for (std::size_t i = 0; i < t.rows[r].size(); ++i) out += number(t.rows[r][i].value) + (i + 1 < t.rows[r].size() ? "," : "");
-    out += "\n";
-  }
-  return out;
-}
-
-std::string sweep_json(const SweepTable& t) {
-  nlohmann::ordered_json j;
-  j["schema_version"] = kJsonSchemaVersion;
-  j["params"] = t.params;
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (std::size_t r = 0; r < t.rows.size(); ++r) {
-    nlohmann::ordered_json row;
-    for (std::size_t k = 0; k < t.params.size(); ++k) row[t.params[k]] = t.rows_params[r][k];
-    for (const Metric& m : t.rows[r]) row[m.name] = m.value;
-    rows.push_back(std::move(row));
-  }
-  j["rows"] = rows;
-  return j.dump(2) + "\n";
-}
-
-}  // namespace rdmasim::cli
+}  // namespace rdmasim::config

@@ -1,9 +1,9 @@
 // Running scenarios for comparison and sweeps: one scenario -> a fixed list of named metrics
 // (latency statistics and the ledger for lat, the closed form for budget, goodput and fabric
-// counters for bw and traffic patterns), the `compare` table (a column per scheme, deltas
-// against the first) and the `sweep` table (the cartesian product of parameter values, run on
-// a pool of threads, each run in its own simulator; rows in product order whatever the thread
-// count, so the results are byte-identical for any -j).
+// counters for bw and traffic patterns), and the `sweep` (the cartesian product of parameter
+// values, run on a pool of threads, each run in its own simulator; rows in product order
+// whatever the thread count, so the results are byte-identical for any -j). Their tables are
+// io/sweep_report.hpp.
 #pragma once
 
 #include <cstdio>
@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "scenario.hpp"
+#include "config/scenario.hpp"
 
-namespace rdmasim::cli {
+namespace rdmasim::config {
 
 struct Metric {
   std::string name;  // "t_typical_us", "ledger.transmit_us", "bw_avg_Gbps", ...
@@ -26,9 +26,6 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports = nullp
 
 /// `--vs "a=1,b=2"`: the base scenario with these overrides.
 Scenario variant(const Scenario& base, const std::string& assignments);
-
-/// The comparison table: a column per scheme (its name), a row per metric, deltas vs column 1.
-void print_compare(std::FILE* out, const std::vector<std::string>& names, const std::vector<std::vector<Metric>>& cols);
 
 struct SweepParam {
   std::string key;
@@ -45,7 +42,4 @@ struct SweepTable {
 /// Every combination of the parameters' values (the last parameter varies fastest) on
 /// `threads` worker threads.
 SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params, int threads);
-std::string sweep_csv(const SweepTable& t);
-std::string sweep_json(const SweepTable& t);
-
-}  // namespace rdmasim::cli
+}  // namespace rdmasim::config

@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cli_common.hpp"
+#include "config/options.hpp"
 
-namespace rdmasim::cli {
+namespace rdmasim::config {
 
 struct Scenario {
   std::string path;         // file it came from ("<string>" when parsed from text)
@@ -53,4 +53,4 @@ void refuse_outputs(const Scenario& s, const std::string& why);
 /// docs/scenario-format.md, generated from scenario_keys() and the profile parameters.
 std::string scenario_format_markdown();
 
-}  // namespace rdmasim::cli
+}  // namespace rdmasim::config
