@@ -5,15 +5,7 @@
 set -u
 src=$1
 script=$src/scripts/check_layers.py
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() {  # check "<what>" condition...
-  local what=$1
-  shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+source "$(dirname "$0")/cli_lib.sh"  # pass/fail counters, $tmp, check
 check "the tree passes" python3 "$script" "$src"
 
 mkdir -p "$tmp/src/core" "$tmp/src/web" "$tmp/src/net" "$tmp/include/rdmasim"

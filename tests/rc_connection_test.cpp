@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "fabric_faults.hpp"
+#include "incast_rig.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/traffic.hpp"
 
@@ -167,24 +168,11 @@ TEST(RcConnection, DcqcnIncastConvergesFairWithAShortQueueAndFewerPauses) {
   // Acceptance 4: 16 -> 1 incast of 1 MiB WRITEs at 100 Gb/s, RoCE lossless with ECN.
   // DCQCN (CNPs on the marks) shares the bottleneck fairly in steady state, holds its queue
   // near the marking range instead of at the PFC threshold, and needs far fewer pauses.
-  TrafficConfig c;
-  c.base.topology = LatTopology::fabric;
-  c.base.fabric.topology = "single-switch";
-  c.base.fabric.hosts = 17;
-  c.base.size = Bytes(1 << 20);
-  c.base.iters = 60;
-  c.base.profile.sw.buffer = Bytes(4 << 20);
-  c.tx_depth = 4;
-  c.pattern = Pattern::incast;
-  c.incast_senders = 16;
+  TrafficConfig c = rdmasim::testing::incast_16_to_1(60);
   const TrafficResult plain = run_traffic(c);
   c.base.fabric.cc = "dcqcn";
   const TrafficResult dcqcn = run_traffic(c);
-  auto bottleneck = [](const TrafficResult& r) {
-    for (const PortStats& p : r.fabric.ports)
-      if (p.port == "sw0->h0") return p;
-    return PortStats{};
-  };
+  using rdmasim::testing::bottleneck;
   EXPECT_EQ(plain.cnps, 0u);
   EXPECT_GT(dcqcn.cnps, 0u);
   EXPECT_GE(dcqcn.jain_steady, 0.95);

@@ -8,6 +8,15 @@
 namespace rdmasim::cli {
 namespace {
 
+// A registry entry: its description with its source, and the profile parameters under its prefix.
+template <typename Spec>
+Component registered(const std::string& kind, const Spec& s, const std::string& selected_by) {
+  Component x{kind, s.name, s.description + (s.source.empty() ? "" : " (" + s.source + ")"), selected_by, {}};
+  for (const ParamDef& d : profile_params())
+    if (!s.params.empty() && d.key.rfind(s.params, 0) == 0) x.params.push_back(d.key);
+  return x;
+}
+
 std::vector<Component> build() {
   std::vector<Component> c;
   c.push_back({"topology", "back-to-back", "two hosts, NICs joined by one cable", "--topology / network.topology"});
@@ -15,13 +24,7 @@ std::vector<Component> build() {
                "--topology / network.topology"});
   for (const TopologyBuilder& b : topology_builders())
     if (b.name != "back-to-back") c.push_back({"topology", b.name, b.description, "--topology / network.topology"});
-  for (const LoadBalancerSpec* s : load_balancers()) {
-    Component x{"routing", s->name, s->description + (s->source.empty() ? "" : " (" + s->source + ")"),
-                "--routing / network.routing", {}};
-    for (const ParamDef& d : profile_params())
-      if (!s->params.empty() && d.key.rfind(s->params, 0) == 0) x.params.push_back(d.key);
-    c.push_back(std::move(x));
-  }
+  for (const LoadBalancerSpec* s : load_balancers()) c.push_back(registered("routing", *s, "--routing / network.routing"));
   c.push_back({"link layer", "roce", "RoCEv2 over Ethernet: PFC per priority (lossless class) or drops (lossy), ECN/RED",
                "--link-layer / network.link_layer; switch.lossless"});
   c.push_back({"link layer", "ib", "InfiniBand: credit-based flow control per VL, lossless by construction",
@@ -32,13 +35,7 @@ std::vector<Component> build() {
                "nic.tx_window"});
   c.push_back({"buffer", "shared+dynamic-threshold", "shared switch buffer, PFC headroom per ingress port, alpha x free for lossy queues",
                "switch.buffer, switch.dt_alpha, switch.pfc_*"});
-  for (const RateControlSpec* s : rate_controls()) {
-    Component x{"congestion control", s->name, s->description + (s->source.empty() ? "" : " (" + s->source + ")"),
-                "--cc / network.cc", {}};
-    for (const ParamDef& d : profile_params())
-      if (!s->params.empty() && d.key.rfind(s->params, 0) == 0) x.params.push_back(d.key);
-    c.push_back(std::move(x));
-  }
+  for (const RateControlSpec* s : rate_controls()) c.push_back(registered("congestion control", *s, "--cc / network.cc"));
   c.push_back({"tcp congestion control", "reno", "packet-level TCP: slow start, +1 MSS per RTT, NewReno fast recovery, RTO",
                "--transport tcp --tcp-cc / network.tcp_cc; tcp.*"});
   c.push_back({"tcp congestion control", "dctcp", "DCTCP: ECN-capable segments, ECE echo, cwnd x (1 - alpha/2) once per window",

@@ -27,11 +27,7 @@ Registry<RateControlSpec>& registry() {
 
 }  // namespace
 
-std::vector<const RateControlSpec*> rate_controls() {
-  std::vector<const RateControlSpec*> v;
-  for (const RateControlSpec& s : registry().entries()) v.push_back(&s);
-  return v;
-}
+std::vector<const RateControlSpec*> rate_controls() { return registry().pointers(); }
 
 const RateControlSpec& rate_control(std::string_view name) { return registry().get(name); }
 

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "config/nesting_limit.hpp"
+#include "core/number_text.hpp"
 #include "model/path.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/load_balancer.hpp"
@@ -105,7 +106,6 @@ K list(std::string path, std::string help, std::vector<std::string> O::*f) {
   return k;
 }
 
-std::string number_text(double x);
 template <typename T>
 K coll_int(std::string path, std::string help, std::int64_t lo, std::int64_t hi, T CollectiveOptions::*f) {
   K k{std::move(path), "int", std::move(help), {}, nullptr, nullptr};
@@ -352,12 +352,6 @@ const std::vector<std::string>& top_level() {
                                           "workload", "toggles", "network", "params", "memory", "coalescing",
                                           "connection", "outputs"};
   return t;
-}
-
-std::string number_text(double x) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, r.ptr);
 }
 
 // One leaf of the document: its key path, value as text, kind and location.

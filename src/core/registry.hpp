@@ -55,6 +55,12 @@ class Registry {
     return t;
   }
   const std::deque<Entry>& entries() const { return entries_; }
+  /// Every entry, in registration order (stable pointers).
+  std::vector<const Entry*> pointers() const {
+    std::vector<const Entry*> v;
+    for (const Entry& e : entries_) v.push_back(&e);
+    return v;
+  }
   const std::string& kind() const { return kind_; }
 
  private:

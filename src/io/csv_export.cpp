@@ -7,16 +7,13 @@
 #include <stdexcept>
 #include <sys/stat.h>
 
+#include "core/number_text.hpp"
 #include "io/atomic_file.hpp"
 
 namespace rdmasim {
 namespace {
 
-std::string num(double x) {
-  char buf[40];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, r.ptr);
-}
+std::string num(double x) { return number_text(x); }
 std::string num(std::int64_t x) { return std::to_string(x); }
 std::string num(std::uint64_t x) { return std::to_string(x); }
 

@@ -1,22 +1,12 @@
 #include "io/sweep_report.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/number_text.hpp"
 #include "io/json_report.hpp"
 
 namespace rdmasim {
-namespace {
-
-std::string number(double x) {
-  char buf[40];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, r.ptr);
-}
-
-}  // namespace
-
 void print_compare(std::FILE* out, const std::vector<std::string>& names, const std::vector<std::vector<Metric>>& cols) {
   if (cols.empty()) return;
   std::fprintf(out, " %-26s", "metric");
@@ -50,7 +40,7 @@ std::string sweep_csv(const SweepTable& t) {
   out += "\n";
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     for (const std::string& v : t.rows_params[r]) out += (v.find(',') != std::string::npos ? "\"" + v + "\"" : v) + ",";
-    for (std::size_t i = 0; i < t.rows[r].size(); ++i) out += number(t.rows[r][i].value) + (i + 1 < t.rows[r].size() ? "," : "");
+    for (std::size_t i = 0; i < t.rows[r].size(); ++i) out += number_text(t.rows[r][i].value) + (i + 1 < t.rows[r].size() ? "," : "");
     out += "\n";
   }
   return out;

@@ -24,11 +24,7 @@ Registry<LoadBalancerSpec>& registry() {
 
 }  // namespace
 
-std::vector<const LoadBalancerSpec*> load_balancers() {
-  std::vector<const LoadBalancerSpec*> v;
-  for (const LoadBalancerSpec& s : registry().entries()) v.push_back(&s);
-  return v;
-}
+std::vector<const LoadBalancerSpec*> load_balancers() { return registry().pointers(); }
 
 const LoadBalancerSpec& load_balancer(std::string_view name) { return registry().get(name); }
 

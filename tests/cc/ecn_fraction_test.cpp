@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "incast_rig.hpp"
 #include "rdmasim/traffic.hpp"
 
 using namespace rdmasim;
@@ -62,24 +63,11 @@ TEST(EcnFraction, IncastCutsTheQueueAndThePauses) {
   // marks come back once per 1 MiB message (256 packets) and four messages are in flight per
   // QP, so a window lasts milliseconds and the additive increase is slow: the queue and the
   // pauses drop several-fold, and the link is 70 % busy (DCQCN's timers keep it near 90 %).
-  TrafficConfig c;
-  c.base.topology = LatTopology::fabric;
-  c.base.fabric.topology = "single-switch";
-  c.base.fabric.hosts = 17;
-  c.base.size = Bytes(1 << 20);
-  c.base.iters = 30;
-  c.base.profile.sw.buffer = Bytes(4 << 20);
-  c.tx_depth = 4;
-  c.pattern = Pattern::incast;
-  c.incast_senders = 16;
+  TrafficConfig c = rdmasim::testing::incast_16_to_1(30);
   const TrafficResult plain = run_traffic(c);
   c.base.fabric.cc = "ecn-fraction";
   const TrafficResult ecn = run_traffic(c);
-  auto bottleneck = [](const TrafficResult& r) {
-    for (const PortStats& p : r.fabric.ports)
-      if (p.port == "sw0->h0") return p;
-    return PortStats{};
-  };
+  using rdmasim::testing::bottleneck;
   EXPECT_EQ(ecn.cnps, 0u);  // it reads the marks the ACKs carry, not CNPs
   const double kmax = static_cast<double>(c.base.profile.sw.ecn_kmax.count());
   EXPECT_LT(bottleneck(ecn).mean_queue_bytes, 1.5 * kmax);  // near the marking range...

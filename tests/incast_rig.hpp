@@ -1,0 +1,34 @@
+// The 16 -> 1 incast the congestion-control tests share: 1 MiB WRITEs at 100 Gb/s on one
+// switch (h1..h16 -> h0), RoCE lossless with ECN at DCQCN's marking defaults, 4 MiB of switch
+// buffer, four messages in flight per sender; and the bottleneck port's counters.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rdmasim/traffic.hpp"
+
+namespace rdmasim::testing {
+
+inline TrafficConfig incast_16_to_1(std::int64_t iters) {
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.topology = "single-switch";
+  c.base.fabric.hosts = 17;
+  c.base.size = Bytes(1 << 20);
+  c.base.iters = iters;
+  c.base.profile.sw.buffer = Bytes(4 << 20);
+  c.tx_depth = 4;
+  c.pattern = Pattern::incast;
+  c.incast_senders = 16;
+  return c;
+}
+
+/// The switch port into h0 (empty counters when there is none).
+inline PortStats bottleneck(const TrafficResult& r) {
+  for (const PortStats& p : r.fabric.ports)
+    if (p.port == "sw0->h0") return p;
+  return PortStats{};
+}
+
+}  // namespace rdmasim::testing
