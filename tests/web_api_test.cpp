@@ -254,6 +254,7 @@ TEST_F(WebApi, RunsListLimitsAndUnknownRuns) {
   r = client->Get("/api/limits");
   EXPECT_EQ(body(r)["max_hosts"], 16);
   EXPECT_EQ(body(r)["max_streams"], 2);
+  EXPECT_EQ(body(r)["max_body_bytes"], 4096);  // the same for every content type
   expect_error(client->Get("/api/runs/r999"), 404, "id", "no run");
   expect_error(client->Get("/api/runs/r999/events"), 404, "id", "no run");
 }
@@ -261,12 +262,21 @@ TEST_F(WebApi, RunsListLimitsAndUnknownRuns) {
 TEST_F(WebApi, Views) {
   auto r = client->Get("/api/demo?size=2&iters=200");
   ASSERT_EQ(r->status, 200);
+  const std::string r0_body = r->body;
   json j = body(r);
   ASSERT_EQ(j["steps"].size(), 4u);
   EXPECT_EQ(j["steps"][0]["name"], "TCP");
   EXPECT_NEAR(j["steps"][0]["t_avg_us"].get<double>(), 10.165, 0.001);  // `rdmasim demo` (README)
   EXPECT_NEAR(j["steps"][3]["t_avg_us"].get<double>(), 1.268, 0.001);
   EXPECT_NEAR(j["steps"][1]["saves_us"].get<double>(), 4.775, 0.001);
+  // Regression: junk parameters made new cache entries, and size x iters was unbounded (25 s of
+  // CPU on an HTTP thread). The cache key is the validated parameters; the work is capped.
+  const std::size_t cached = server->api().demo_cache_size();
+  EXPECT_EQ(client->Get("/api/demo?iters=200&size=2&junk=1")->body, r0_body);
+  EXPECT_EQ(client->Get("/api/demo?iters=200&profile=default&size=2&x=y")->body, r0_body);
+  EXPECT_EQ(server->api().demo_cache_size(), cached);
+  expect_error(client->Get("/api/demo?size=1048576&iters=20000"), 400, "iters",
+               "iters: 20000 messages of 1048576 B are 5120000 packets per step; a view runs at most 200000");
   r = client->Get("/api/path?size=65536&mem=host");
   j = body(r);
   ASSERT_EQ(j["paths"].size(), 2u);

@@ -75,7 +75,8 @@ void Api::install(httplib::Server& s) {
           send_json(res, 200,
                     {{"workers", l.workers}, {"max_active_runs", l.max_active}, {"max_kept_runs", l.max_kept},
                      {"max_hosts", l.max_hosts}, {"max_messages", l.max_messages}, {"max_events", l.max_events},
-                     {"max_sim_time_us", l.max_sim_time_us}, {"max_streams", o_.max_streams}});
+                     {"max_sim_time_us", l.max_sim_time_us}, {"max_streams", o_.max_streams},
+                     {"max_body_bytes", o_.max_body}, {"max_demo_packets", kMaxDemoPackets}});
         }));
   s.Get("/api/runs", guarded([this](const httplib::Request&, httplib::Response& res) { send_json(res, 200, runs_.list()); }));
   s.Post("/api/runs", guarded([this](const httplib::Request& req, httplib::Response& res) {
@@ -164,13 +165,13 @@ void Api::install(httplib::Server& s) {
               });
         }));
   s.Get("/api/demo", guarded([this](const httplib::Request& req, httplib::Response& res) {
-          std::string key;
-          for (const auto& [k, v] : req.params) key += k + "=" + v + "&";
+          const DemoParams p = demo_params(Query(req.params.begin(), req.params.end()));
+          const std::string key = p.key();
           {
             std::lock_guard<std::mutex> g(cache_m_);
             if (const auto it = demo_cache_.find(key); it != demo_cache_.end()) return res.set_content(it->second, kJson);
           }
-          const std::string body = demo_view(Query(req.params.begin(), req.params.end())).dump();
+          const std::string body = demo_view(p).dump();
           std::lock_guard<std::mutex> g(cache_m_);
           if (demo_cache_.size() > 64) demo_cache_.clear();
           demo_cache_[key] = body;

@@ -23,6 +23,7 @@ namespace rdmasim::web {
 struct ApiOptions {
   int max_streams = 32;
   int heartbeat_ms = 2000;  // an SSE comment line this often while no event comes
+  std::size_t max_body = 1 << 20;  // the server's request body limit (reported by /api/limits)
 };
 
 class Api {
@@ -30,13 +31,18 @@ class Api {
   Api(RunManager& runs, ApiOptions o) : runs_(runs), o_(o) {}
   void install(httplib::Server& s);
   int open_streams() const { return streams_.load(); }
+  /// Entries in the /api/demo cache (one per distinct validated parameter set).
+  std::size_t demo_cache_size() const {
+    std::lock_guard<std::mutex> g(cache_m_);
+    return demo_cache_.size();
+  }
 
  private:
   RunManager& runs_;
   ApiOptions o_;
   std::atomic<int> streams_{0};
-  std::mutex cache_m_;
-  std::map<std::string, std::string> demo_cache_;
+  mutable std::mutex cache_m_;
+  std::map<std::string, std::string> demo_cache_;  // by DemoParams::key
 };
 
 /// {"error": message, "key": key} as text.

@@ -76,11 +76,28 @@ nlohmann::ordered_json segments(const BudgetResult& b) {
 
 }  // namespace
 
-nlohmann::ordered_json demo_view(const Query& q) {
+std::string DemoParams::key() const { return profile + "|" + std::to_string(size) + "|" + std::to_string(iters); }
+
+DemoParams demo_params(const Query& q) {
+  DemoParams p;
+  profile_param(q);  // the name is checked now
+  p.profile = text_param(q, "profile", "default");
+  p.size = int_param(q, "size", 2, 1, 1 << 20);
+  p.iters = int_param(q, "iters", 1000, 10, 20000);
+  const std::int64_t packets = p.iters * ((p.size + 4095) / 4096);
+  if (packets > kMaxDemoPackets)
+    throw ApiError(400, "iters",
+                   "iters: " + std::to_string(p.iters) + " messages of " + std::to_string(p.size) + " B are " +
+                       std::to_string(packets) + " packets per step; a view runs at most " +
+                       std::to_string(kMaxDemoPackets) + " (fewer iters, or `rdmasim demo` for more)");
+  return p;
+}
+
+nlohmann::ordered_json demo_view(const DemoParams& p) {
   LatConfig base;
-  base.profile = profile_param(q);
-  base.size = Bytes(int_param(q, "size", 2, 1, 1 << 20));
-  base.iters = int_param(q, "iters", 1000, 10, 20000);
+  base.profile = make_profile(p.profile);
+  base.size = Bytes(p.size);
+  base.iters = p.iters;
   const DemoResult d = run_demo(base, {});
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   const double total = d.steps.front().result.stats.avg_ps - d.steps.back().result.stats.avg_ps;
@@ -97,7 +114,7 @@ nlohmann::ordered_json demo_view(const Query& q) {
   }
   return {{"size", base.size.count()},
           {"iters", base.iters},
-          {"profile", text_param(q, "profile", "default")},
+          {"profile", p.profile},
           {"steps", std::move(steps)},
           {"latency_cut_pct", d.latency_cut_pct},
           {"zero_copy_share_pct", d.zero_copy_share_pct}};

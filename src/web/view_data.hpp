@@ -7,14 +7,25 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
 
 namespace rdmasim::web {
 
 using Query = std::multimap<std::string, std::string>;
 
-/// profile, size (bytes), iters (<= 20000). Deterministic; the server caches it.
-nlohmann::ordered_json demo_view(const Query& q);
+/// The demo view's parameters, validated (ApiError 400 naming the key). The work is bounded:
+/// iters x packets per message (4 KiB MTU) is at most kMaxDemoPackets, so no query can keep an
+/// HTTP thread busy for long; `key` is canonical (the cache ignores other query parameters).
+struct DemoParams {
+  std::string profile = "default";
+  std::int64_t size = 2, iters = 1000;
+  std::string key() const;
+};
+inline constexpr std::int64_t kMaxDemoPackets = 200'000;
+DemoParams demo_params(const Query& q);
+/// profile, size (bytes), iters. Deterministic; the server caches it by DemoParams::key.
+nlohmann::ordered_json demo_view(const DemoParams& p);
 /// profile, size, mem (gpu | host), pcie_topology (switch | root | cross-socket), chunk: the
 /// one-way segments (GPU copy engine, PCIe, NIC, wire, ...) of GPUDirect RDMA, the CPU-staged
 /// path and the chunk-pipelined staged path (mem=gpu), or of the zero-copy and bounce-buffer

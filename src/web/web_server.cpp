@@ -40,7 +40,11 @@ bool unsafe(const std::string& p) {
 WebServer::WebServer(ServerOptions o)
     : o_(std::move(o)),
       runs_(std::make_unique<RunManager>(o_.limits)),
-      api_(std::make_unique<Api>(*runs_, o_.api)),
+      api_(std::make_unique<Api>(*runs_, [this] {
+        ApiOptions a = o_.api;
+        a.max_body = o_.max_body;
+        return a;
+      }())),
       http_(std::make_unique<httplib::Server>()) {
   httplib::Server& s = *http_;
   const int threads = o_.threads;
