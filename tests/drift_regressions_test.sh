@@ -71,5 +71,8 @@ expect_failed_run "seed" "seed 1: 4 QPs in RETRY_EXC_ERR" \
   bw --topology single-switch --hosts 4 --pattern permutation -n 20 --loss 0.3 --set rc.retry_cnt=1 --set rc.timeout=1 --seeds 2
 expect_failed_run "PFC DEADLOCK at" "a PFC deadlock" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
 
+# An all-to-all too large to run took 556 MB and a second to be refused (k=32), or ran out of memory (k=40).
+expect_error "the pattern has 255984000 flows (limit 20000)" bw --pattern alltoall --topology fat-tree --k 40
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

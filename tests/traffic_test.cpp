@@ -333,3 +333,19 @@ TEST(Traffic, LeafSpineOversubscriptionCapsCrossLeafTraffic) {
   const TrafficResult inside = run_traffic(c);
   EXPECT_GT(inside.aggregate_bps, 0.95 * inside.ideal_aggregate_bps);
 }
+
+// Regression: an all-to-all on a k=32 fat-tree listed its 67 M flows (556 MB) before refusing
+// them, and on k=40 ended in std::bad_alloc; the count is now computed before anything is built.
+TEST(Traffic, TooManyFlowsAreRefusedBeforeTheyAreListed) {
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.topology = "fat-tree";
+  c.base.fabric.k = 40;
+  c.pattern = Pattern::alltoall;
+  try {
+    run_traffic(c);
+    ADD_FAILURE() << "16 000 hosts all-to-all ran";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "the pattern has 255984000 flows (limit 20000)");
+  }
+}
