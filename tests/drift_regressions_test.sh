@@ -74,5 +74,37 @@ expect_failed_run "PFC DEADLOCK at" "a PFC deadlock" bw --topology ring --switch
 # An all-to-all too large to run took 556 MB and a second to be refused (k=32), or ran out of memory (k=40).
 expect_error "the pattern has 255984000 flows (limit 20000)" bw --pattern alltoall --topology fat-tree --k 40
 
+# Output to a full disk exited 0 with no message (and, written via PATH.tmp and a rename, replaced
+# a device node such as /dev/full with a regular file). Now: one line naming the file, exit 1;
+# special files are written in place (--pcap /dev/stdout pipes to tshark) and never replaced.
+expect_io_error() {  # expect_io_error "<stderr substring>" args...
+  local want=$1
+  shift
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [[ $rc -eq 1 && $(wc -l <"$tmp/err") -eq 1 ]] && grep -qF -- "$want" "$tmp/err" && [[ -c /dev/full ]]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: rdmasim $* -> rc=$rc, stderr=$(cat "$tmp/err") (wanted exit 1 and '$want'; /dev/full a device)"
+  fi
+}
+if [[ -c /dev/full ]]; then
+  expect_io_error "rdmasim: error: pcap: writing /dev/full failed: No space left on device" lat -n 100 --pcap /dev/full
+  expect_io_error "rdmasim: error: trace: writing /dev/full failed: No space left on device" lat -n 100 --trace /dev/full
+  expect_io_error "rdmasim: error: -o: writing /dev/full failed: No space left on device" run "$tmp/q1.toml" -o /dev/full
+  "$bin" lat -n 100 --json >/dev/full 2>"$tmp/err"
+  check "--json to a full disk exits 1 naming standard output" \
+    test $? -eq 1 -a "$(cat "$tmp/err")" != "" -a -n "$(grep 'writing standard output failed' "$tmp/err")"
+fi
+"$bin" lat -n 100 --pcap /dev/stdout 2>/dev/null | head -c 4 | od -An -tx1 >"$tmp/magic"
+check "--pcap /dev/stdout streams pcapng" grep -q "0a 0d 0d 0a" "$tmp/magic"
+# A failed --csv run left an empty directory.
+"$bin" bw --topology single-switch -n 20 --drop-frames h0-sw0=5 --set rc.retry_cnt=0 --set rc.timeout=1 \
+  --csv "$tmp/csv-failed" >/dev/null 2>&1
+check "a failed --csv run leaves no directory" test ! -e "$tmp/csv-failed"
+"$bin" bw -n 100 --csv "$tmp/csv-ok" >/dev/null 2>&1
+check "a good --csv run creates it with its tables" test -f "$tmp/csv-ok/messages.csv"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

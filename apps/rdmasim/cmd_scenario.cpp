@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "config/scenario_runs.hpp"
+#include "io/atomic_file.hpp"
 #include "io/json_report.hpp"
 #include "io/sweep_report.hpp"
 
@@ -29,25 +30,16 @@ Scenario load_with_sets(const std::string& path, const std::vector<std::string>&
   return s;
 }
 
-// Writes `text` to `path` atomically (path.tmp, then rename).
-void write_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw std::invalid_argument("-o " + path + ": cannot write there");
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write " + path);
-  }
-}
+void write_file(const std::string& path, const std::string& text) { write_text_file(path, text, "-o"); }
 
+// Before anything runs: the file (or its staging file) can be created.
 void check_writable(const std::string& path) {
   if (path.empty()) return;
-  const std::string probe = path + ".tmp";
-  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  const std::string probe = staging_path(path);
+  std::FILE* f = std::fopen(probe.c_str(), probe == path ? "ab" : "wb");
   if (!f) throw std::invalid_argument("-o " + path + ": cannot write there");
   std::fclose(f);
-  std::remove(probe.c_str());
+  discard_staging(probe, path);
 }
 
 }  // namespace

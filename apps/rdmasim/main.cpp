@@ -3,7 +3,9 @@
 // QP in error, a PFC deadlock, a drop in a lossless class: the results are printed, then one
 // line on stderr says what failed), 1 internal error.
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <stdexcept>
 
@@ -20,6 +22,7 @@
 #include "io/host_profile.hpp"
 #include "io/host_report.hpp"
 #include "io/demo_report.hpp"
+#include "io/atomic_file.hpp"
 #include "io/hop_report.hpp"
 #include "io/json_report.hpp"
 #include "io/nccl_report.hpp"
@@ -575,7 +578,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rdmasim: %s\n", e.what());
     return 2;
   }
-  try {
+  const auto dispatch = [&]() -> int {
     if (lat->parsed()) return run_lat(lat_o);
     if (budget->parsed()) return run_budget_cmd(budget_o);
     if (bw->parsed()) return run_bw(bw_o);
@@ -591,6 +594,20 @@ int main(int argc, char** argv) {
     if (cal->parsed()) return run_calibrate(cal_o);
     if (topo->parsed()) return run_topo();
     if (serve->parsed()) return run_serve();
+    return 0;
+  };
+  try {
+    const int rc = dispatch();
+    // Tables and JSON go to standard output: a full disk or a closed pipe is an error, not a
+    // silent success.
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+      throw OutputError(std::string("writing standard output failed: ") + std::strerror(errno != 0 ? errno : EIO));
+    return rc;
+  } catch (const OutputError& e) {
+    std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
+    return 1;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
     return 2;

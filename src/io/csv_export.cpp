@@ -6,6 +6,9 @@
 #include <cstring>
 #include <stdexcept>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "core/number_text.hpp"
 #include "io/atomic_file.hpp"
@@ -100,31 +103,23 @@ std::string ports_csv(const FabricStats& f) {
 CsvDir::CsvDir(std::string dir) : dir_(std::move(dir)) {
   if (dir_.empty()) throw std::invalid_argument("--csv: give a directory");
   struct stat st {};
-  if (::stat(dir_.c_str(), &st) != 0) {
-    if (::mkdir(dir_.c_str(), 0777) != 0)
-      throw std::invalid_argument("--csv " + dir_ + ": cannot create the directory (" + std::strerror(errno) + ")");
-  } else if (!S_ISDIR(st.st_mode)) {
-    throw std::invalid_argument("--csv " + dir_ + ": not a directory");
+  if (::stat(dir_.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) throw std::invalid_argument("--csv " + dir_ + ": not a directory");
+    if (::access(dir_.c_str(), W_OK) != 0) throw std::invalid_argument("--csv " + dir_ + ": cannot write there");
+    return;
   }
-  const std::string probe = dir_ + "/.rdmasim-csv.tmp";
-  std::FILE* f = std::fopen(probe.c_str(), "wb");
-  if (!f) throw std::invalid_argument("--csv " + dir_ + ": cannot write there");
-  std::fclose(f);
-  std::remove(probe.c_str());
+  // Created only when the run has succeeded (a failed run leaves no empty directory behind).
+  std::string parent = std::filesystem::path(dir_).parent_path().string();
+  if (parent.empty()) parent = ".";
+  if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || ::access(parent.c_str(), W_OK) != 0)
+    throw std::invalid_argument("--csv " + dir_ + ": cannot create the directory (" + parent + " is not a writable directory)");
+  create_ = true;
 }
 
 void CsvDir::publish() const {
-  for (const auto& [name, content] : files_) {
-    const std::string path = dir_ + "/" + name, tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw std::runtime_error("csv: cannot write " + tmp);
-    if (std::fwrite(content.data(), 1, content.size(), f) != content.size()) {
-      std::fclose(f);
-      std::remove(tmp.c_str());
-      throw std::runtime_error("csv: short write to " + tmp);
-    }
-    publish_file(f, tmp, path, "csv");
-  }
+  if (create_ && ::mkdir(dir_.c_str(), 0777) != 0 && errno != EEXIST)
+    throw OutputError("csv: cannot create " + dir_ + ": " + std::strerror(errno));
+  for (const auto& [name, content] : files_) write_text_file(dir_ + "/" + name, content, "csv");
 }
 
 }  // namespace rdmasim

@@ -42,12 +42,14 @@ class CsvDir {
   /// std::invalid_argument naming `--csv` and the directory otherwise.
   explicit CsvDir(std::string dir);
   void add(const std::string& name, std::string content) { files_[name] = std::move(content); }
-  /// Writes every table atomically; std::runtime_error naming the file on failure.
+  /// Creates the directory if it was missing, and writes every table atomically; OutputError
+  /// naming the file on failure.
   void publish() const;
   const std::string& dir() const { return dir_; }
 
  private:
   std::string dir_;
+  bool create_ = false;  // the directory is created by publish()
   std::map<std::string, std::string> files_;
 };
 

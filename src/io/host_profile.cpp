@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <toml++/toml.h>
 
+#include "io/atomic_file.hpp"
+
 namespace rdmasim {
 namespace {
 
@@ -73,17 +75,9 @@ void write_host_profile(const std::string& path, const HostProfileDoc& doc) {
   for (const auto& [k, v] : doc.measurements) meas.insert(k, v);
   root.insert("measurements", std::move(meas));
 
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw std::runtime_error("cannot write " + tmp);
-    f << "# rdmasim host profile: use with `rdmasim lat --host-profile " << path << "`\n" << root << "\n";
-    if (!f) throw std::runtime_error("cannot write " + tmp);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot rename " + tmp + " to " + path);
-  }
+  std::ostringstream text;
+  text << "# rdmasim host profile: use with `rdmasim lat --host-profile " << path << "`\n" << root << "\n";
+  write_text_file(path, text.str(), "host profile");
 }
 
 }  // namespace rdmasim

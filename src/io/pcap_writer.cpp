@@ -249,9 +249,9 @@ void finish_block(std::vector<std::uint8_t>& b) {
 }  // namespace
 
 PcapWriter::PcapWriter(std::string path, std::uint32_t snaplen)
-    : path_(std::move(path)), tmp_path_(path_ + ".tmp"), snaplen_(snaplen) {
+    : path_(std::move(path)), tmp_path_(staging_path(path_)), snaplen_(snaplen) {
   file_ = std::fopen(tmp_path_.c_str(), "wb");
-  if (!file_) throw std::runtime_error("pcap: cannot create " + tmp_path_ + ": " + std::strerror(errno));
+  if (!file_) throw OutputError("pcap: cannot create " + tmp_path_ + ": " + std::strerror(errno));
   block_.clear();
   append_u32(block_, 0x0A0D0D0A); append_u32(block_, 0);
   append_u32(block_, 0x1A2B3C4D); append_u16(block_, 1); append_u16(block_, 0);
@@ -263,7 +263,7 @@ PcapWriter::PcapWriter(std::string path, std::uint32_t snaplen)
     put(block_.data(), block_.size());
   } catch (...) {
     std::fclose(file_);
-    std::remove(tmp_path_.c_str());
+    discard_staging(tmp_path_, path_);
     throw;
   }
 }
@@ -271,7 +271,7 @@ PcapWriter::PcapWriter(std::string path, std::uint32_t snaplen)
 PcapWriter::~PcapWriter() {
   if (!file_) return;
   std::fclose(file_);                // never published: drop the partial capture
-  std::remove(tmp_path_.c_str());
+  discard_staging(tmp_path_, path_);
 }
 
 void PcapWriter::require_open() const {
@@ -280,7 +280,7 @@ void PcapWriter::require_open() const {
 
 void PcapWriter::put(const void* data, std::size_t n) {
   if (n && std::fwrite(data, 1, n, file_) != n)
-    throw std::runtime_error("pcap: write to " + tmp_path_ + " failed: " + std::strerror(errno));
+    throw OutputError("pcap: writing " + path_ + " failed: " + std::strerror(errno));
 }
 
 std::uint32_t PcapWriter::add_interface(std::string_view name, std::uint16_t linktype) {

@@ -85,14 +85,14 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
-TraceWriter::TraceWriter(std::string path) : path_(std::move(path)), tmp_path_(path_ + ".tmp") {
+TraceWriter::TraceWriter(std::string path) : path_(std::move(path)), tmp_path_(staging_path(path_)) {
   file_ = std::fopen(tmp_path_.c_str(), "wb");
-  if (!file_) throw std::runtime_error("trace: cannot create " + tmp_path_ + ": " + std::strerror(errno));
+  if (!file_) throw OutputError("trace: cannot create " + tmp_path_ + ": " + std::strerror(errno));
   try {
     put("{\"traceEvents\":[");
   } catch (...) {
     std::fclose(file_);
-    std::remove(tmp_path_.c_str());
+    discard_staging(tmp_path_, path_);
     throw;
   }
 }
@@ -100,13 +100,13 @@ TraceWriter::TraceWriter(std::string path) : path_(std::move(path)), tmp_path_(p
 TraceWriter::~TraceWriter() {
   if (!file_) return;
   std::fclose(file_);  // never closed: discard, so no half-written trace is published
-  std::remove(tmp_path_.c_str());
+  discard_staging(tmp_path_, path_);
 }
 
 void TraceWriter::put(std::string_view s) {
   if (!file_) return;  // discarding (or closed)
   if (!s.empty() && std::fwrite(s.data(), 1, s.size(), file_) != s.size())
-    throw std::runtime_error("trace: write to " + tmp_path_ + " failed: " + std::strerror(errno));
+    throw OutputError("trace: writing " + path_ + " failed: " + std::strerror(errno));
 }
 
 void TraceWriter::begin(std::string_view ph, std::string_view name, std::string_view cat, std::int64_t pid,
