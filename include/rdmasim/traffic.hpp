@@ -71,5 +71,8 @@ struct TrafficResult {
 
 /// `exports` (optional, rdmasim/exports.hpp): trace and capture the run (the client is fabric.from).
 TrafficResult run_traffic(const TrafficConfig& c, Exports* exports = nullptr);
+/// How many flows the pattern has on `hosts` hosts, computed without listing them (run_traffic
+/// refuses more than 20 000 before it builds anything; an all-to-all on 16 000 hosts is 256 M).
+std::uint64_t pattern_flow_count(const TrafficConfig& c, int hosts);
 
 }  // namespace rdmasim

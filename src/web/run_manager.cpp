@@ -44,11 +44,10 @@ nlohmann::ordered_json sample_json(const Sample& s, const std::vector<std::strin
   return j;
 }
 
+// QPs of the run: bw's -q (both ways with -b), or the pattern's flows.
 std::int64_t flow_count(const config::LatOptions& o, int hosts) {
   if (o.pattern.empty()) return static_cast<std::int64_t>(o.qps) * (o.bidirectional ? 2 : 1);
-  if (o.pattern == "incast") return o.incast;
-  if (o.pattern == "alltoall") return static_cast<std::int64_t>(hosts) * (hosts - 1);
-  return hosts;
+  return static_cast<std::int64_t>(pattern_flow_count(config::to_traffic_config(o), hosts));
 }
 
 // The scenario key that sizes the topology (the one to lower when it is over the host limit).

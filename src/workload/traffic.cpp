@@ -27,12 +27,6 @@ std::string_view to_string(Pattern p) {
   return "?";
 }
 
-namespace {
-
-constexpr std::uint64_t kMaxFlows = 20'000;
-
-// How many flows the pattern has on `hosts` hosts, computed without listing them (an all-to-all
-// on 16 000 hosts is 256 M pairs: refused before anything is allocated).
 std::uint64_t pattern_flow_count(const TrafficConfig& c, int hosts) {
   const auto h = static_cast<std::uint64_t>(hosts);
   if (!c.flows.empty()) return c.flows.size();
@@ -44,6 +38,10 @@ std::uint64_t pattern_flow_count(const TrafficConfig& c, int hosts) {
   }
   return h;
 }
+
+namespace {
+
+constexpr std::uint64_t kMaxFlows = 20'000;
 
 std::vector<std::pair<int, int>> pattern_flows(const TrafficConfig& c, int hosts) {
   if (!c.flows.empty()) return c.flows;
