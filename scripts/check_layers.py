@@ -4,13 +4,16 @@ layer or one below it. Layers, lowest first (docs/layers.md):
 
   api        include/rdmasim      the public API: includes nothing but itself
   core       src/core             scheduler, units, registry
-  net        src/net              topology, ECMP, wire formats, packets
-  path       src/model            path IR, its builders, profiles, closed forms
+  net        src/net              topology, ECMP, routing tables, wire formats, packets
+  path       src/path             the path IR (PathSpec, StageSpec, Cost) and the network's stages
   host       src/host             CPU, memory, PCIe, GPU, NIC stages
+  build      src/model            the paths' builders, profiles, closed forms
   transport  src/sim, src/cc, src/lb   fabric, stages, RC/TCP, rate controls, load balancers
   verbs      src/verbs            the simulated verbs API on the transport
-  workload   src/workload, src/calibrate
-  config     src/config           options, scenario files and keys, the runs of compare and sweep
+  observe    src/observe          observers of a run: the wire capture and its pcapng writer
+  workload   src/workload
+  config     src/config           options, scenario and host-profile files, the runs of compare and sweep
+  calibrate  src/calibrate        probes of the real host and the host-profile fit
   io         src/io               reports and writers
   server     src/web              `rdmasim serve`
   app        apps/                the command line
@@ -28,12 +31,15 @@ LAYERS = [
     ("api", ["include/rdmasim"]),
     ("core", ["src/core"]),
     ("net", ["src/net"]),
-    ("path", ["src/model"]),
+    ("path", ["src/path"]),
     ("host", ["src/host"]),
+    ("build", ["src/model"]),
     ("transport", ["src/sim", "src/cc", "src/lb"]),
     ("verbs", ["src/verbs"]),
-    ("workload", ["src/workload", "src/calibrate"]),
+    ("observe", ["src/observe"]),
+    ("workload", ["src/workload"]),
     ("config", ["src/config"]),
+    ("calibrate", ["src/calibrate"]),
     ("io", ["src/io"]),
     ("server", ["src/web"]),
     ("app", ["apps"]),

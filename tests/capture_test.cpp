@@ -1,6 +1,6 @@
 // The pcapng export: the frames starting on a wire or fabric port, with per-flow PSNs in order,
 // one frame per transmitted packet (the port's tx_packets) and PFC frames as MAC control.
-#include "io/capture.hpp"
+#include "observe/capture.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

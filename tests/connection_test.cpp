@@ -8,8 +8,8 @@
 #include "model/budget.hpp"
 #include "model/connection.hpp"
 #include "model/path.hpp"
-#include "net/fabric_route.hpp"
-#include "net/link.hpp"
+#include "path/fabric_route.hpp"
+#include "path/link.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/latency.hpp"
 

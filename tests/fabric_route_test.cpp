@@ -1,13 +1,13 @@
 // Unloaded latency of a message along one fabric route: the simulator, the budget and the
 // closed form (sum of serialization + propagation + switch pipelines) agree to the picosecond,
 // for cut-through and for store-and-forward.
-#include "net/fabric_route.hpp"
+#include "path/fabric_route.hpp"
 
 #include <gtest/gtest.h>
 
 #include "model/budget.hpp"
 #include "net/ecmp.hpp"
-#include "net/link.hpp"
+#include "path/link.hpp"
 #include "net/wire_format.hpp"
 #include "sim_rig.hpp"
 

@@ -10,7 +10,7 @@
 #include <map>
 #include <sstream>
 
-#include "net/link.hpp"
+#include "path/link.hpp"
 #include "rdmasim/exports.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/profile.hpp"

@@ -1,4 +1,4 @@
-#include "io/host_profile.hpp"
+#include "config/host_profile.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "net/link.hpp"
+#include "path/link.hpp"
 
 #include <gtest/gtest.h>
 

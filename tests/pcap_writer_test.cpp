@@ -1,4 +1,4 @@
-#include "io/pcap_writer.hpp"
+#include "observe/pcap_writer.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

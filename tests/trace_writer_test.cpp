@@ -1,4 +1,4 @@
-#include "io/trace_writer.hpp"
+#include "sim/trace_writer.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -14,7 +14,7 @@
 #include "verbs/qp_state.hpp"
 #include "sim/rnr_timer.hpp"
 #include "verbs/verbs_paths.hpp"
-#include "net/link.hpp"
+#include "path/link.hpp"
 
 namespace rdmasim::verbs {
 namespace {

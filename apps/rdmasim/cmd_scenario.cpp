@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "config/scenario_runs.hpp"
-#include "io/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "io/json_report.hpp"
 #include "io/sweep_report.hpp"
 

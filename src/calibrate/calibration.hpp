@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "calibrate/probes.hpp"
-#include "io/host_profile.hpp"
+#include "config/host_profile.hpp"
 #include "rdmasim/profile.hpp"
 
 namespace rdmasim::calibrate {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "io/host_profile.hpp"
+#include "config/host_profile.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "model/path.hpp"
+#include "path/path_spec.hpp"
 #include "rdmasim/profile.hpp"
 
 namespace rdmasim {

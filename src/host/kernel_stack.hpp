@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-#include "model/path.hpp"
+#include "path/path_spec.hpp"
 #include "rdmasim/profile.hpp"
 
 namespace rdmasim {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "model/path.hpp"
+#include "path/path_spec.hpp"
 #include "rdmasim/profile.hpp"
 
 namespace rdmasim {

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "host/pcie.hpp"
-#include "model/path.hpp"
+#include "path/path_spec.hpp"
 #include "rdmasim/profile.hpp"
 
 namespace rdmasim {

@@ -11,7 +11,7 @@
 #include <filesystem>
 
 #include "core/number_text.hpp"
-#include "io/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 namespace rdmasim {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "io/pcap_writer.hpp"
-#include "io/trace_writer.hpp"
+#include "observe/pcap_writer.hpp"
+#include "sim/trace_writer.hpp"
 
 namespace rdmasim {
 

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "model/budget.hpp"
-#include "net/fabric_route.hpp"
+#include "path/fabric_route.hpp"
 
 namespace rdmasim {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "host/memory.hpp"
-#include "net/link.hpp"
+#include "path/link.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/load_balancer.hpp"

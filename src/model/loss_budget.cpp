@@ -6,7 +6,7 @@
 
 #include "model/budget.hpp"
 #include "model/path.hpp"
-#include "net/fabric_route.hpp"
+#include "path/fabric_route.hpp"
 #include "net/wire_format.hpp"
 
 namespace rdmasim {

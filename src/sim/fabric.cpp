@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "net/link.hpp"
+#include "path/link.hpp"
 #include "net/routing.hpp"
 #include "net/wire_format.hpp"
 #include "sim/fabric_port.hpp"

@@ -5,7 +5,7 @@
 #include <utility>
 #include <stdexcept>
 
-#include "io/trace_writer.hpp"
+#include "sim/trace_writer.hpp"
 #include "model/path.hpp"
 #include "sim/fabric.hpp"
 

@@ -1,6 +1,6 @@
 // Tracer: the simulation's optional trace hook (SimContext::tracer; nullptr = off). It traces
 // the first `max_messages` messages posted and writes, at each one's delivery, its critical
-// path as Chrome trace-event slices (io/trace_writer.hpp; opens in ui.perfetto.dev).
+// path as Chrome trace-event slices (sim/trace_writer.hpp; opens in ui.perfetto.dev).
 //
 // Recording: a traced message's packets carry a `trail`, the index of their last step in a
 // buffer owned by the tracer for that message (a tree: each step points at its parent). Every

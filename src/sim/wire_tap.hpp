@@ -1,6 +1,6 @@
 // WireTap: an optional observer of the frames that start their transmission (SimContext::tap,
 // Fabric::attach; nullptr = off, one branch where a frame starts). The packet capture
-// (io/capture.hpp) implements it. Frames carry their message's wire identity (Message::psn,
+// (observe/capture.hpp) implements it. Frames carry their message's wire identity (Message::psn,
 // dest_qp, ...), which the split stages stamp only while a tap is attached.
 #pragma once
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "net/link.hpp"
+#include "path/link.hpp"
 
 namespace rdmasim::verbs {
 

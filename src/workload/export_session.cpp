@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "io/capture.hpp"
+#include "observe/capture.hpp"
 #include "workload/run_probe.hpp"
 
 namespace rdmasim {

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "model/path.hpp"
-#include "net/fabric_route.hpp"
+#include "path/fabric_route.hpp"
 #include "net/wire_format.hpp"
 #include "sim/rc_connection.hpp"
 #include "sim/stages.hpp"

@@ -1,6 +1,6 @@
-#include "io/pcap_writer.hpp"
+#include "observe/pcap_writer.hpp"
 
-#include "io/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // Capture: the simulated frames that start transmission on chosen wires or fabric ports,
-// written as pcapng (io/pcap_writer.hpp) with simulated nanosecond timestamps, one interface
+// written as pcapng (observe/pcap_writer.hpp) with simulated nanosecond timestamps, one interface
 // per wire or port. It is the simulation's WireTap (sim/wire_tap.hpp).
 //
 // Frames are rebuilt from the packet and its message's wire identity (stamped by the split
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "io/pcap_writer.hpp"
+#include "observe/pcap_writer.hpp"
 #include "rdmasim/latency.hpp"
 #include "sim/wire_tap.hpp"
 

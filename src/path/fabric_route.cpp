@@ -1,6 +1,6 @@
-#include "net/fabric_route.hpp"
+#include "path/fabric_route.hpp"
 
-#include "net/link.hpp"
+#include "path/link.hpp"
 
 namespace rdmasim {
 

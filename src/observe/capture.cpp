@@ -1,4 +1,4 @@
-#include "io/capture.hpp"
+#include "observe/capture.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,6 +1,6 @@
-#include "io/trace_writer.hpp"
+#include "sim/trace_writer.hpp"
 
-#include "io/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include <charconv>
 #include <cerrno>

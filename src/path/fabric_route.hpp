@@ -8,7 +8,7 @@
 // serialization + propagation, plus one pipeline per switch.
 #pragma once
 
-#include "model/path.hpp"
+#include "path/path_spec.hpp"
 #include "net/routing.hpp"
 #include "net/topology.hpp"
 #include "rdmasim/profile.hpp"

@@ -3,7 +3,7 @@
 // propagates for length / velocity. Both are charged to the ledger: `transmit` and `propagate`.
 #pragma once
 
-#include "model/path.hpp"
+#include "path/path_spec.hpp"
 #include "rdmasim/profile.hpp"
 
 namespace rdmasim {

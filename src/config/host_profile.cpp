@@ -1,4 +1,4 @@
-#include "io/host_profile.hpp"
+#include "config/host_profile.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <toml++/toml.h>
 
-#include "io/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 namespace rdmasim {
 namespace {

@@ -1,4 +1,4 @@
-#include "io/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include <sys/stat.h>
 
