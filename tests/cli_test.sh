@@ -5,19 +5,19 @@ set -u
 bin=$1
 source "$(dirname "$0")/cli_lib.sh"
 
-expect_error "size must be at least 1 byte, got -5" lat -s -5
-expect_error "size must be at least 1 byte, got 0" lat -s 0
+expect_error "--size: must be at least 1 byte, got -5" lat -s -5
+expect_error "--size: must be at least 1 byte, got 0" lat -s 0
 expect_error "iterations must be at least 5" lat -n 4
-expect_error "--test: unknown not in" lat --test unknown
+expect_error "--test: unknown value \"unknown\" (valid: write, read, send)" lat --test unknown
 expect_error "unknown parameter \"nic.speed\"" lat --set nic.speed=1
 expect_error "link.rate: expected a rate" lat --set link.rate=fast
 expect_error "MTU must be one of 256, 512, 1024, 2048, 4096, got 1500" lat --mtu 1500
 expect_error "MTU must be one of" lat --mtu 8192
-expect_error "unknown profile \"fast\"" lat --profile fast
+expect_error "--profile: unknown value \"fast\" (valid: default, seed-demo, cx6-200g)" lat --profile fast
 expect_error "TCP has no one-sided write" lat --transport tcp --test write
-expect_error "--zero-copy: expected on or off" lat --zero-copy maybe
+expect_error "--zero-copy: expected true or false (on or off), got \"maybe\"" lat --zero-copy maybe
 expect_error "--bogus" lat --bogus
-expect_error "size must be at least 1 byte" budget -s 0
+expect_error "--size: must be at least 1 byte" budget -s 0
 expect_error "A subcommand is required" 
 
 expect_ok "RDMA_Write Latency Test" lat -n 100
@@ -86,7 +86,7 @@ expect_ok " CQ Moderation   : 1" bw -n 200 --test send
 expect_ok "RDMA_Read BW Test" bw --test read -n 200
 expect_ok " Outstand reads  : 4" bw --test read -n 200 -o 4
 expect_error "--test read runs back-to-back" bw --test read --topology fat-tree
-expect_error "--outs (outstanding reads): must be 1..256" bw --test read -o 0
+expect_error "--outs: must be 1..256, got 0" bw --test read -o 0
 expect_ok " Number of qps   : 3" bw -n 200 -q 3
 expect_ok " local address: LID 0000 QPN 0x0015" bw -n 200 -q 3
 expect_ok " QP 1 A->B route : h0 -> edge0.0" bw --topology fat-tree --to h15 -n 50 -q 2
@@ -95,15 +95,15 @@ expect_ok " QP 0 B->A route : h15 -> edge3.1" bw --topology fat-tree --to h15 -n
 expect_ok '"direction": "B->A"' bw -n 200 -b --json
 expect_ok '"duration_s": 0.001' bw -D 1ms --json
 expect_ok '"margin_s": 0.0002' bw -D 0.001 -f 200us --json
-expect_error "-q/--qp (QPs): must be 1..1024" bw -q 0
-expect_error "-D/--duration: expected a time" bw -D soon
+expect_error "--qp: must be 1..1024, got 0" bw -q 0
+expect_error "--duration: expected a time" bw -D soon
 expect_error "-f/--margin: twice the margin must be shorter than -D/--duration" bw -D 1ms -f 500us
 expect_error "-f/--margin: needs -D/--duration" bw -f 1ms
 expect_error "-D/--duration: 0 messages completed inside the measured window" bw --transport tcp -D 1ms
 expect_error "--post-list/--cq-mod batch one QP's iterations" bw -q 2 -l 4
 expect_error "-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test" bw --topology fat-tree --pattern permutation -q 2
 expect_error "--loss-sweep runs one QP one way" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 -b
-expect_error "tx depth must be 1..8192" bw -t 0
+expect_error "--tx-depth: must be 1..8192, got 0" bw -t 0
 
 expect_ok "per-flow goodput: min" bw --topology fat-tree --pattern permutation -n 20 -t 8
 expect_ok '"aggregate_Gbps"' bw --topology fat-tree --pattern incast --incast 4 -n 20 --json
@@ -115,14 +115,14 @@ expect_ok "retransmitted (go-back-N), 1 NAKs, 0 timeouts" bw --topology single-s
 expect_ok "CNPs; DCQCN rate" bw --topology single-switch --hosts 3 --to h2 --size 65536 -n 20 --cc dcqcn
 expect_ok "Jain's fairness index" bw --topology single-switch --hosts 5 --pattern incast --incast 4 -n 10 -t 4 --cc dcqcn
 expect_error "--drop-frames: expected frame numbers like 50 or 50,51" bw --topology single-switch --drop-frames h0-sw0=0
-expect_error "--cc: dcqcm not in" bw --topology single-switch --cc dcqcm
+expect_error "--cc: unknown congestion control \"dcqcm\"" bw --topology single-switch --cc dcqcm
 expect_ok "C = (1-f_r) C_gbn + f_r C_r" budget --topology single-switch -s 65536 --loss 1e-3
 expect_ok "Mathis' Reno/SACK formula" bw --topology single-switch -n 50 --loss-sweep 0,1e-3
 expect_ok "TCP sim Gb/s" bw --topology single-switch -n 50 --loss-sweep 0,1e-3
 expect_ok "TCP (reno): 920 segments sent, 1 retransmitted (1 fast retransmits, 0 timeouts)" bw --transport tcp --topology single-switch --size 65536 -n 20 -t 4 --drop-frames h0-sw0=50
 expect_ok "TCP (dctcp)" bw --transport tcp --tcp-cc dctcp --loss 1e-3 -n 20
 expect_ok "TCP: " bw --transport tcp --tcp-cc dctcp --topology single-switch --hosts 5 --pattern incast --incast 4 -n 10 -t 4
-expect_error "--tcp-cc: cubic not in" bw --transport tcp --tcp-cc cubic
+expect_error "--tcp-cc: unknown value \"cubic\" (valid: reno, dctcp)" bw --transport tcp --tcp-cc cubic
 expect_error "kernel TCP across a fabric runs in" lat --transport tcp --topology single-switch
 expect_error "--loss/--drop-frames/--drop-burst need a switched --topology" bw --loss 1e-3
 expect_ok "retransmitted (go-back-N), 1 NAKs" bw --topology single-switch -n 40 -t 8 --drop-burst h0-sw0@20us
@@ -144,7 +144,7 @@ expect_error "--seeds" bw --topology fat-tree --pattern permutation --seeds 0
 expect_error "switch.pfc_headroom" bw --topology fat-tree --pattern incast -n 5 --set switch.pfc_headroom=100B
 expect_error "switch.data_tc" bw --topology fat-tree --pattern incast -n 5 --set switch.data_tc=9
 expect_ok "adaptive per packet; unloaded: h0 -> edge0.0" bw --topology fat-tree --to h15 --routing adaptive -n 10
-expect_error "The following arguments were not expected" lat --topology fat-tree --routing spray
+expect_error "--routing spray is for bw (lat and budget follow the flow's ECMP route)" lat --topology fat-tree --routing spray
 # PFC pathologies: the ring deadlock is reported with its cycle, the watchdog and up-down routing complete.
 expect_failed_run "PFC DEADLOCK at 1021.259 us: 4 paused queues" "a PFC deadlock" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
 expect_failed_run "sw3->sw0               priority 3    129636 B queued, paused 1000.000 us  -> waits for sw0->sw1" "a PFC deadlock" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16
@@ -152,8 +152,8 @@ expect_failed_run '"deadlock_reports": [' "a PFC deadlock" bw --topology ring --
 expect_ok "lossless frames dropped by it" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 20 -t 16 --set switch.pfc_watchdog=200us --set switch.pfc_watchdog_restore=20us
 expect_ok "h2    h0     49154       200" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --ring-routing up-down
 expect_error "stride: must be 1..3" bw --topology ring --switches 4 --pattern stride --stride 4
-expect_error "ring: switches must be 3..10000" bw --topology ring --switches 2 --pattern stride
-expect_error "--ring-routing: shortest not in" bw --topology ring --pattern stride --ring-routing shortest
+expect_error "--switches: must be 3..10000, got 2" bw --topology ring --switches 2 --pattern stride
+expect_error "--ring-routing: unknown value \"shortest\"" bw --topology ring --pattern stride --ring-routing shortest
 expect_error "switch.pfc_watchdog_restore" bw --topology ring --pattern stride --set switch.pfc_watchdog_restore=0us
 expect_ok "ring" list
 expect_ok "link faults: 2 links down/up, 2 routing recomputations, 2040 frames lost to down links" bw --topology fat-tree --to h15 -n 2000 -s 65536 --link-down agg0.1-core2@2ms-6ms --set switch.route_convergence=1ms
@@ -228,7 +228,7 @@ expect_error "--staging-chunk: chunk size 0 is not a pipeline" lat --mem gpu --g
 expect_error "not a multiple of the packet size 4096" lat --use-cuda --gpudirect off --staging-chunk 1000
 expect_error "--staging-chunk applies to the staged path" lat --use-cuda --staging-chunk 8192
 expect_error "apply to GPU buffers: add --mem gpu" lat --gpudirect on
-expect_error "--mem: expected host, gpu" lat --mem tpu
+expect_error "--mem: unknown value \"tpu\" (valid: host, gpu," lat --mem tpu
 expect_error "--rx-frames: must be 1..65535" lat --rx-frames 0
 expect_error "--qp-pool pre-builds the connections" lat --conn-reuse 5 --qp-pool
 expect_ok "Connections: 5 set up in the timed loop" lat --connect-per-msg --topology single-switch -n 6
@@ -308,7 +308,7 @@ expect_error "--post-list/--cq-mod batch the single-QP bw test" bw --topology si
 expect_ok "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong" allreduce -b 1M -e 1M -n 1 -w 0
 expect_ok "# Out of bounds values : 0 OK" allreduce --hosts 4 -b 64K -e 256K -n 1 --algo halving-doubling --gpudirect off
 expect_error "halving-doubling needs a power-of-two number of ranks, got 6" allreduce --hosts 6 --algo halving-doubling -b 1M -e 1M
-expect_error "-b: expected a size like 8, 64K, 32M or 1G" allreduce -b 12Q
+expect_error "--minbytes: expected a size like 8, 64K, 32M or 1G, got \"12Q\"" allreduce -b 12Q
 expect_error "--nodes: the topology has 8 hosts" allreduce --nodes 9 -b 1M -e 1M
 
 echo "$pass passed, $fail failed"

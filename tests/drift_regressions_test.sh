@@ -49,7 +49,7 @@ expect_error "--use-cuda: expected a GPU index like 0, got \"x\"" bw --use-cuda=
 expect_error "--seed: must be 0 or more, got -1" bw --seed -1
 expect_error "--seed: must be 0 or more, got -1" allreduce --seed -1
 printf 'command = "lat"\nseed = -1\n' >"$tmp/seed.toml"
-expect_error "seed: must be 0..9223372036854775807, got -1" run "$tmp/seed.toml"
+expect_error "seed: must be 0 or more, got -1" run "$tmp/seed.toml"
 
 # [foo], an unknown empty table, was accepted.
 printf 'command = "lat"\n[foo]\n' >"$tmp/foo.toml"

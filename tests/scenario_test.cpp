@@ -124,7 +124,7 @@ TEST(Scenario, EveryBadInputHasItsOwnLocatedMessage) {
       {"command = \"lat\"\n[workload]\niters = 1.5\n", "workload.iters: expected an integer, got float 1.5"},
       {"command = \"lat\"\n[workload]\nsize = \"4 parsecs\"\n", "s.toml:3:8: workload.size:"},
       {"command = \"lat\"\n[workload]\nsize = true\n", "workload.size: expected a size like 4096"},
-      {"command = \"lat\"\n[workload]\nsize = 0\n", "workload.size: must be 1.."},
+      {"command = \"lat\"\n[workload]\nsize = 0\n", "workload.size: must be at least 1 byte, got 0"},
       {"command = \"lat\"\n[workload]\ntest = \"atomic\"\n", "workload.test: unknown value \"atomic\" (valid: write, read, send)"},
       {"command = \"lat\"\n[workload]\ntransport = \"udp\"\n", "workload.transport: unknown value \"udp\" (valid: rdma, tcp)"},
       {"command = \"lat\"\n[workload]\ntx_depth = 4\n", "workload.tx_depth: not used by command \"lat\""},

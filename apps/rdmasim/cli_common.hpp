@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/options.hpp"
+#include "config/scenario_keys.hpp"
 #include "io/csv_export.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/exports.hpp"
@@ -21,12 +22,11 @@ using namespace rdmasim::config;  // the options and their conversions, by their
 
 /// For an unsigned option such as --seed: CLI11 would read "-1" as 2^64 - 1; this refuses a sign.
 CLI::Validator unsigned_number();
-/// Adds the options that make sense for `cmd` (the demo picks transport and toggles itself;
-/// the budget has no iterations or seed).
+/// The flags of the scenario keys that apply to `cmd` (config/scenario_keys.hpp), each setting
+/// its key in `o` exactly as a scenario file would (same checks, same messages).
+void add_key_options(CLI::App& app, LatOptions& o, Command cmd);
+/// add_key_options plus the flags that are not keys (--set, --json, --quiet, ...).
 void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);
-/// --topology and the topologies' shapes (--k, --hosts, --leaves, ..., --ring-routing), for every
-/// command that builds a fabric; `switched_only` leaves out back-to-back and loopback.
-void add_topology_options(CLI::App& app, LatOptions& o, bool switched_only);
 /// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.
 /// Throws std::invalid_argument for a path it cannot write or with -a / --seeds.
 std::unique_ptr<Exports> open_exports(const LatOptions& o);

@@ -502,20 +502,17 @@ int run_demo_cmd(const cli::LatOptions& o) {
 int main(int argc, char** argv) {
   CLI::App app{"rdmasim: a packet-level simulator of RDMA data paths with an exact latency ledger"};
   app.require_subcommand(1);
-  cli::LatOptions lat_o, budget_o, demo_o;
-  demo_o.iters = 5000;
+  cli::LatOptions lat_o = cli::default_options(cli::Command::lat), budget_o = cli::default_options(cli::Command::budget),
+                  demo_o = cli::default_options(cli::Command::demo);
 
   CLI::App* lat = app.add_subcommand("lat", "perftest-style latency test (ib_write_lat/ib_read_lat/ib_send_lat)");
   cli::add_lat_options(*lat, lat_o, cli::Command::lat);
   CLI::App* budget = app.add_subcommand("budget", "closed-form latency budget for the same path");
   cli::add_lat_options(*budget, budget_o, cli::Command::budget);
-  cli::LatOptions bw_o;
-  bw_o.size = 65536;
-  bw_o.iters = 5000;
+  cli::LatOptions bw_o = cli::default_options(cli::Command::bw);
   CLI::App* bw = app.add_subcommand("bw", "perftest-style bandwidth test (ib_write_bw/ib_send_bw)");
   cli::add_lat_options(*bw, bw_o, cli::Command::bw);
-  cli::LatOptions allreduce_o;
-  cli::set_allreduce_defaults(allreduce_o);
+  cli::LatOptions allreduce_o = cli::default_options(cli::Command::allreduce);
   CLI::App* allreduce = app.add_subcommand("allreduce", "nccl-tests all_reduce_perf: ring or halving-doubling AllReduce across hosts x GPUs on a fabric");
   cli::add_allreduce_options(*allreduce, allreduce_o);
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");

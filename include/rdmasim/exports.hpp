@@ -31,6 +31,8 @@ struct ExportOptions {
   std::int64_t pcap_frames = 100000;    // at most this many frames
   std::int64_t pcap_snaplen = 0;        // bytes kept per frame (0: whole frames)
   bool hop_ledger = false;              // keep the traced messages' ledger hop by hop (traces them even without trace_path)
+
+  bool operator==(const ExportOptions&) const = default;
 };
 
 /// One hop of the traced messages' critical paths (a host stage, a fabric port or a switch's

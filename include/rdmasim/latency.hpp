@@ -40,6 +40,8 @@ struct LinkFault {
   double loss = 0;
   std::vector<std::uint64_t> drop_frames;
   std::vector<std::pair<Time, Time>> drop_windows;  // [from, to): a burst; to <= from: one frame at from
+
+  bool operator==(const LinkFault&) const = default;
 };
 
 /// A link going down at `down` and back up at `up` (Time::max(): never); the switches' routing
@@ -47,6 +49,8 @@ struct LinkFault {
 struct LinkOutage {
   std::string a, b;
   Time down{}, up = Time::max();
+
+  bool operator==(const LinkOutage&) const = default;
 };
 
 struct FabricConfig {
@@ -64,6 +68,8 @@ struct FabricConfig {
   double loss = 0;                     // every cable corrupts each frame with this probability (both ways)
   std::vector<LinkFault> faults;       // per-cable faults (a fault's loss replaces `loss` there)
   std::vector<LinkOutage> outages;
+
+  bool operator==(const FabricConfig&) const = default;
 };
 
 std::string_view to_string(TestKind t);

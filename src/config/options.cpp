@@ -313,17 +313,11 @@ std::vector<std::int64_t> all_sizes() {
   return v;
 }
 
-void set_allreduce_defaults(LatOptions& o) {
-  o.topology = "single-switch";
-  o.fabric.hosts = 8;
-  o.iters = 20;
-}
-
 std::int64_t parse_nccl_size(const std::string& v, const char* flag) {
   std::int64_t x = 0;
   std::size_t i = 0;
   for (; i < v.size() && v[i] >= '0' && v[i] <= '9'; ++i) {
-    if (x > (std::int64_t{1} << 40)) throw std::invalid_argument(std::string(flag) + ": size too large: \"" + v + "\"");
+    if (x > (std::int64_t{1} << 40)) throw std::invalid_argument(std::string(flag) + (*flag ? ": " : "") + "size too large: \"" + v + "\"");
     x = x * 10 + (v[i] - '0');
   }
   std::int64_t unit = 1;
@@ -333,7 +327,7 @@ std::int64_t parse_nccl_size(const std::string& v, const char* flag) {
     ++i;
   }
   if (i == 0 || i != v.size() || unit == 0)
-    throw std::invalid_argument(std::string(flag) + ": expected a size like 8, 64K, 32M or 1G, got \"" + v + "\"");
+    throw std::invalid_argument(std::string(flag) + (*flag ? ": " : "") + "expected a size like 8, 64K, 32M or 1G, got \"" + v + "\"");
   return x * unit;
 }
 

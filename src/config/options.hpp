@@ -27,6 +27,8 @@ struct CollectiveOptions {
   std::string min_bytes = "32M", max_bytes = "32M";
   std::int64_t step_factor = 2;
   int warmup = 1;
+
+  bool operator==(const CollectiveOptions&) const = default;
 };
 
 struct LatOptions {
@@ -89,6 +91,8 @@ struct LatOptions {
   bool connect_per_msg = false;
   std::int64_t conn_reuse = 0;
   bool qp_pool = false;
+
+  bool operator==(const LatOptions&) const = default;
 };
 
 enum class Command { lat, budget, demo, bw, allreduce };
@@ -114,8 +118,6 @@ void apply_gpu_options(const LatOptions& o, LatConfig& c);
 /// perftest -a: 2, 4, ..., 2^23.
 std::vector<std::int64_t> all_sizes();
 
-/// The allreduce command's defaults: 8 hosts on one switch, nccl-tests' -n 20.
-void set_allreduce_defaults(LatOptions& o);
 /// nccl-tests sizes: a number with an optional K, M or G suffix (powers of 1024).
 std::int64_t parse_nccl_size(const std::string& v, const char* flag);
 /// Throws std::invalid_argument naming the flag.

@@ -3,19 +3,19 @@
 // options the command line has, grouped in tables — [workload], [toggles], [network] — plus
 // any profile parameter under [params] (nested tables or dotted keys, values with units).
 //
-// One table of keys (scenario_keys) drives parsing, `--set`-style overrides, and the generated
-// docs/scenario-format.md, so they cannot drift. Every error names the file, line and column
+// One table of keys (config/scenario_keys.hpp) drives parsing, `--set`-style overrides, the
+// command line, to_toml and the generated docs/scenario-format.md, so they cannot drift. Every error names the file, line and column
 // and the key path, lists the valid names for an unknown key or component, and is thrown
 // before anything runs (std::invalid_argument).
 #pragma once
 
-#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "config/options.hpp"
+#include "config/scenario_keys.hpp"
 
 namespace rdmasim::config {
 
@@ -26,17 +26,6 @@ struct Scenario {
   LatOptions options;
   std::map<std::string, std::string> where;  // key path -> "file:line:col" (for later errors)
 };
-
-struct ScenarioKey {
-  std::string path;     // "network.mtu"
-  std::string type;     // string | int | bool | bytes | list
-  std::string help;
-  std::vector<std::string> choices;  // for enumerations
-  std::function<void(Scenario&, const std::string&)> set;  // value as text; throws invalid_argument
-  std::function<std::string(const LatOptions&)> get;       // the default shown in the docs
-};
-
-const std::vector<ScenarioKey>& scenario_keys();
 
 /// Parses TOML (or JSON when `json`) text. `name` is used in error locations.
 Scenario parse_scenario(std::string_view text, const std::string& name, bool json = false);
@@ -50,6 +39,10 @@ LatConfig scenario_config(const Scenario& s);
 /// Throws std::invalid_argument ("FILE:LINE:COL: outputs.KEY: <why>") when the scenario has an
 /// [outputs] key: files are written by `rdmasim run` only, not by compare, sweep or the API.
 void refuse_outputs(const Scenario& s, const std::string& why);
+/// The scenario as a TOML document that parses back to it: command, name, description, every
+/// key whose value differs from the command's default (config/scenario_keys.hpp), and [params]
+/// (a parameter set twice: its last value).
+std::string to_toml(const Scenario& s);
 /// docs/scenario-format.md, generated from scenario_keys() and the profile parameters.
 std::string scenario_format_markdown();
 
