@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #endif
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    rdmasim::config::Scenario s = rdmasim::config::parse_scenario(text, "fuzz", json);
+    rdmasim::config::Scenario s = rdmasim::parse_scenario(text, "fuzz", json);
     // Keep the fuzzer away from minute-long topologies: configuration only, no simulation.
     if (s.options.fabric.k > 16 || s.options.fabric.hosts > 4096 || s.options.fabric.leaves * s.options.fabric.hosts_per_leaf > 4096)
       return 0;

@@ -38,7 +38,7 @@ using rdmasim::testing::error_text;
 
 // 200 64 KiB WRITEs per QP, configured by hand (not through the mapping under test).
 BwResult by_hand(int qps, bool bidirectional, int tx_depth = 128) {
-  LatOptions o;
+  ScenarioOptions o;
   o.size = 65536;
   o.iters = 200;
   BwConfig b;
@@ -55,7 +55,7 @@ BwResult by_hand(int qps, bool bidirectional, int tx_depth = 128) {
 TEST(DriftRegression, CompareHonoursQpsAndBidirectional) {
   const BwResult want = by_hand(4, true);
   EXPECT_NEAR(want.msg_rate_mpps, 0.3732, 5e-5);  // perftest -q 4 -b: both directions' rates added
-  const std::vector<Metric> m = scenario_metrics(parse_scenario(kQ4, "q4.toml"));
+  const std::vector<Metric> m = rdmasim::run(parse_scenario(kQ4, "q4.toml")).metrics;
   EXPECT_EQ(metric(m, "msg_rate_Mpps"), want.msg_rate_mpps);
   EXPECT_EQ(metric(m, "bw_avg_Gbps"), want.bw_avg_bps / 1e9);
 }
@@ -64,8 +64,8 @@ TEST(DriftRegression, SweepOverQpsGivesDifferentRows) {
   // One message in flight per QP: one QP leaves a third of the link idle, four fill it (with a deep
   // window the link caps both alike and the rows could not tell the key was ignored).
   Scenario base = parse_scenario(kQ4, "q4.toml");
-  apply_scenario_override(base, "workload.bidirectional=false");
-  apply_scenario_override(base, "workload.tx_depth=1");
+  apply_override(base, "workload.bidirectional=false");
+  apply_override(base, "workload.tx_depth=1");
   const SweepTable t = run_sweep(base, {parse_sweep_param("workload.qps=1,4")}, 2);
   ASSERT_EQ(t.rows.size(), 2u);
   EXPECT_EQ(metric(t.rows[0], "msg_rate_Mpps"), by_hand(1, false, 1).msg_rate_mpps);
@@ -80,7 +80,7 @@ TEST(DriftRegression, DurationKeysReachTheRun) {
   EXPECT_EQ(b.duration, Time::us(200));
   EXPECT_EQ(b.margin, Time::us(20));
   // Duration and iterations are two ways to say when to stop: refused together, as -D with -n.
-  apply_scenario_override(s, "workload.iters=100");
+  apply_override(s, "workload.iters=100");
   EXPECT_EQ(error_text([&] { to_bw_config(s.options); }),
             "-n/--iters and -D/--duration (workload.iters, workload.duration): give one (a duration run posts until "
             "the time is up)");
@@ -88,7 +88,7 @@ TEST(DriftRegression, DurationKeysReachTheRun) {
 
 // -D 0 was taken as "no duration" and ran --iters messages.
 TEST(DriftRegression, ZeroDurationIsRefused) {
-  LatOptions o;
+  ScenarioOptions o;
   o.duration = "0";
   EXPECT_EQ(error_text([&] { to_bw_config(o); }), "-D/--duration: must be more than 0, got \"0\"");
   o.duration.clear();
@@ -100,7 +100,7 @@ TEST(DriftRegression, ZeroDurationIsRefused) {
 TEST(DriftRegression, PatternRefusesTheTwoHostKeys) {
   Scenario s = parse_scenario(
       "command = \"bw\"\n[workload]\npattern = \"permutation\"\nqps = 2\n[network]\ntopology = \"single-switch\"\n", "p.toml");
-  EXPECT_NE(error_text([&] { scenario_metrics(s); }).find("-q/--qp, -b/--bidirectional and -D/--duration are for the two-host"),
+  EXPECT_NE(error_text([&] { rdmasim::run(s).metrics; }).find("-q/--qp, -b/--bidirectional and -D/--duration are for the two-host"),
             std::string::npos);
 }
 

@@ -80,7 +80,7 @@ TEST(RateControlRegistry, AComponentRegisteredFromOutsideRunsEverywhere) {
     return c.kind == "congestion control" && c.name == "fixed-25g";
   }));
   // A scenario names it; the run paces every packet at 25 Gb/s.
-  const cli::Scenario s = cli::parse_scenario(
+  const Scenario s = parse_scenario(
       "command = \"bw\"\n[workload]\nsize = \"64KiB\"\niters = 100\n[network]\ntopology = \"single-switch\"\ncc = \"fixed-25g\"\n",
       "fixed.toml");
   FixedRate::sent = FixedRate::acked_packets = FixedRate::acks = 0;

@@ -10,6 +10,7 @@
 
 #include "config/scenario_runs.hpp"
 
+using namespace rdmasim;
 using namespace rdmasim::config;
 namespace fs = std::filesystem;
 
@@ -23,7 +24,7 @@ TEST(ScenarioGolden, EveryShippedScenarioMatchesItsGoldenValues) {
   ASSERT_GE(files.size(), 10u);
   for (const fs::path& f : files) {
     const Scenario s = load_scenario(f.string());
-    const std::vector<Metric> got = scenario_metrics(s);
+    const std::vector<Metric> got = rdmasim::run(s).metrics;
     const fs::path golden = src / "tests" / "golden" / (f.stem().string() + ".json");
     if (update) {
       nlohmann::ordered_json j;

@@ -25,16 +25,16 @@ namespace {
 constexpr Command kCommands[] = {Command::lat, Command::budget, Command::bw, Command::allreduce};
 
 // The command line of `cmd` as the program builds it.
-void add_options(CLI::App& app, LatOptions& o, Command cmd) {
+void add_options(CLI::App& app, ScenarioOptions& o, Command cmd) {
   if (cmd == Command::allreduce)
     cli::add_allreduce_options(app, o);
   else
     cli::add_lat_options(app, o, cmd);
 }
 
-LatOptions from_cli(Command cmd, const std::vector<std::string>& args) {
+ScenarioOptions from_cli(Command cmd, const std::vector<std::string>& args) {
   CLI::App app;
-  LatOptions o = default_options(cmd);
+  ScenarioOptions o = default_options(cmd);
   add_options(app, o, cmd);
   std::vector<const char*> argv{"rdmasim"};
   for (const std::string& a : args) argv.push_back(a.c_str());
@@ -113,7 +113,7 @@ TEST(ScenarioKeys, FlagTomlJsonAndRoundTripGiveTheSameOptions) {
       for (const std::vector<std::string>& v : samples(k)) {
         const std::string lit = literal(k, v);
         SCOPED_TRACE(std::string(command_name(cmd)) + ": " + k.path + " = " + lit);
-        const LatOptions cli = from_cli(cmd, flag_args(k, v));
+        const ScenarioOptions cli = from_cli(cmd, flag_args(k, v));
         const Scenario t = parse_scenario(toml_of(cmd, k, lit), "s.toml");
         const Scenario j = parse_scenario(json_of(cmd, k, lit), "body", true);
         const std::string again = to_toml(t);
@@ -162,7 +162,7 @@ TEST(ScenarioKeys, AKeyThatDoesNotApplyIsRefusedByTheFileAndTheFlags) {
 TEST(ScenarioKeys, EveryFlagIsAKeyOrAListedNonKeyFlag) {
   for (Command cmd : {Command::lat, Command::budget, Command::bw, Command::allreduce, Command::demo}) {
     CLI::App app;
-    LatOptions o = default_options(cmd);
+    ScenarioOptions o = default_options(cmd);
     add_options(app, o, cmd);
     for (const CLI::Option* opt : app.get_options()) {
       const std::vector<std::string> names = opt->get_lnames();

@@ -84,17 +84,17 @@ TEST(Scenario, JsonTreeIsTheSame) {
 
 TEST(Scenario, OverridesReachKeysAndParameters) {
   Scenario s = parse_scenario(kGood, "s.toml");
-  apply_scenario_override(s, "network.mtu=1024");
-  apply_scenario_override(s, "switch.buffer=2MiB");
-  apply_scenario_override(s, "params.link.rate=50Gbps");
-  apply_scenario_override(s, "toggles.zero_copy=true");
+  apply_override(s, "network.mtu=1024");
+  apply_override(s, "switch.buffer=2MiB");
+  apply_override(s, "params.link.rate=50Gbps");
+  apply_override(s, "toggles.zero_copy=true");
   const LatConfig c = scenario_config(s);
   EXPECT_EQ(c.mtu, Bytes(1024));
   EXPECT_EQ(c.profile.sw.buffer, Bytes(2 * 1024 * 1024));
   EXPECT_EQ(c.profile.link.rate, Rate::gbps(50));  // later settings win
   EXPECT_TRUE(c.toggles.zero_copy);
-  EXPECT_THROW(apply_scenario_override(s, "network.mtu=big"), std::invalid_argument);
-  EXPECT_THROW(apply_scenario_override(s, "nonsense"), std::invalid_argument);
+  EXPECT_THROW(apply_override(s, "network.mtu=big"), std::invalid_argument);
+  EXPECT_THROW(apply_override(s, "nonsense"), std::invalid_argument);
 }
 
 TEST(Scenario, BwDefaultsAndCommandOnlyKeys) {

@@ -61,7 +61,7 @@ TEST(RunManager, QueuesRunsAndKeepsAtMostMaxKept) {
   std::vector<std::string> ids;
   for (int i = 0; i < 4; ++i) {
     RunRequest r;
-    r.scenario = config::parse_scenario(R"({"command":"budget"})", "t", true);
+    r.scenario = parse_scenario(R"({"command":"budget"})", "t", true);
     r.scenario_json = {{"command", "budget"}};
     ids.push_back(m.submit(std::move(r)));
     ASSERT_TRUE(m.wait(ids.back(), std::chrono::seconds(30)));

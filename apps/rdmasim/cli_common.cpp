@@ -20,7 +20,7 @@ CLI::Validator unsigned_number() {
       "UINT");
 }
 
-void add_key_options(CLI::App& app, LatOptions& o, Command cmd) {
+void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd) {
   for (const ScenarioKey& k : scenario_keys()) {
     if ((k.commands & command_bit(cmd)) == 0 || k.flags.empty()) continue;
     const ScenarioKey* key = &k;
@@ -58,7 +58,7 @@ void add_key_options(CLI::App& app, LatOptions& o, Command cmd) {
   }
 }
 
-void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
+void add_lat_options(CLI::App& app, ScenarioOptions& o, Command cmd) {
   add_key_options(app, o, cmd);
   app.add_option("--set", o.sets, "override a profile parameter, key=value (repeatable; `rdmasim list`) [params.KEY]");
   if (cmd == Command::demo) return;
@@ -71,14 +71,14 @@ void add_lat_options(CLI::App& app, LatOptions& o, Command cmd) {
   }
 }
 
-std::unique_ptr<CsvDir> open_csv(const LatOptions& o) {
+std::unique_ptr<CsvDir> open_csv(const ScenarioOptions& o) {
   if (o.csv.empty()) return nullptr;
   if (o.seeds > 1) throw std::invalid_argument("--csv: one run at a time (not with --seeds)");
   if (!o.loss_sweep.empty()) throw std::invalid_argument("--csv: not with --loss-sweep (use --json)");
   return std::make_unique<CsvDir>(o.csv);
 }
 
-std::unique_ptr<Exports> open_exports(const LatOptions& o) {
+std::unique_ptr<Exports> open_exports(const ScenarioOptions& o) {
   const ExportOptions& x = o.exports;
   if (x.trace_path.empty() && x.pcap_path.empty() && !x.hop_ledger) {
     if (!x.pcap_ports.empty()) throw std::invalid_argument("--pcap-port needs --pcap FILE");

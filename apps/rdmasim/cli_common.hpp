@@ -24,14 +24,14 @@ using namespace rdmasim::config;  // the options and their conversions, by their
 CLI::Validator unsigned_number();
 /// The flags of the scenario keys that apply to `cmd` (config/scenario_keys.hpp), each setting
 /// its key in `o` exactly as a scenario file would (same checks, same messages).
-void add_key_options(CLI::App& app, LatOptions& o, Command cmd);
+void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd);
 /// add_key_options plus the flags that are not keys (--set, --json, --quiet, ...).
-void add_lat_options(CLI::App& app, LatOptions& o, Command cmd);
+void add_lat_options(CLI::App& app, ScenarioOptions& o, Command cmd);
 /// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.
 /// Throws std::invalid_argument for a path it cannot write or with -a / --seeds.
-std::unique_ptr<Exports> open_exports(const LatOptions& o);
+std::unique_ptr<Exports> open_exports(const ScenarioOptions& o);
 /// The --csv directory, checked before the run; null when not asked.
-std::unique_ptr<CsvDir> open_csv(const LatOptions& o);
+std::unique_ptr<CsvDir> open_csv(const ScenarioOptions& o);
 /// Publishes them after a successful run (a note on stderr if --pcap-frames cut the capture).
 void publish_exports(Exports* x);
 

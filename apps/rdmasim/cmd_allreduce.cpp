@@ -4,7 +4,7 @@
 
 namespace rdmasim::cli {
 
-void add_allreduce_options(CLI::App& app, LatOptions& l) {
+void add_allreduce_options(CLI::App& app, ScenarioOptions& l) {
   add_key_options(app, l, Command::allreduce);
   app.add_option("--set", l.sets, "override a profile parameter, key=value (repeatable; `rdmasim list`) [params.KEY]");
   app.add_flag("--json", l.json, "print JSON instead of the table");

@@ -9,6 +9,6 @@
 
 namespace rdmasim::cli {
 
-void add_allreduce_options(CLI::App& app, LatOptions& o);
+void add_allreduce_options(CLI::App& app, ScenarioOptions& o);
 
 }  // namespace rdmasim::cli

@@ -25,7 +25,7 @@ struct Options {
 
 Scenario load_with_sets(const std::string& path, const std::vector<std::string>& sets) {
   Scenario s = load_scenario(path);
-  for (const std::string& a : sets) apply_scenario_override(s, a);
+  for (const std::string& a : sets) apply_override(s, a);
   scenario_config(s);  // every check before anything runs
   return s;
 }
@@ -98,7 +98,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       std::vector<std::vector<Metric>> cols;
       for (const Scenario& s : schemes) {
         names.push_back(s.name.empty() ? s.path : s.name);
-        cols.push_back(scenario_metrics(s));
+        cols.push_back(rdmasim::run(s).metrics);
       }
       if (o->json) {
         nlohmann::ordered_json j;

@@ -9,9 +9,9 @@
 
 namespace rdmasim::cli {
 
-bool progress_wanted(const LatOptions& o) { return !o.quiet && !o.json && ::isatty(STDERR_FILENO) == 1; }
+bool progress_wanted(const ScenarioOptions& o) { return !o.quiet && !o.json && ::isatty(STDERR_FILENO) == 1; }
 
-LiveRun::LiveRun(const LatOptions& o, const LatConfig& c, std::int64_t expected_messages, bool pingpong, int flows)
+LiveRun::LiveRun(const ScenarioOptions& o, const LatConfig& c, std::int64_t expected_messages, bool pingpong, int flows)
     : record_(!o.csv.empty()), watch_(o.watch) {
   if (!record_ && !watch_.empty()) throw std::invalid_argument("--watch: the watched ports go to timeseries.csv: give --csv DIR");
   const bool progress = progress_wanted(o);

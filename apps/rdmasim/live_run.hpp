@@ -22,7 +22,7 @@ class LiveRun {
  public:
   /// `expected_messages`: what the progress line counts towards (0: unknown); `pingpong` and
   /// `flows` size the first slice (first_slice()).
-  LiveRun(const LatOptions& o, const LatConfig& c, std::int64_t expected_messages, bool pingpong, int flows);
+  LiveRun(const ScenarioOptions& o, const LatConfig& c, std::int64_t expected_messages, bool pingpong, int flows);
   ~LiveRun();
   /// The Exports to run with: `given` with the probe attached, or one of its own; `given`
   /// unchanged when nothing is watched.
@@ -43,6 +43,6 @@ class LiveRun {
 };
 
 /// Progress on stderr for this command: stderr is a terminal and no --quiet.
-bool progress_wanted(const LatOptions& o);
+bool progress_wanted(const ScenarioOptions& o);
 
 }  // namespace rdmasim::cli

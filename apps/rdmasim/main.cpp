@@ -42,9 +42,9 @@ namespace {
 // Where a command's JSON goes: stdout with --json (then no tables), or, for `run -o FILE`, into
 // `g_results` while the tables still print.
 nlohmann::ordered_json* g_results = nullptr;
-bool wants_json(const cli::LatOptions& o) { return o.json || g_results; }
+bool wants_json(const ScenarioOptions& o) { return o.json || g_results; }
 /// Hands the JSON on; true when the tables must not follow.
-bool emit_json(const cli::LatOptions& o, nlohmann::ordered_json j) {
+bool emit_json(const ScenarioOptions& o, nlohmann::ordered_json j) {
   if (g_results) *g_results = std::move(j);
   if (!o.json) return false;
   std::cout << versioned(g_results ? *g_results : j).dump(2) << "\n";
@@ -79,7 +79,7 @@ HopUnit lat_hop_unit(const LatResult& r) {
   return r.rtt_factor == 2 ? HopUnit{"exchange (there and back: 2 x t_avg)", 2} : HopUnit{"exchange (t_avg)", 1};
 }
 
-int run_lat(const cli::LatOptions& o) {
+int run_lat(const ScenarioOptions& o) {
   LatConfig c = cli::to_config(o);
   std::vector<std::int64_t> sizes = o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size};
   std::vector<LatConfig> configs;
@@ -126,7 +126,7 @@ int run_lat(const cli::LatOptions& o) {
 }
 
 // The coalescing trade-off: the same run for each rx-frames value (and the given rx-usecs).
-int run_coalescing(const cli::LatOptions& o, const std::vector<int>& frames) {
+int run_coalescing(const ScenarioOptions& o, const std::vector<int>& frames) {
   LatConfig c = cli::to_config(o);
   c.toggles.interrupt_coalescing = true;
   std::vector<CoalescingRow> rows;
@@ -143,7 +143,7 @@ int run_coalescing(const cli::LatOptions& o, const std::vector<int>& frames) {
   return 0;
 }
 
-int run_budget_cmd(const cli::LatOptions& o) {
+int run_budget_cmd(const ScenarioOptions& o) {
   const LatConfig c = cli::to_config(o);
   if (!o.all) {
     const BudgetResult b = run_budget(c);
@@ -178,12 +178,12 @@ int run_budget_cmd(const cli::LatOptions& o) {
 
 // Whether bw's -q, -b, -D or -f was given (the two-host test's options, not --pattern's or
 // --loss-sweep's).
-bool two_host_options(const cli::LatOptions& o) {
+bool two_host_options(const ScenarioOptions& o) {
   return o.qps != 1 || o.bidirectional || !o.duration.empty() || !o.margin.empty();
 }
 
 // The pattern over `seeds` seeds (each a new permutation): one line per seed, then the spread.
-int run_pattern_seeds(TrafficConfig t, int seeds, const cli::LatOptions& o) {
+int run_pattern_seeds(TrafficConfig t, int seeds, const ScenarioOptions& o) {
   std::vector<TrafficResult> runs;
   for (int i = 0; i < seeds; ++i) {
     runs.push_back(run_traffic(t));
@@ -197,7 +197,7 @@ int run_pattern_seeds(TrafficConfig t, int seeds, const cli::LatOptions& o) {
   return why.empty() ? 0 : experiment_failed(why);
 }
 
-int run_pattern(const cli::LatOptions& o) {
+int run_pattern(const ScenarioOptions& o) {
   const TrafficConfig t = cli::to_traffic_config(o);
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
@@ -227,7 +227,7 @@ int run_pattern(const cli::LatOptions& o) {
 }
 
 // `bw --loss-sweep`: one simulated bw run per loss rate, beside the closed forms.
-int run_loss_sweep(const cli::LatOptions& o) {
+int run_loss_sweep(const ScenarioOptions& o) {
   cli::open_csv(o);  // refuses --csv
   if (!o.exports.trace_path.empty() || !o.exports.pcap_path.empty() || o.exports.hop_ledger)
     throw std::invalid_argument("--trace/--pcap/--hop-ledger export one run; --loss-sweep makes one per loss rate");
@@ -258,7 +258,7 @@ int run_loss_sweep(const cli::LatOptions& o) {
   return 0;
 }
 
-int run_bw(const cli::LatOptions& o) {
+int run_bw(const ScenarioOptions& o) {
   if (!o.loss_sweep.empty() && two_host_options(o))
     throw std::invalid_argument("--loss-sweep runs one QP one way for --iters messages: drop -q/-b/-D");
   if (!o.loss_sweep.empty()) return run_loss_sweep(o);
@@ -392,7 +392,7 @@ int run_bw(const cli::LatOptions& o) {
   return 0;
 }
 
-int run_allreduce_cmd(const cli::LatOptions& o) {
+int run_allreduce_cmd(const ScenarioOptions& o) {
   const AllReduceResult r = run_allreduce(cli::to_allreduce_config(o));
   if (wants_json(o) && emit_json(o, allreduce_json(r))) return 0;
   print_allreduce(stdout, r);
@@ -491,7 +491,7 @@ int run_calibrate(const CalibrateOptions& o) {
   return 0;
 }
 
-int run_demo_cmd(const cli::LatOptions& o) {
+int run_demo_cmd(const ScenarioOptions& o) {
   const DemoResult d = run_demo(cli::to_config(o));
   print_demo(stdout, d);
   return 0;
@@ -502,30 +502,30 @@ int run_demo_cmd(const cli::LatOptions& o) {
 int main(int argc, char** argv) {
   CLI::App app{"rdmasim: a packet-level simulator of RDMA data paths with an exact latency ledger"};
   app.require_subcommand(1);
-  cli::LatOptions lat_o = cli::default_options(cli::Command::lat), budget_o = cli::default_options(cli::Command::budget),
-                  demo_o = cli::default_options(cli::Command::demo);
+  ScenarioOptions lat_o = cli::default_options(Command::lat), budget_o = cli::default_options(Command::budget),
+                  demo_o = cli::default_options(Command::demo);
 
   CLI::App* lat = app.add_subcommand("lat", "perftest-style latency test (ib_write_lat/ib_read_lat/ib_send_lat)");
-  cli::add_lat_options(*lat, lat_o, cli::Command::lat);
+  cli::add_lat_options(*lat, lat_o, Command::lat);
   CLI::App* budget = app.add_subcommand("budget", "closed-form latency budget for the same path");
-  cli::add_lat_options(*budget, budget_o, cli::Command::budget);
-  cli::LatOptions bw_o = cli::default_options(cli::Command::bw);
+  cli::add_lat_options(*budget, budget_o, Command::budget);
+  ScenarioOptions bw_o = cli::default_options(Command::bw);
   CLI::App* bw = app.add_subcommand("bw", "perftest-style bandwidth test (ib_write_bw/ib_send_bw)");
-  cli::add_lat_options(*bw, bw_o, cli::Command::bw);
-  cli::LatOptions allreduce_o = cli::default_options(cli::Command::allreduce);
+  cli::add_lat_options(*bw, bw_o, Command::bw);
+  ScenarioOptions allreduce_o = cli::default_options(Command::allreduce);
   CLI::App* allreduce = app.add_subcommand("allreduce", "nccl-tests all_reduce_perf: ring or halving-doubling AllReduce across hosts x GPUs on a fabric");
   cli::add_allreduce_options(*allreduce, allreduce_o);
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
-  cli::add_lat_options(*demo, demo_o, cli::Command::demo);
+  cli::add_lat_options(*demo, demo_o, Command::demo);
 
-  cli::LatOptions coal_o;
+  ScenarioOptions coal_o;
   coal_o.transport = "tcp";
   coal_o.size = 65536;
   coal_o.iters = 200;
   std::vector<int> coal_frames{1, 2, 4, 8, 16, 32};
   CLI::App* coal = app.add_subcommand(
       "coalescing", "interrupt coalescing trade-off: p50/p99 latency, interrupts/s and CPU per rx-frames value");
-  cli::add_lat_options(*coal, coal_o, cli::Command::lat);
+  cli::add_lat_options(*coal, coal_o, Command::lat);
   // One latency run per rx-frames value, summarised: no per-run files, size list or hop ledger.
   for (const char* name : {"-a", "--trace", "--trace-messages", "--hop-ledger", "--pcap", "--pcap-port", "--pcap-frames",
                            "--pcap-snaplen", "--csv", "--sample-interval", "--watch", "--quiet"})
@@ -553,14 +553,14 @@ int main(int argc, char** argv) {
   list->add_flag("--json", list_json, "print JSON");
   list->add_flag("--scenario-format", list_format, "print docs/scenario-format.md (generated from the key tables)");
   const std::function<int()> run_scenarios =
-      cli::add_scenario_commands(app, [](const cli::Scenario& s, nlohmann::ordered_json* results) {
+      cli::add_scenario_commands(app, [](const Scenario& s, nlohmann::ordered_json* results) {
         if (!s.options.json) std::printf("scenario: %s%s%s\n", s.name.empty() ? s.path.c_str() : s.name.c_str(),
                                          s.description.empty() ? "" : " - ", s.description.c_str());
         g_results = results;
         switch (s.command) {
-          case cli::Command::bw: return run_bw(s.options);
-          case cli::Command::budget: return run_budget_cmd(s.options);
-          case cli::Command::allreduce: return run_allreduce_cmd(s.options);
+          case Command::bw: return run_bw(s.options);
+          case Command::budget: return run_budget_cmd(s.options);
+          case Command::allreduce: return run_allreduce_cmd(s.options);
           default: return run_lat(s.options);
         }
       });

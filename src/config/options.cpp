@@ -82,7 +82,7 @@ Time parse_seconds_or_time(const std::string& text, const char* option) {
   }
 }
 
-void apply_gpu_options(const LatOptions& o, LatConfig& c) {
+void apply_gpu_options(const ScenarioOptions& o, LatConfig& c) {
   auto mem = [](const std::string& v) {
     if (v == "host") return MemKind::host;
     if (v == "gpu" || v == "cuda") return MemKind::gpu;
@@ -145,7 +145,7 @@ void apply_gpu_options(const LatOptions& o, LatConfig& c) {
     throw std::invalid_argument("--qp-pool pre-builds the connections; it contradicts --connect-per-msg / --conn-reuse");
 }
 
-LatConfig to_config(const LatOptions& o) {
+LatConfig to_config(const ScenarioOptions& o) {
   LatConfig c;
   c.transport = o.transport == "tcp" ? Transport::tcp : Transport::rdma;
   if (c.transport == Transport::tcp && (!o.kernel_bypass.empty() || !o.zero_copy.empty() || !o.inline_data.empty()))
@@ -251,7 +251,7 @@ LatConfig to_config(const LatOptions& o) {
   return c;
 }
 
-BwConfig to_bw_config(const LatOptions& o) {
+BwConfig to_bw_config(const ScenarioOptions& o) {
   if (!o.pattern.empty()) throw std::logic_error("to_bw_config: --pattern runs take to_traffic_config");
   BwConfig b;
   b.base = to_config(o);
@@ -285,7 +285,7 @@ BwConfig to_bw_config(const LatOptions& o) {
   return b;
 }
 
-TrafficConfig to_traffic_config(const LatOptions& o) {
+TrafficConfig to_traffic_config(const ScenarioOptions& o) {
   if (o.post_list != 1 || o.cq_mod != 1)
     throw std::invalid_argument("--post-list/--cq-mod batch the single-QP bw test; --pattern posts one WQE per doorbell");
   if (o.connect_per_msg || o.conn_reuse > 0 || o.qp_pool || o.rx_depth != 0 || !o.recv_delay.empty())
@@ -331,10 +331,10 @@ std::int64_t parse_nccl_size(const std::string& v, const char* flag) {
   return x * unit;
 }
 
-AllReduceConfig to_allreduce_config(const LatOptions& l) {
+AllReduceConfig to_allreduce_config(const ScenarioOptions& l) {
   const CollectiveOptions& o = l.collective;
   AllReduceConfig c;
-  LatOptions base = l;
+  ScenarioOptions base = l;
   base.iters = 1000;  // perftest's minimum of 5 does not apply to nccl-tests' -n
   c.base = to_config(base);
   c.algo = o.algo == "halving-doubling" ? AllReduceAlgo::halving_doubling : AllReduceAlgo::ring;

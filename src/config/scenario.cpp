@@ -198,60 +198,9 @@ Scenario from_leaves(const std::vector<Leaf>& leaves, const std::string& name) {
 
 }  // namespace
 
-Scenario parse_scenario(std::string_view text, const std::string& name, bool json) {
-  std::vector<Leaf> leaves;
-  if (json) {
-    config::check_json_nesting(text, name);
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw std::invalid_argument(name + ": byte " + std::to_string(e.byte) + ": invalid JSON");
-    } catch (const nlohmann::json::exception& e) {  // e.g. a number out of range (found by the fuzzer)
-      throw std::invalid_argument(name + ": invalid JSON: " + e.what());
-    }
-    if (!j.is_object()) throw std::invalid_argument(name + ": expected a JSON object");
-    flatten_json(j, "", name, leaves);
-  } else {
-    config::check_toml_nesting(text, name);
-    toml::table doc;
-    try {
-      doc = toml::parse(text, std::string_view(name));
-    } catch (const toml::parse_error& e) {
-      throw std::invalid_argument(loc(name, e.source()) + ": " + std::string(e.description()));
-    }
-    flatten_toml(doc, "", name, leaves);
-  }
-  return from_leaves(leaves, name);
-}
-
-Scenario load_scenario(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::invalid_argument(path + ": cannot read the scenario file");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const bool json = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-  return parse_scenario(ss.str(), path, json);
-}
-
-void apply_scenario_override(Scenario& s, std::string_view assignment) {
-  const auto eq = assignment.find('=');
-  if (eq == std::string_view::npos || eq == 0)
-    throw std::invalid_argument("expected key=value, got \"" + std::string(assignment) + "\"");
-  std::string key(assignment.substr(0, eq));
-  const std::string value(assignment.substr(eq + 1));
-  if (!find_scenario_key(key) && key.rfind("params.", 0) != 0) key = "params." + key;  // a bare profile parameter
-  const ScenarioKey* k = find_scenario_key(key);
-  Leaf l{key, value, "string", "override " + std::string(assignment), {}};
-  if (k && k->type == "int") l.kind = "integer";
-  if (k && k->type == "bool") l.kind = "boolean";
-  if (k && k->type == "list") l.kind = "array", l.items = {value};
-  apply_leaf(s, l);
-}
-
 LatConfig scenario_config(const Scenario& s) {
   try {
-    LatOptions o = s.options;
+    ScenarioOptions o = s.options;
     if (s.command == Command::allreduce) o.iters = 1000;  // its iterations are checked by to_allreduce_config
     LatConfig c = to_config(o);
     if (s.command == Command::allreduce) to_allreduce_config(s.options);
@@ -272,50 +221,6 @@ LatConfig scenario_config(const Scenario& s) {
 void refuse_outputs(const Scenario& s, const std::string& why) {
   for (const auto& [key, where] : s.where)
     if (key.rfind("outputs.", 0) == 0) throw std::invalid_argument(where + ": " + key + ": " + why);
-}
-
-std::string to_toml(const Scenario& s) {
-  toml::table doc;
-  doc.insert("command", std::string(command_name(s.command)));
-  if (!s.name.empty()) doc.insert("name", s.name);
-  if (!s.description.empty()) doc.insert("description", s.description);
-  const LatOptions def = default_options(s.command);
-  const auto table_for = [&doc](const std::string& path) -> std::pair<toml::table*, std::string> {
-    toml::table* t = &doc;
-    std::size_t at = 0;
-    for (std::size_t dot; (dot = path.find('.', at)) != std::string::npos; at = dot + 1)
-      t = t->emplace<toml::table>(path.substr(at, dot - at)).first->second.as_table();
-    return {t, path.substr(at)};
-  };
-  for (const ScenarioKey& k : scenario_keys()) {
-    if ((k.commands & command_bit(s.command)) == 0) continue;
-    const std::vector<std::string> v = k.get(s.options);
-    if (v == k.get(def)) continue;
-    auto [t, name] = table_for(k.path);
-    if (k.type == "list") {
-      toml::array a;
-      for (const std::string& x : v) a.push_back(x);
-      t->insert_or_assign(name, std::move(a));
-    } else if (v.empty()) {
-      throw std::logic_error("to_toml: " + k.path + " cannot be unset");
-    } else if (k.type == "int" || (k.type == "bytes" && v[0].find_first_not_of("0123456789") == std::string::npos)) {
-      t->insert_or_assign(name, static_cast<std::int64_t>(std::stoll(v[0])));
-    } else if (k.type == "bool") {
-      t->insert_or_assign(name, v[0] == "true");
-    } else if (k.type == "number") {
-      t->insert_or_assign(name, std::stod(v[0]));
-    } else {
-      t->insert_or_assign(name, v[0]);
-    }
-  }
-  for (const std::string& set : s.options.sets) {
-    const auto eq = set.find('=');
-    auto [t, name] = table_for("params." + set.substr(0, eq));
-    t->insert_or_assign(name, set.substr(eq + 1));
-  }
-  std::ostringstream o;
-  o << doc << "\n";
-  return o.str();
 }
 
 std::string scenario_format_markdown() {
@@ -373,3 +278,112 @@ std::string scenario_format_markdown() {
 }
 
 }  // namespace rdmasim::config
+
+namespace rdmasim {
+
+using namespace config;
+
+Scenario make_scenario(Command c) {
+  Scenario s;
+  s.path = "<string>";
+  s.command = c;
+  s.options = default_options(c);
+  return s;
+}
+
+Scenario parse_scenario(std::string_view text, const std::string& name, bool json) {
+  std::vector<Leaf> leaves;
+  if (json) {
+    config::check_json_nesting(text, name);
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw std::invalid_argument(name + ": byte " + std::to_string(e.byte) + ": invalid JSON");
+    } catch (const nlohmann::json::exception& e) {  // e.g. a number out of range (found by the fuzzer)
+      throw std::invalid_argument(name + ": invalid JSON: " + e.what());
+    }
+    if (!j.is_object()) throw std::invalid_argument(name + ": expected a JSON object");
+    flatten_json(j, "", name, leaves);
+  } else {
+    config::check_toml_nesting(text, name);
+    toml::table doc;
+    try {
+      doc = toml::parse(text, std::string_view(name));
+    } catch (const toml::parse_error& e) {
+      throw std::invalid_argument(loc(name, e.source()) + ": " + std::string(e.description()));
+    }
+    flatten_toml(doc, "", name, leaves);
+  }
+  return from_leaves(leaves, name);
+}
+
+Scenario load_scenario(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::invalid_argument(path + ": cannot read the scenario file");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const bool json = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+  return parse_scenario(ss.str(), path, json);
+}
+
+void apply_override(Scenario& s, std::string_view assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw std::invalid_argument("expected key=value, got \"" + std::string(assignment) + "\"");
+  std::string key(assignment.substr(0, eq));
+  const std::string value(assignment.substr(eq + 1));
+  if (!find_scenario_key(key) && key.rfind("params.", 0) != 0) key = "params." + key;  // a bare profile parameter
+  const ScenarioKey* k = find_scenario_key(key);
+  Leaf l{key, value, "string", "override " + std::string(assignment), {}};
+  if (k && k->type == "int") l.kind = "integer";
+  if (k && k->type == "bool") l.kind = "boolean";
+  if (k && k->type == "list") l.kind = "array", l.items = {value};
+  apply_leaf(s, l);
+}
+
+std::string to_toml(const Scenario& s) {
+  toml::table doc;
+  doc.insert("command", std::string(command_name(s.command)));
+  if (!s.name.empty()) doc.insert("name", s.name);
+  if (!s.description.empty()) doc.insert("description", s.description);
+  const ScenarioOptions def = default_options(s.command);
+  const auto table_for = [&doc](const std::string& path) -> std::pair<toml::table*, std::string> {
+    toml::table* t = &doc;
+    std::size_t at = 0;
+    for (std::size_t dot; (dot = path.find('.', at)) != std::string::npos; at = dot + 1)
+      t = t->emplace<toml::table>(path.substr(at, dot - at)).first->second.as_table();
+    return {t, path.substr(at)};
+  };
+  for (const ScenarioKey& k : scenario_keys()) {
+    if ((k.commands & command_bit(s.command)) == 0) continue;
+    const std::vector<std::string> v = k.get(s.options);
+    if (v == k.get(def)) continue;
+    auto [t, name] = table_for(k.path);
+    if (k.type == "list") {
+      toml::array a;
+      for (const std::string& x : v) a.push_back(x);
+      t->insert_or_assign(name, std::move(a));
+    } else if (v.empty()) {
+      throw std::logic_error("to_toml: " + k.path + " cannot be unset");
+    } else if (k.type == "int" || (k.type == "bytes" && v[0].find_first_not_of("0123456789") == std::string::npos)) {
+      t->insert_or_assign(name, static_cast<std::int64_t>(std::stoll(v[0])));
+    } else if (k.type == "bool") {
+      t->insert_or_assign(name, v[0] == "true");
+    } else if (k.type == "number") {
+      t->insert_or_assign(name, std::stod(v[0]));
+    } else {
+      t->insert_or_assign(name, v[0]);
+    }
+  }
+  for (const std::string& set : s.options.sets) {
+    const auto eq = set.find('=');
+    auto [t, name] = table_for("params." + set.substr(0, eq));
+    t->insert_or_assign(name, set.substr(eq + 1));
+  }
+  std::ostringstream o;
+  o << doc << "\n";
+  return o.str();
+}
+
+}  // namespace rdmasim

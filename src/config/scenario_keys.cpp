@@ -44,7 +44,7 @@ void check_choice(const std::string& v, const std::vector<std::string>& choices)
 }
 
 using K = ScenarioKey;
-using O = LatOptions;
+using O = ScenarioOptions;
 using Texts = std::vector<std::string>;
 
 constexpr unsigned kOne = kLat | kBudget | kBw;    // the two-host path's commands
@@ -63,7 +63,7 @@ K key(std::string path, std::string type, std::string flags, unsigned commands, 
   return k;
 }
 
-// A field of the options reached from LatOptions (a member, or a member of a member).
+// A field of the options reached from ScenarioOptions (a member, or a member of a member).
 template <typename T>
 using Field = std::function<T&(O&)>;
 
@@ -443,8 +443,8 @@ const std::vector<NonKeyFlag>& non_key_flags() {
   return flags;
 }
 
-LatOptions default_options(Command c) {
-  LatOptions o;
+ScenarioOptions default_options(Command c) {
+  ScenarioOptions o;
   if (c == Command::bw) {
     o.size = 65536;
     o.iters = 5000;

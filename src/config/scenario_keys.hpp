@@ -43,8 +43,8 @@ struct ScenarioKey {
   CliForm form = CliForm::value;
   bool numeric_items = false;  // a list of numbers (strings elsewhere)
   char delimiter = 0;  // list flags: also split one value at this character (--loss-sweep 0,1e-4)
-  std::function<void(LatOptions&, const std::string&)> set;       // value as text; throws invalid_argument
-  std::function<std::vector<std::string>(const LatOptions&)> get;  // as set() takes it; {} = not given
+  std::function<void(ScenarioOptions&, const std::string&)> set;       // value as text; throws invalid_argument
+  std::function<std::vector<std::string>(const ScenarioOptions&)> get;  // as set() takes it; {} = not given
 };
 
 const std::vector<ScenarioKey>& scenario_keys();
@@ -60,6 +60,6 @@ const std::vector<NonKeyFlag>& non_key_flags();
 
 /// A command's options before any key is set: `rdmasim bw` measures 64 KiB x 5000, allreduce
 /// is nccl-tests' 8 hosts x 20 iterations, ...
-LatOptions default_options(Command c);
+ScenarioOptions default_options(Command c);
 
 }  // namespace rdmasim::config

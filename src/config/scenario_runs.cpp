@@ -14,6 +14,7 @@
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/traffic.hpp"
+#include "workload/sample_probe.hpp"
 
 namespace rdmasim::config {
 namespace {
@@ -30,13 +31,14 @@ void add_fabric(std::vector<Metric>& m, const FabricStats& f) {
 
 }  // namespace
 
-std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
-  const LatConfig c = scenario_config(s);
-  std::vector<Metric> m;
-  if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: compare and sweep take one size per run");
+namespace {
+
+// Runs `s` with `exports` (null: unobserved) into `out`.
+void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult& out) {
+  std::vector<Metric>& m = out.metrics;
   switch (s.command) {
     case Command::lat: {
-      const LatResult r = run_latency(c, exports);
+      const LatResult& r = out.detail.emplace<LatResult>(run_latency(c, exports));
       m.push_back({"t_min_us", r.stats.min_us()});
       m.push_back({"t_typical_us", r.stats.typical_us()});
       m.push_back({"t_avg_us", r.stats.avg_us()});
@@ -46,7 +48,7 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
       break;
     }
     case Command::budget: {
-      const BudgetResult b = run_budget(c);
+      const BudgetResult& b = out.detail.emplace<BudgetResult>(run_budget(c));
       m.push_back({"budget_us", b.reported_ps / 1e6});
       add_ledger(m, "ledger.", [&](Category k) {
         return static_cast<double>(b.rtt[k].count_ps()) / b.rtt_factor / 1e6;
@@ -55,7 +57,7 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
     }
     case Command::bw: {
       if (!s.options.pattern.empty()) {
-        const TrafficResult r = run_traffic(to_traffic_config(s.options), exports);
+        const TrafficResult& r = out.detail.emplace<TrafficResult>(run_traffic(to_traffic_config(s.options), exports));
         m.push_back({"aggregate_Gbps", r.aggregate_bps / 1e9});
         m.push_back({"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9});
         m.push_back({"share_of_ideal", r.aggregate_bps / r.ideal_aggregate_bps});
@@ -79,7 +81,7 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
       }
       const BwConfig b = to_bw_config(s.options);
       // Batched runs take no exports (their WQEs are not followed one by one): no live samples.
-      const BwResult r = run_bandwidth(b, b.post_list > 1 || b.cq_mod > 1 ? nullptr : exports);
+      const BwResult& r = out.detail.emplace<BwResult>(run_bandwidth(b, b.post_list > 1 || b.cq_mod > 1 ? nullptr : exports));
       m.push_back({"bw_avg_Gbps", r.bw_avg_bps / 1e9});
       m.push_back({"bw_peak_Gbps", r.bw_peak_bps / 1e9});
       m.push_back({"msg_rate_Mpps", r.msg_rate_mpps});
@@ -92,7 +94,7 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
       break;
     }
     case Command::allreduce: {
-      const AllReduceResult r = run_allreduce(to_allreduce_config(s.options));
+      const AllReduceResult& r = out.detail.emplace<AllReduceResult>(run_allreduce(to_allreduce_config(s.options)));
       const AllReduceRow& last = r.rows.back();
       m.push_back({"ranks", static_cast<double>(r.ranks)});
       m.push_back({"time_us", last.time_us});
@@ -105,8 +107,47 @@ std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports) {
     }
     case Command::demo: throw std::invalid_argument("the demo is not a scenario command");
   }
-  return m;
 }
+
+}  // namespace
+}  // namespace rdmasim::config
+
+namespace rdmasim {
+
+double RunResult::metric(std::string_view name) const {
+  for (const Metric& m : metrics)
+    if (m.name == name) return m.value;
+  throw std::out_of_range("no metric \"" + std::string(name) + "\" in this run");
+}
+
+RunResult run(const Scenario& s, RunObserver* observer) {
+  config::refuse_outputs(s, "run() writes no files (`rdmasim run` does)");
+  const LatConfig c = config::scenario_config(s);
+  if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: a run takes one size");
+  RunResult out;
+  out.command = s.command;
+  if (!observer || s.command == Command::budget) {
+    config::run_into(s, c, nullptr, out);
+    return out;
+  }
+  ProbeOptions po;
+  static_cast<ObserveOptions&>(po) = observer->options();
+  if (po.interval <= Time::zero())
+    po.interval = first_slice(c, s.command == Command::lat, s.options.pattern == "incast" ? s.options.incast : 1,
+                              po.target_samples);
+  po.sink = [observer](Sample&& x) { observer->on_sample(std::move(x)); };
+  SampleProbe probe(po);
+  Exports x{ExportOptions{}};
+  x.set_probe(&probe);
+  config::run_into(s, c, &x, out);
+  observer->on_end(RunEnd{probe.port_names(), probe.run_utilisation(), probe.samples(), probe.messages(),
+                          probe.sim_time(), probe.last_message()});
+  return out;
+}
+
+}  // namespace rdmasim
+
+namespace rdmasim::config {
 
 Scenario variant(const Scenario& base, const std::string& assignments) {
   Scenario s = base;
@@ -114,7 +155,7 @@ Scenario variant(const Scenario& base, const std::string& assignments) {
   std::stringstream ss(assignments);
   for (std::string a; std::getline(ss, a, ',');) {
     if (a.empty()) continue;
-    apply_scenario_override(s, a);
+    apply_override(s, a);
     name += (name.empty() ? "" : ",") + a;
   }
   s.name = name.empty() ? base.name : name;
@@ -151,7 +192,7 @@ SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params
       rest /= params[k].values.size();
     }
     Scenario s = base;
-    for (std::size_t k = 0; k < params.size(); ++k) apply_scenario_override(s, params[k].key + "=" + vals[k]);
+    for (std::size_t k = 0; k < params.size(); ++k) apply_override(s, params[k].key + "=" + vals[k]);
     scenario_config(s);
     runs.push_back(std::move(s));
     t.rows_params.push_back(std::move(vals));
@@ -162,7 +203,7 @@ SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params
   auto worker = [&] {
     for (std::size_t i; (i = next.fetch_add(1)) < total;) {
       try {
-        t.rows[i] = scenario_metrics(runs[i]);
+        t.rows[i] = run(runs[i]).metrics;
       } catch (...) {
         errors[i] = std::current_exception();
       }

@@ -1,6 +1,7 @@
-// Running scenarios for comparison and sweeps: one scenario -> a fixed list of named metrics
-// (latency statistics and the ledger for lat, the closed form for budget, goodput and fabric
-// counters for bw and traffic patterns), and the `sweep` (the cartesian product of parameter
+// Comparing and sweeping scenarios: each scheme or combination is one rdmasim::run (the fixed
+// list of named metrics of rdmasim/scenario.hpp: latency statistics and the ledger for lat, the
+// closed form for budget, goodput and fabric counters for bw and traffic patterns); the
+// `sweep` is the cartesian product of parameter
 // values, run on a pool of threads, each run in its own simulator; rows in product order
 // whatever the thread count, so the results are byte-identical for any -j). Their tables are
 // io/sweep_report.hpp.
@@ -14,15 +15,6 @@
 #include "config/scenario.hpp"
 
 namespace rdmasim::config {
-
-struct Metric {
-  std::string name;  // "t_typical_us", "ledger.transmit_us", "bw_avg_Gbps", ...
-  double value = 0;
-};
-
-/// Runs the scenario once (as its command would) and returns its metrics, in a fixed order.
-/// `exports` (optional) observes the simulation (the budget runs none).
-std::vector<Metric> scenario_metrics(const Scenario& s, Exports* exports = nullptr);
 
 /// `--vs "a=1,b=2"`: the base scenario with these overrides.
 Scenario variant(const Scenario& base, const std::string& assignments);

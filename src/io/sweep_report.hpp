@@ -10,7 +10,6 @@
 
 namespace rdmasim {
 
-using config::Metric;
 using config::SweepTable;
 
 /// The comparison table: a column per scheme (its name), a row per metric, deltas vs column 1.

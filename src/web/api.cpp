@@ -99,7 +99,7 @@ void Api::install(httplib::Server& s) {
              throw ApiError(400, "", "the body must be a scenario as JSON (or use ?preset=ID)");
            }
            try {
-             r.scenario = config::parse_scenario(text, source, true);
+             r.scenario = parse_scenario(text, source, true);
              config::refuse_outputs(r.scenario, "the server writes no files (results come back through the API)");
            } catch (const std::invalid_argument& e) {
              throw ApiError(400, error_key(e.what(), source), e.what());

@@ -31,7 +31,7 @@ const std::vector<Preset>& presets() {
       Preset p;
       p.id = n.substr(prefix.size(), n.size() - prefix.size() - 5);  // without ".toml"
       const std::string text(f.text());
-      const config::Scenario s = config::parse_scenario(text, p.id + ".toml");
+      const Scenario s = parse_scenario(text, p.id + ".toml");
       p.name = s.name;
       p.description = s.description;
       p.scenario = toml_to_json(text, p.id + ".toml");

@@ -45,7 +45,7 @@ nlohmann::ordered_json sample_json(const Sample& s, const std::vector<std::strin
 }
 
 // QPs of the run: bw's -q (both ways with -b), or the pattern's flows.
-std::int64_t flow_count(const config::LatOptions& o, int hosts) {
+std::int64_t flow_count(const ScenarioOptions& o, int hosts) {
   if (o.pattern.empty()) return static_cast<std::int64_t>(o.qps) * (o.bidirectional ? 2 : 1);
   return static_cast<std::int64_t>(pattern_flow_count(config::to_traffic_config(o), hosts));
 }
@@ -75,11 +75,11 @@ RunManager::~RunManager() {
 }
 
 std::string RunManager::submit(RunRequest req) {
-  const config::Scenario& s = req.scenario;
+  const Scenario& s = req.scenario;
   if (!s.options.host_profile.empty())
     throw ApiError(400, "host_profile", "host_profile: files on the server cannot be named over the API");
   if (s.options.all) throw ApiError(422, "workload.all", "workload.all: one message size per run over the API");
-  if (s.command == config::Command::demo) throw ApiError(422, "command", "command: lat, bw or budget");
+  if (s.command == Command::demo) throw ApiError(422, "command", "command: lat, bw or budget");
   LatConfig c;
   try {
     c = config::scenario_config(s);
@@ -106,7 +106,7 @@ std::string RunManager::submit(RunRequest req) {
   } else if (!req.watch.empty()) {
     throw ApiError(400, "ports", "ports: only a switched network.topology has ports to watch");
   }
-  const std::int64_t flows = s.command == config::Command::budget ? 0 : flow_count(s.options, hosts);
+  const std::int64_t flows = s.command == Command::budget ? 0 : flow_count(s.options, hosts);
   const double messages = static_cast<double>(flows) * static_cast<double>(s.options.iters);
   if (messages > static_cast<double>(limits_.max_messages))
     throw ApiError(422, "workload.iters",
@@ -163,40 +163,51 @@ void RunManager::worker() {
   }
 }
 
+namespace {
+
+// The dashboard's view of a run: every sample onto the run's event stream, the summary kept.
+class StreamObserver final : public RunObserver {
+ public:
+  StreamObserver(ObserveOptions o, EventStream& stream) : o_(std::move(o)), stream_(stream) {}
+  ObserveOptions options() const override { return o_; }
+  void on_sample(Sample&& s) override { stream_.publish("sample", sample_json(s, o_.watch).dump()); }
+  void on_end(const RunEnd& e) override { end = e; }
+  RunEnd end;
+
+ private:
+  ObserveOptions o_;
+  EventStream& stream_;
+};
+
+}  // namespace
+
 void RunManager::execute(Run& r) {
-  ProbeOptions po;
+  ObserveOptions po;
   po.target_samples = limits_.target_samples;
   po.max_events = limits_.max_events;
   po.max_sim_time = Time::ps(static_cast<std::int64_t>(limits_.max_sim_time_us * 1e6));
   po.watch = r.req.watch;
   po.cancel = &r.cancel;
-  po.interval = r.req.sample_us > 0 ? Time::ps(static_cast<std::int64_t>(r.req.sample_us * 1e6))
-                                    : first_slice(r.config, r.req.scenario.command == config::Command::lat,
-                                                  r.req.scenario.options.pattern == "incast" ? r.req.scenario.options.incast : 1,
-                                                  limits_.target_samples);
-  EventStream& stream = *r.stream;
-  const std::vector<std::string> watch = r.req.watch;
-  po.sink = [&stream, &watch](Sample&& s) { stream.publish("sample", sample_json(s, watch).dump()); };
-  SampleProbe probe(po);
+  if (r.req.sample_us > 0) po.interval = Time::ps(static_cast<std::int64_t>(r.req.sample_us * 1e6));
+  StreamObserver observer(po, *r.stream);
   const auto wall0 = std::chrono::steady_clock::now();
   try {
-    Exports x{ExportOptions{}};
-    x.set_probe(&probe);
-    const std::vector<config::Metric> metrics = config::scenario_metrics(r.req.scenario, &x);
+    const RunResult result = run(r.req.scenario, &observer);
     nlohmann::ordered_json m = nlohmann::ordered_json::object();
-    for (const config::Metric& k : metrics) m[k.name] = k.value;
+    for (const Metric& k : result.metrics) m[k.name] = k.value;
     nlohmann::ordered_json extra{{"metrics", std::move(m)}};
-    if (!probe.port_names().empty()) {
+    const RunEnd& end = observer.end;
+    if (!end.port_names.empty()) {
       nlohmann::ordered_json ports = nlohmann::ordered_json::array();
-      for (std::size_t p = 0; p < probe.port_names().size(); ++p)
-        ports.push_back({{"port", probe.port_names()[p]},
-                         {"utilisation", std::round(static_cast<double>(probe.run_utilisation()[p]) * 1e4) / 1e4}});
+      for (std::size_t p = 0; p < end.port_names.size(); ++p)
+        ports.push_back({{"port", end.port_names[p]},
+                         {"utilisation", std::round(static_cast<double>(end.utilisation[p]) * 1e4) / 1e4}});
       extra["ports"] = std::move(ports);
     }
-    extra["samples"] = probe.samples();
-    extra["messages"] = probe.messages();
-    extra["sim_time_us"] = probe.sim_time().to_us();
-    extra["last_message_us"] = probe.last_message().to_us();
+    extra["samples"] = end.samples;
+    extra["messages"] = end.messages;
+    extra["sim_time_us"] = end.sim_time.to_us();
+    extra["last_message_us"] = end.last_message.to_us();
     extra["wall_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
     finish(r, "done", std::move(extra));
   } catch (const RunStopped& e) {

@@ -50,7 +50,7 @@ struct RunLimits {
 };
 
 struct RunRequest {
-  config::Scenario scenario;
+  Scenario scenario;
   nlohmann::ordered_json scenario_json;   // as posted (echoed back)
   std::string preset;                     // when started from a preset
   std::vector<std::string> watch;         // fabric ports to sample queue depth / pauses of

@@ -24,40 +24,13 @@
 
 #include "core/scheduler.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/observer.hpp"
 #include "sim/stage.hpp"
 #include "workload/run_probe.hpp"
 
 namespace rdmasim {
 
-struct Sample {
-  double t_us = 0, dt_us = 0;       // end of the slice, its length
-  double gbps = 0;                  // payload of the messages completed in the slice / dt
-  std::int64_t messages = 0;        // completed in the slice
-  std::int64_t total_messages = 0;  // completed so far
-  double p50_us = 0, p99_us = 0, max_us = 0;  // their post-to-completion latency (0: none)
-  std::uint64_t pause_frames = 0;   // PFC frames sent in the slice, all ports
-  double paused_us = 0;             // transmitter time paused in the slice, all ports
-  double queue_bytes = 0;           // largest mean egress queue depth in the slice over all ports
-  int queue_port = -1;              // the port that had it
-  std::vector<double> watch_queue;  // mean queue depth of each watched port
-  std::vector<std::uint64_t> watch_pauses;  // PFC frames sent by each watched port
-  std::vector<float> utilisation;   // per fabric port: tx bytes on the wire / (rate x dt)
-  std::uint64_t events = 0;         // events run so far
-};
-
-/// Why a probe stopped its run (thrown through the simulation out of run_*()).
-struct RunStopped : std::runtime_error {
-  RunStopped(std::string key, const std::string& what) : std::runtime_error(what), key(std::move(key)) {}
-  std::string key;  // "cancelled", "limits.events", "limits.sim_time_us"
-};
-
-struct ProbeOptions {
-  Time interval = Time::us(1);        // first slice length
-  int target_samples = 200;           // samples per slice length before it doubles
-  std::uint64_t max_events = 0;       // 0: no limit
-  Time max_sim_time{};                // 0: no limit
-  std::vector<std::string> watch;     // fabric port names ("edge0.0->h1")
-  const std::atomic<bool>* cancel = nullptr;
+struct ProbeOptions : ObserveOptions {
   std::function<void(Sample&&)> sink;
 };
 
