@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     c.base.size = rdmasim::parse_bytes(size_text);
     c.base.iters = iters;
     c.base.mtu = rdmasim::Bytes(4096);
-    c.pattern = rdmasim::Pattern::permutation;
+    c.pattern = "permutation";
     c.tx_depth = tx_depth;
 
     std::printf("# fabric_bench: fat-tree permutation, RDMA WRITE, default profile (100 Gb/s, PFC, ECN), MTU %lld, "

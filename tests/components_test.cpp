@@ -21,7 +21,8 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
   const std::map<std::string, std::string> kind_of{{"network.topology", "topology"}, {"network.routing", "routing"},
                                                    {"network.link_layer", "link layer"}, {"workload.pattern", "pattern"},
                                                    {"workload.algo", "collective"}, {"network.cc", "congestion control"},
-                                                   {"network.ring_routing", "ring routing"}, {"profile", "profile"}};
+                                                   {"network.ring_routing", "ring routing"}, {"profile", "profile"},
+                                                   {"network.tcp_cc", "tcp congestion control"}};
   for (const config::ScenarioKey& k : config::scenario_keys()) {
     const auto it = kind_of.find(k.path);
     if (it == kind_of.end()) continue;

@@ -75,7 +75,7 @@ TEST(CsvExport, BwFlowsAndPortsMirrorTheRun) {
   TrafficConfig t;
   t.base = b.base;
   t.base.fabric.hosts = 4;
-  t.pattern = Pattern::incast;
+  t.pattern = "incast";
   t.incast_senders = 2;
   const TrafficResult tr = run_traffic(t);
   const auto f = parse(flows_csv(tr));
@@ -102,7 +102,7 @@ TEST(CsvExport, TimeseriesRowsAreTheProbesSlices) {
   t.base.fabric.hosts = 4;
   t.base.size = Bytes(65536);
   t.base.iters = 50;
-  t.pattern = Pattern::incast;
+  t.pattern = "incast";
   t.incast_senders = 3;  // 3 x 100G into one 100G port: its queue builds and PFC pauses the senders
   const std::string watched = "sw0->h0";
   std::vector<Sample> samples;

@@ -19,7 +19,7 @@ inline TrafficConfig incast_16_to_1(std::int64_t iters) {
   c.base.iters = iters;
   c.base.profile.sw.buffer = Bytes(4 << 20);
   c.tx_depth = 4;
-  c.pattern = Pattern::incast;
+  c.pattern = "incast";
   c.incast_senders = 16;
   return c;
 }

@@ -23,7 +23,7 @@ TrafficConfig ring_stride(const char* routing, std::int64_t iters) {
   c.base.fabric.ring_routing = routing;
   c.base.size = Bytes(65536);
   c.base.iters = iters;
-  c.pattern = Pattern::stride;
+  c.pattern = "stride";
   c.stride = 2;
   c.tx_depth = 16;
   return c;
@@ -164,7 +164,7 @@ TEST(PfcDeadlock, NoFalsePositiveOnAnIncastsTransientPauses) {
   c.base.topology = LatTopology::fabric;
   c.base.size = Bytes(65536);
   c.base.iters = 20;
-  c.pattern = Pattern::incast;
+  c.pattern = "incast";
   c.incast_senders = 8;
   c.tx_depth = 8;
   c.base.profile.sw.buffer = Bytes(2 * 1024 * 1024);

@@ -145,7 +145,7 @@ TEST(RcConnection, ReorderingWithoutOutOfOrderPlacementCostsGoBackN) {
   c.base.size = Bytes(65536);
   c.base.iters = 20;
   c.tx_depth = 8;
-  c.pattern = Pattern::permutation;
+  c.pattern = "permutation";
   c.base.fabric.routing = "spray";
   const TrafficResult strict = run_traffic(c);
   c.base.profile.rc.ooo_placement = true;
@@ -205,7 +205,7 @@ TEST(RcConnection, PortCountersCountTheNaksAndCnpsEachPortTransmits) {
   t.base.fabric.cc = "dcqcn";
   t.base.size = Bytes(65536);
   t.base.iters = 40;
-  t.pattern = Pattern::incast;
+  t.pattern = "incast";
   t.incast_senders = 4;
   t.tx_depth = 8;
   const TrafficResult x = run_traffic(t);

@@ -223,7 +223,7 @@ TrafficResult tcp_incast(TcpCc cc) {
   c.base.size = Bytes(65536);
   c.base.iters = 50;
   c.tx_depth = 16;
-  c.pattern = Pattern::incast;
+  c.pattern = "incast";
   c.incast_senders = 8;
   return run_traffic(c);
 }

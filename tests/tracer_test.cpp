@@ -170,7 +170,7 @@ TEST(Tracer, FabricTracksCountersAndUnchangedResults) {
   c.base.fabric.k = 4;
   c.base.size = Bytes(65536);
   c.base.iters = 6;
-  c.pattern = Pattern::incast;
+  c.pattern = "incast";
   c.incast_senders = 6;
   c.tx_depth = 4;
   const TrafficResult plain = run_traffic(c);

@@ -67,7 +67,7 @@ TEST(Traffic, IncastSharesTheReceiversLink) {
   c.base.size = Bytes(65536);
   c.base.iters = 100;
   c.tx_depth = 8;
-  c.pattern = Pattern::incast;
+  c.pattern = "incast";
   c.incast_senders = 4;
   const TrafficResult r = run_traffic(c);
   ASSERT_EQ(r.flows.size(), 4u);
@@ -100,7 +100,7 @@ TEST(Traffic, PatternsAndErrors) {
   c.base.topology = LatTopology::fabric;
   c.base.iters = 5;
   c.tx_depth = 2;
-  c.pattern = Pattern::permutation;
+  c.pattern = "permutation";
   const TrafficResult p = run_traffic(c);
   EXPECT_EQ(p.flows.size(), 16u);
   std::set<int> dsts;
@@ -109,9 +109,9 @@ TEST(Traffic, PatternsAndErrors) {
     dsts.insert(f.dst);
   }
   EXPECT_EQ(dsts.size(), 16u);  // a permutation
-  c.pattern = Pattern::alltoall;
+  c.pattern = "alltoall";
   EXPECT_EQ(run_traffic(c).flows.size(), 16u * 15u);
-  c.pattern = Pattern::incast;
+  c.pattern = "incast";
   c.incast_senders = 16;
   EXPECT_THROW(run_traffic(c), std::invalid_argument);
 }
@@ -183,7 +183,7 @@ TEST(Traffic, SprayingReachesTheAggregateEcmpDoesNot) {
     c.base.iters = 60;
     c.base.seed = seed;
     c.tx_depth = 16;
-    c.pattern = Pattern::permutation;
+    c.pattern = "permutation";
     c.base.profile.rc.ooo_placement = true;  // multipath NICs place reordered packets
     const TrafficResult ecmp = run_traffic(c);
     c.base.fabric.routing = "spray";
@@ -284,7 +284,7 @@ TEST(Traffic, EcmpFallsBelowSprayingOverManySeedsOnK8) {
     c.base.iters = 24;
     c.base.seed = seed;
     c.tx_depth = 8;
-    c.pattern = Pattern::permutation;
+    c.pattern = "permutation";
     c.base.profile.rc.ooo_placement = true;  // multipath NICs place reordered packets
     const TrafficResult e = run_traffic(c);
     c.base.fabric.routing = "spray";
@@ -341,7 +341,7 @@ TEST(Traffic, TooManyFlowsAreRefusedBeforeTheyAreListed) {
   c.base.topology = LatTopology::fabric;
   c.base.fabric.topology = "fat-tree";
   c.base.fabric.k = 40;
-  c.pattern = Pattern::alltoall;
+  c.pattern = "alltoall";
   try {
     run_traffic(c);
     ADD_FAILURE() << "16 000 hosts all-to-all ran";

@@ -4,6 +4,7 @@
 #include "rdmasim/profile.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
+#include "rdmasim/traffic_pattern.hpp"
 
 namespace rdmasim::cli {
 namespace {
@@ -48,11 +49,9 @@ std::vector<Component> build() {
                "switch.deadlock_detect"});
   c.push_back({"pfc", "watchdog", "a queue paused too long with frames drops them (drop mode) until restore",
                "switch.pfc_watchdog, switch.pfc_watchdog_restore"});
-  c.push_back({"pattern", "permutation", "every host sends to another, a random derangement per seed", "--pattern / workload.pattern"});
-  c.push_back({"pattern", "incast", "hosts 1..N send to h0", "--pattern incast --incast N"});
-  c.push_back({"pattern", "alltoall", "every host to every other host", "--pattern / workload.pattern"});
-  c.push_back({"pattern", "stride", "host i sends to host (i + K) mod hosts (on a ring: flows wrap around)",
-               "--pattern stride --stride K"});
+  for (const TrafficPatternSpec* p : traffic_patterns())
+    c.push_back({"pattern", p->name, p->description + (p->source.empty() ? "" : " (" + p->source + ")"),
+                 "--pattern / workload.pattern" + (p->params.empty() ? std::string() : "; " + p->params)});
   c.push_back({"workload", "lat", "perftest ib_*_lat ping-pong (and kernel TCP), perftest statistics and the ledger", "rdmasim lat"});
   c.push_back({"workload", "bw", "perftest ib_*_bw window of acknowledged WRITE/SEND; many flows with --pattern", "rdmasim bw"});
   c.push_back({"workload", "budget", "closed-form max-plus evaluation of the same path, the lessons' formulas", "rdmasim budget"});

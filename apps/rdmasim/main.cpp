@@ -202,8 +202,8 @@ int run_pattern(const ScenarioOptions& o) {
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
   if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o);
-  cli::LiveRun live(o, t.base, t.pattern == Pattern::incast ? t.incast_senders * t.base.iters : 0, false,
-                    t.pattern == Pattern::incast ? t.incast_senders : 1);
+  cli::LiveRun live(o, t.base, t.pattern == "incast" ? t.incast_senders * t.base.iters : 0, false,
+                    t.pattern == "incast" ? t.incast_senders : 1);
   const TrafficResult r = run_traffic(t, live.exports(exports.get()));
   live.finish();
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");

@@ -24,12 +24,9 @@
 
 namespace rdmasim {
 
-enum class Pattern { permutation, incast, alltoall, stride };
-std::string_view to_string(Pattern p);
-
 struct TrafficConfig {
   LatConfig base;              // fabric, size, iters (= messages per flow), MTU, profile, seed
-  Pattern pattern = Pattern::permutation;
+  std::string pattern = "permutation";  // a registered pattern (rdmasim/traffic_pattern.hpp)
   int incast_senders = 8;      // incast: hosts 1..N send to host 0
   int stride = 1;              // stride: host i sends to host (i + stride) mod hosts
   int tx_depth = 16;

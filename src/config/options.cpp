@@ -10,6 +10,7 @@
 #include "config/host_profile.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
+#include "rdmasim/traffic_pattern.hpp"
 
 namespace rdmasim::config {
 namespace {
@@ -297,10 +298,7 @@ TrafficConfig to_traffic_config(const ScenarioOptions& o) {
   t.base = to_config(o);
   if (t.base.topology != LatTopology::fabric)
     throw std::invalid_argument("--pattern needs a switched --topology (single-switch, leaf-spine, fat-tree, ring)");
-  t.pattern = o.pattern == "incast"     ? Pattern::incast
-              : o.pattern == "alltoall" ? Pattern::alltoall
-              : o.pattern == "stride"   ? Pattern::stride
-                                        : Pattern::permutation;
+  t.pattern = traffic_pattern(o.pattern).name;
   t.incast_senders = o.incast;
   t.stride = o.stride;
   t.tx_depth = o.tx_depth;

@@ -8,6 +8,7 @@
 #include "core/number_text.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
+#include "rdmasim/traffic_pattern.hpp"
 
 namespace rdmasim::config {
 namespace {
@@ -211,8 +212,16 @@ std::vector<ScenarioKey> build_keys() {
     return t;
   };
   r.push_back(sweep);
-  r.push_back(text("workload.pattern", "--pattern", kBw, "many flows on a switched topology (\"\": one flow)",
-                   {"", "permutation", "incast", "alltoall", "stride"}, F(pattern)));
+  K pattern = key("workload.pattern", "string", "--pattern", kBw,
+                  "many flows on a switched topology (`rdmasim list`; \"\": the two-host test)");
+  pattern.choices = {""};
+  for (const TrafficPatternSpec* p : traffic_patterns()) pattern.choices.push_back(p->name);
+  pattern.set = [](O& o, const std::string& v) {
+    if (!v.empty()) traffic_pattern(v);  // the registry's names now
+    o.pattern = v;
+  };
+  pattern.get = [](const O& o) { return Texts{o.pattern}; };
+  r.push_back(pattern);
   r.push_back(integer("workload.incast", "--incast", kBw, "incast: senders (hosts 1..N -> h0)", 1, 100000, F(incast)));
   r.push_back(integer("workload.stride", "--stride", kBw, "stride: host i sends to host (i + stride) mod hosts", 1, 100000,
                       F(stride)));

@@ -62,7 +62,7 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
   const bool tcp = t.base.transport == Transport::tcp;
   const std::string what = tcp ? "kernel TCP send() (" + std::string(to_string(t.base.fabric.tcp_cc)) + ")" : "RDMA WRITE";
   std::fprintf(out, "%s traffic, %zu flows of %lld x %lld B %s, tx depth %d, %s, routing %s, %s\n",
-               std::string(to_string(t.pattern)).c_str(), r.flows.size(), static_cast<long long>(t.base.iters),
+               t.pattern.c_str(), r.flows.size(), static_cast<long long>(t.base.iters),
                static_cast<long long>(t.base.size.count()), what.c_str(), t.tx_depth, topo.c_str(),
                t.base.fabric.routing.c_str(),
                t.base.link_layer == LinkLayer::ib ? "InfiniBand credits"
@@ -218,7 +218,7 @@ nlohmann::ordered_json fabric_stats_json(const FabricStats& s) {
 
 nlohmann::ordered_json traffic_json(const TrafficResult& r) {
   nlohmann::ordered_json j;
-  j["pattern"] = std::string(to_string(r.config.pattern));
+  j["pattern"] = r.config.pattern;
   j["config"] = config_json(r.config.base, resolve(r.config.base));
   nlohmann::ordered_json flows = nlohmann::ordered_json::array();
   for (const FlowResult& f : r.flows) {
@@ -277,7 +277,7 @@ SeedSpread seed_spread(const std::vector<TrafficResult>& runs) {
 void print_seed_spread(std::FILE* out, const std::vector<TrafficResult>& runs, const SeedSpread& s) {
   const TrafficConfig& t = runs.front().config;
   std::fprintf(out, "%s traffic over %zu seeds, %zu flows of %lld x %lld B, %s k=%d, routing %s\n",
-               std::string(to_string(t.pattern)).c_str(), runs.size(), runs.front().flows.size(),
+               t.pattern.c_str(), runs.size(), runs.front().flows.size(),
                static_cast<long long>(t.base.iters), static_cast<long long>(t.base.size.count()),
                t.base.fabric.topology.c_str(), t.base.fabric.k, t.base.fabric.routing.c_str());
   std::fprintf(out, " %6s %16s %16s %8s %12s %10s\n", "seed", "aggregate[Gb/s]", "sum(B_i)[Gb/s]", "share%", "min flow", "pauses");
@@ -291,7 +291,7 @@ void print_seed_spread(std::FILE* out, const std::vector<TrafficResult>& runs, c
 
 nlohmann::ordered_json seed_spread_json(const std::vector<TrafficResult>& runs, const SeedSpread& s) {
   nlohmann::ordered_json j;
-  j["pattern"] = std::string(to_string(runs.front().config.pattern));
+  j["pattern"] = runs.front().config.pattern;
   j["config"] = config_json(runs.front().config.base, resolve(runs.front().config.base));
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const TrafficResult& r : runs)

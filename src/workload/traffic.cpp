@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "model/path.hpp"
+#include "rdmasim/traffic_pattern.hpp"
 #include "path/fabric_route.hpp"
 #include "net/wire_format.hpp"
 #include "sim/rc_connection.hpp"
@@ -17,26 +18,9 @@
 
 namespace rdmasim {
 
-std::string_view to_string(Pattern p) {
-  switch (p) {
-    case Pattern::permutation: return "permutation";
-    case Pattern::incast: return "incast";
-    case Pattern::alltoall: return "alltoall";
-    case Pattern::stride: return "stride";
-  }
-  return "?";
-}
-
 std::uint64_t pattern_flow_count(const TrafficConfig& c, int hosts) {
-  const auto h = static_cast<std::uint64_t>(hosts);
   if (!c.flows.empty()) return c.flows.size();
-  switch (c.pattern) {
-    case Pattern::incast: return static_cast<std::uint64_t>(std::max(c.incast_senders, 0));
-    case Pattern::alltoall: return h * (h - 1);
-    case Pattern::permutation:
-    case Pattern::stride: return h;
-  }
-  return h;
+  return traffic_pattern(c.pattern).count(c, hosts);
 }
 
 namespace {
@@ -45,39 +29,7 @@ constexpr std::uint64_t kMaxFlows = 20'000;
 
 std::vector<std::pair<int, int>> pattern_flows(const TrafficConfig& c, int hosts) {
   if (!c.flows.empty()) return c.flows;
-  std::vector<std::pair<int, int>> f;
-  switch (c.pattern) {
-    case Pattern::permutation: {
-      // A random derangement (no host sends to itself), from the run's seed.
-      RandomStream rng(c.base.seed, "traffic.permutation");
-      std::vector<int> p(static_cast<std::size_t>(hosts));
-      for (;;) {
-        for (int i = 0; i < hosts; ++i) p[static_cast<std::size_t>(i)] = i;
-        for (int i = hosts - 1; i > 0; --i)
-          std::swap(p[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(rng.uniform_u64(0, static_cast<std::uint64_t>(i)))]);
-        bool ok = true;
-        for (int i = 0; i < hosts; ++i) ok = ok && p[static_cast<std::size_t>(i)] != i;
-        if (ok) break;
-      }
-      for (int i = 0; i < hosts; ++i) f.emplace_back(i, p[static_cast<std::size_t>(i)]);
-      break;
-    }
-    case Pattern::incast:
-      if (c.incast_senders < 1 || c.incast_senders >= hosts)
-        throw std::invalid_argument("incast: senders must be 1.." + std::to_string(hosts - 1));
-      for (int i = 1; i <= c.incast_senders; ++i) f.emplace_back(i, 0);
-      break;
-    case Pattern::stride:
-      if (c.stride < 1 || c.stride >= hosts) throw std::invalid_argument("stride: must be 1.." + std::to_string(hosts - 1));
-      for (int i = 0; i < hosts; ++i) f.emplace_back(i, (i + c.stride) % hosts);
-      break;
-    case Pattern::alltoall:
-      for (int i = 0; i < hosts; ++i)
-        for (int j = 0; j < hosts; ++j)
-          if (i != j) f.emplace_back(i, j);
-      break;
-  }
-  return f;
+  return traffic_pattern(c.pattern).flows(c, hosts);
 }
 
 // Max-min fair rates (progressive filling) of flows over links of equal capacity `cap`: the
