@@ -13,7 +13,7 @@ expect_error "unknown parameter \"nic.speed\"" lat --set nic.speed=1
 expect_error "link.rate: expected a rate" lat --set link.rate=fast
 expect_error "MTU must be one of 256, 512, 1024, 2048, 4096, got 1500" lat --mtu 1500
 expect_error "MTU must be one of" lat --mtu 8192
-expect_error "--profile: unknown value \"fast\" (valid: default, seed-demo, cx6-200g)" lat --profile fast
+expect_error "--profile: unknown profile \"fast\" (valid: default, seed-demo, cx6-200g)" lat --profile fast
 expect_error "TCP has no one-sided write" lat --transport tcp --test write
 expect_error "--zero-copy: expected true or false (on or off), got \"maybe\"" lat --zero-copy maybe
 expect_error "--bogus" lat --bogus

@@ -144,7 +144,7 @@ TEST(Scenario, EveryBadInputHasItsOwnLocatedMessage) {
       {"command = \"lat\"\n[params]\nlink.speed = \"1Gbps\"\n", "unknown parameter \"link.speed\" (nearest: "},
       {"command = \"lat\"\n[params]\nswitch.data_tc = 9\n", "s.toml:3:18: params.switch.data_tc: must be 0..7"},
       {"command = \"lat\"\n[params]\nlink.rate = [\"1Gbps\"]\n", "params.link.rate: expected a value, not an array"},
-      {"command = \"lat\"\nprofile = \"fast\"\n", "profile: unknown value \"fast\" (valid: default, seed-demo, cx6-200g)"},
+      {"command = \"lat\"\nprofile = \"fast\"\n", "profile: unknown profile \"fast\" (valid: default, seed-demo, cx6-200g)"},
       {"command = \"lat\"\n[workload]\ntransport = \"tcp\"\n[toggles]\nzero_copy = false\n", "RDMA switches"},
       {"command = \"lat\"\nwhen = 1979-05-27\n", "unsupported value type"},
   };

@@ -76,9 +76,8 @@ std::vector<Component> build() {
   c.push_back({"workload", "demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step", "rdmasim demo"});
   c.push_back({"export", "trace", "Perfetto / Chrome trace-event JSON of traced messages' critical paths", "--trace FILE"});
   c.push_back({"export", "pcap", "pcapng of RoCEv2/IB frames and PFC pause frames (Wireshark, tshark)", "--pcap FILE"});
-  for (const std::string& p : profile_names())
-    c.push_back({"profile", p, p == "default" ? "ConnectX-class 100G NIC, PCIe Gen4 x16, Linux kernel stack"
-                                              : "the first lesson's toy parameters", "--profile / profile"});
+  for (const ProfileSpec* p : profiles())
+    c.push_back({"profile", p->name, p->description + (p->source.empty() ? "" : " (" + p->source + ")"), "--profile / profile"});
   return c;
 }
 

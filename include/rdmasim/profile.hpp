@@ -200,7 +200,19 @@ struct Profile {
   ConnParams conn;
 };
 
-/// A named profile ("default", "seed-demo", "cx6-200g"). Throws std::invalid_argument listing the names.
+/// A named parameter set: a registered component (`--profile` / scenario key `profile`).
+/// Built-ins: default, cx6-200g, seed-demo. A program that links the library may register its
+/// own (a NIC generation, a measured testbed) before it runs anything.
+struct ProfileSpec {
+  std::string name;
+  std::string description;
+  std::string source;             // where its figures come from ("" for none)
+  std::function<Profile()> make;  // Profile::name set to `name`
+};
+std::vector<const ProfileSpec*> profiles();
+/// Adds a profile; throws std::invalid_argument for an empty or taken name.
+void register_profile(ProfileSpec spec);
+/// The registered profile's parameters. Throws std::invalid_argument listing the names.
 Profile make_profile(std::string_view name);
 std::vector<std::string> profile_names();
 

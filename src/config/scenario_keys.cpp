@@ -7,6 +7,7 @@
 
 #include "core/number_text.hpp"
 #include "rdmasim/load_balancer.hpp"
+#include "rdmasim/profile.hpp"
 #include "rdmasim/rate_control.hpp"
 #include "rdmasim/traffic_pattern.hpp"
 
@@ -354,7 +355,14 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(reuse);
   r.push_back(flag("connection.qp_pool", "--qp-pool", kRun, "connections pre-built outside the timed loop (their setup cost shown)",
                    F(qp_pool)));
-  r.push_back(text("profile", "--profile", kAll, "parameter profile", {"default", "seed-demo", "cx6-200g"}, F(profile)));
+  K profile = key("profile", "string", "--profile", kAll, "parameter profile (`rdmasim list`)");
+  profile.choices = profile_names();
+  profile.set = [](O& o, const std::string& v) {
+    make_profile(v);  // the registry's names now
+    o.profile = v;
+  };
+  profile.get = [](const O& o) { return Texts{o.profile}; };
+  r.push_back(profile);
   r.push_back(text("host_profile", "--host-profile", kAll,
                    "host profile TOML written by `rdmasim calibrate` (applied before the parameters)", {}, F(host_profile)));
   // [outputs]: the files a `run` writes (paths relative to the working directory, as on the
