@@ -91,6 +91,8 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
                                   std::to_string(need) + "B port " + port_name(p.id) +
                                   " needs to stay lossless (2 x propagation x rate + 3 frames); raise it or use 0");
   }
+  for (const Port& p : ports_)
+    if (is_switch(p.node)) switches_[static_cast<std::size_t>(p.node)].ports.push_back(p.id);
   for (std::size_t n = 0; n < topo.nodes().size(); ++n) {
     if (!is_switch(static_cast<int>(n))) continue;
     std::int64_t reserved = 0;
@@ -582,13 +584,26 @@ void Fabric::release_buffer(int node, int in, std::uint8_t tc, std::int64_t w) {
     return;
   }
   const std::int64_t from_headroom = std::min(w, ip.cls[q].in_headroom);
+  const bool was_full = s.shared_used + opt_.max_frame.count() > s.shared_size;
   ip.cls[q].in_headroom -= from_headroom;
   s.shared_used -= w - from_headroom;
+  if (s.shared_used + opt_.max_frame.count() > s.shared_size) return;
+  if (was_full) return resume_paused(s, q);
   if ((ip.xoff_sent >> q & 1) && ip.cls[q].in_headroom == 0 &&
-      ip.cls[q].in_bytes < opt_.sw.pfc_xoff.count() - opt_.sw.pfc_xon_delta.count() &&
-      s.shared_used + opt_.max_frame.count() <= s.shared_size) {
+      ip.cls[q].in_bytes < opt_.sw.pfc_xoff.count() - opt_.sw.pfc_xon_delta.count()) {
     ip.xoff_sent = static_cast<std::uint8_t>(ip.xoff_sent & ~(1u << q));
     send_flow_control(in, kResume, tc, 0);
+  }
+}
+
+void Fabric::resume_paused(SwitchState& s, std::size_t q) {
+  for (int id : s.ports) {
+    Port& ip = ports_[static_cast<std::size_t>(id)];
+    if ((ip.xoff_sent >> q & 1) && ip.cls[q].in_headroom == 0 &&
+        ip.cls[q].in_bytes < opt_.sw.pfc_xoff.count() - opt_.sw.pfc_xon_delta.count()) {
+      ip.xoff_sent = static_cast<std::uint8_t>(ip.xoff_sent & ~(1u << q));
+      send_flow_control(id, kResume, static_cast<std::uint8_t>(q), 0);
+    }
   }
 }
 

@@ -199,6 +199,7 @@ class Fabric {
   struct Port;
   struct SwitchState {
     std::int64_t shared_size = 0, shared_used = 0;
+    std::vector<int> ports;  // the switch's own ports (ingress accounting, PFC)
   };
 
   // Event entry points (Handler arguments: a packet or an encoded control word). A port's
@@ -227,6 +228,10 @@ class Fabric {
   /// and handed back (true). Only for ports with `faulty` set.
   bool arrival_lost(Port& tp, Port& ip, Packet& p);
   void release_buffer(int node, int in_port, std::uint8_t tc, std::int64_t bytes);
+  /// The shared buffer of `node` has room again: every ingress port paused for class `q` that
+  /// holds nothing in headroom and less than XOFF - delta resumes (a port paused because the
+  /// shared buffer was full may have no bytes of its own left to release).
+  void resume_paused(SwitchState& s, std::size_t q);
   void send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value);
   int route(Packet& p, int node) const;
   /// The load balancer's choice among the memo's next hops (not ECMP's: lb_ is set).
