@@ -15,6 +15,13 @@ check "run and compare give q4 the same message rate ($run_rate, $cmp_rate)" tes
 cli_rate=$("$bin" bw -s 65536 -n 200 -q 4 -b --json | grep -m1 '"MsgRate"' | tr -dc '0-9.')
 check "bw -q 4 -b and the q4 scenario agree ($cli_rate, $run_rate)" test "$cli_rate" = "$run_rate"
 
+# compare and sweep printed the numbers of a failed experiment (every QP in RETRY_EXC_ERR) and
+# exited 0; the API reported it done. Now: the table, then the failure on stderr, exit 3.
+printf 'name = "lossy"\ncommand = "bw"\n[workload]\npattern = "permutation"\niters = 20\n[network]\ntopology = "single-switch"\nhosts = 4\nloss = 0.3\n[params]\nrc.retry_cnt = 1\nrc.timeout = 1\n' >"$tmp/lossy.toml"
+expect_failed_run "aggregate_Gbps" "lossy: 4 QPs in RETRY_EXC_ERR" compare "$tmp/lossy.toml" --vs "network.loss=0"
+expect_failed_run "network.loss,aggregate_Gbps" "network.loss=0.3: 4 QPs in RETRY_EXC_ERR" sweep "$tmp/lossy.toml" --param network.loss=0,0.3
+expect_failed_run '"failure": "4 QPs in RETRY_EXC_ERR"' "network.loss=0.3" sweep "$tmp/lossy.toml" --param network.loss=0,0.3 --json
+
 # allreduce --topology ring was refused on the command line though a scenario file ran it.
 printf 'command = "allreduce"\n[workload]\nmin_bytes = "1M"\nmax_bytes = "1M"\niters = 2\n[network]\ntopology = "ring"\nswitches = 4\nhosts_per_switch = 1\n' \
   >"$tmp/ring.toml"

@@ -111,3 +111,20 @@ TEST(ScenarioApi, RunRefusesWhatItCannotDo) {
   apply_override(bad, "workload.duration=0");
   EXPECT_THROW(run(bad), std::invalid_argument);
 }
+
+TEST(ScenarioApi, AFailedExperimentSaysSo) {
+  Scenario s = make_scenario(Command::bw);
+  for (const char* a : {"network.topology=single-switch", "network.hosts=4", "workload.pattern=permutation",
+                        "workload.iters=20", "network.loss=0.3", "rc.retry_cnt=1", "rc.timeout=1"})
+    apply_override(s, a);
+  const RunResult bad = run(s);
+  EXPECT_EQ(bad.failure, "4 QPs in RETRY_EXC_ERR");
+  EXPECT_EQ(bad.failure, traffic_failure(std::get<TrafficResult>(bad.detail)));
+  apply_override(s, "network.loss=0");
+  EXPECT_EQ(run(s).failure, "");
+  Scenario one = make_scenario(Command::bw);
+  for (const char* a : {"network.topology=single-switch", "workload.iters=20", "network.drop_frames=h0-sw0=5",
+                        "rc.retry_cnt=0", "rc.timeout=1"})
+    apply_override(one, a);
+  EXPECT_EQ(run(one).failure, "the QP completed with RETRY_EXC_ERR");
+}

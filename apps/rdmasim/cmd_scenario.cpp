@@ -42,6 +42,18 @@ void check_writable(const std::string& path) {
   discard_staging(probe, path);
 }
 
+// Every run whose experiment failed, on stderr, after the table: exit 3, as the commands do.
+int failed(const std::vector<std::string>& names, const std::vector<std::string>& failures) {
+  int rc = 0;
+  std::fflush(stdout);
+  for (std::size_t i = 0; i < failures.size(); ++i)
+    if (!failures[i].empty()) {
+      std::fprintf(stderr, "rdmasim: experiment failed: %s: %s\n", names[i].c_str(), failures[i].c_str());
+      rc = 3;
+    }
+  return rc;
+}
+
 }  // namespace
 
 std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command) {
@@ -94,11 +106,13 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       for (const Scenario& s : schemes)
         if (s.command != schemes.front().command)
           throw std::invalid_argument("compare: " + s.path + " runs a different command than " + schemes.front().path);
-      std::vector<std::string> names;
+      std::vector<std::string> names, failures;
       std::vector<std::vector<Metric>> cols;
       for (const Scenario& s : schemes) {
         names.push_back(s.name.empty() ? s.path : s.name);
-        cols.push_back(rdmasim::run(s).metrics);
+        RunResult r = rdmasim::run(s);
+        cols.push_back(std::move(r.metrics));
+        failures.push_back(std::move(r.failure));
       }
       if (o->json) {
         nlohmann::ordered_json j;
@@ -108,6 +122,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
           nlohmann::ordered_json c;
           c["name"] = names[i];
           for (const Metric& m : cols[i]) c[m.name] = m.value;
+          if (!failures[i].empty()) c["failure"] = failures[i];
           arr.push_back(std::move(c));
         }
         j["schemes"] = arr;
@@ -115,7 +130,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       } else {
         print_compare(stdout, names, cols);
       }
-      return 0;
+      return failed(names, failures);
     }
     if (sw->parsed()) {
       check_writable(o->output);
@@ -131,7 +146,13 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
         std::fwrite(text.data(), 1, text.size(), stdout);
       else
         write_file(o->output, text);
-      return 0;
+      std::vector<std::string> rows;
+      for (const std::vector<std::string>& values : t.rows_params) {
+        std::string row;
+        for (std::size_t k = 0; k < values.size(); ++k) row += (k ? "," : "") + t.params[k] + "=" + values[k];
+        rows.push_back(row);
+      }
+      return failed(rows, t.failures);
     }
     return -1;
   };

@@ -53,20 +53,6 @@ bool emit_json(const ScenarioOptions& o, nlohmann::ordered_json j) {
 
 constexpr int kExperimentFailed = 3;
 
-// What failed in a many-flow run ("" when nothing did): QPs in error, a PFC deadlock, lossless drops.
-std::string traffic_failure(const TrafficResult& r) {
-  std::string why;
-  std::int64_t failed = 0;
-  std::string status;
-  for (const FlowResult& f : r.flows)
-    if (f.rc.status != "ok") ++failed, status = f.rc.status;
-  if (failed > 0) why = std::to_string(failed) + " QP" + (failed > 1 ? "s" : "") + " in " + status;
-  if (r.fabric.deadlocks > 0) why += std::string(why.empty() ? "" : "; ") + "a PFC deadlock";
-  if (r.fabric.lossless_drops > 0)
-    why += std::string(why.empty() ? "" : "; ") + std::to_string(r.fabric.lossless_drops) + " drops in a lossless class";
-  return why;
-}
-
 int experiment_failed(const std::string& why) {
   std::fflush(stdout);
   std::fprintf(stderr, "rdmasim: experiment failed: %s\n", why.c_str());

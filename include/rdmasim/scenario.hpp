@@ -143,6 +143,10 @@ struct RunResult {
   /// The command's own result: LatResult (lat), BudgetResult (budget), BwResult (bw),
   /// TrafficResult (bw with a pattern), AllReduceResult (allreduce).
   std::variant<std::monostate, LatResult, BudgetResult, BwResult, TrafficResult, AllReduceResult> detail;
+  /// "" when the experiment succeeded; else what failed, as `rdmasim` says before it exits 3:
+  /// a QP in error ("4 QPs in RETRY_EXC_ERR"), a PFC deadlock, drops in a lossless class, wrong
+  /// AllReduce results. The metrics are still those of the run.
+  std::string failure;
   /// The metric's value; std::out_of_range when the run has no such metric.
   double metric(std::string_view name) const;
 };

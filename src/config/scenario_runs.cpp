@@ -67,6 +67,7 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
         m.push_back({"rc.retransmitted", static_cast<double>(r.retransmitted)});
         m.push_back({"rc.timeouts", static_cast<double>(r.timeouts)});
         add_fabric(m, r.fabric);
+        out.failure = traffic_failure(r);
         if (r.fabric.deadlocks > 0 || c.profile.sw.pfc_watchdog > Time::zero()) {  // the PFC pathology scenarios
           std::int64_t done = 0;
           for (const FlowResult& f : r.flows) done += f.completed;
@@ -86,6 +87,7 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
       m.push_back({"bw_peak_Gbps", r.bw_peak_bps / 1e9});
       m.push_back({"msg_rate_Mpps", r.msg_rate_mpps});
       m.push_back({"ideal_Gbps", r.ideal_bps / 1e9});
+      if (r.rc && r.rc->status != "ok") out.failure = "the QP completed with " + r.rc->status;
       if (r.rc) {
         m.push_back({"rc.retransmitted", static_cast<double>(r.rc->retransmitted)});
         m.push_back({"rc.timeouts", static_cast<double>(r.rc->timeouts)});
@@ -103,6 +105,7 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
       m.push_back({"avg_busbw_GBps", r.avg_busbw_gbs});
       m.push_back({"bytes_sent_per_rank", static_cast<double>(last.bytes_sent.front())});
       m.push_back({"wrong", static_cast<double>(r.wrong)});
+      if (r.wrong > 0) out.failure = std::to_string(r.wrong) + " wrong elements in the reduced results";
       break;
     }
     case Command::demo: throw std::invalid_argument("the demo is not a scenario command");
@@ -198,12 +201,15 @@ SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params
     t.rows_params.push_back(std::move(vals));
   }
   t.rows.resize(total);
+  t.failures.resize(total);
   std::vector<std::exception_ptr> errors(total);
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i; (i = next.fetch_add(1)) < total;) {
       try {
-        t.rows[i] = run(runs[i]).metrics;
+        RunResult r = run(runs[i]);
+        t.rows[i] = std::move(r.metrics);
+        t.failures[i] = std::move(r.failure);
       } catch (...) {
         errors[i] = std::current_exception();
       }

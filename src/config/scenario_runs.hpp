@@ -30,6 +30,7 @@ struct SweepTable {
   std::vector<std::string> params;           // the swept keys
   std::vector<std::vector<std::string>> rows_params;
   std::vector<std::vector<Metric>> rows;
+  std::vector<std::string> failures;         // per row: RunResult::failure ("" when it succeeded)
 };
 /// Every combination of the parameters' values (the last parameter varies fastest) on
 /// `threads` worker threads.

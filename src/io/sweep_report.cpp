@@ -55,6 +55,7 @@ std::string sweep_json(const SweepTable& t) {
     nlohmann::ordered_json row;
     for (std::size_t k = 0; k < t.params.size(); ++k) row[t.params[k]] = t.rows_params[r][k];
     for (const Metric& m : t.rows[r]) row[m.name] = m.value;
+    if (r < t.failures.size() && !t.failures[r].empty()) row["failure"] = t.failures[r];
     rows.push_back(std::move(row));
   }
   j["rows"] = rows;

@@ -196,6 +196,7 @@ void RunManager::execute(Run& r) {
     nlohmann::ordered_json m = nlohmann::ordered_json::object();
     for (const Metric& k : result.metrics) m[k.name] = k.value;
     nlohmann::ordered_json extra{{"metrics", std::move(m)}};
+    if (!result.failure.empty()) extra["failure"] = result.failure;  // the experiment failed (a QP in error, ...)
     const RunEnd& end = observer.end;
     if (!end.port_names.empty()) {
       nlohmann::ordered_json ports = nlohmann::ordered_json::array();

@@ -18,6 +18,19 @@
 
 namespace rdmasim {
 
+std::string traffic_failure(const TrafficResult& r) {
+  std::string why;
+  std::int64_t failed = 0;
+  std::string status;
+  for (const FlowResult& f : r.flows)
+    if (f.rc.status != "ok") ++failed, status = f.rc.status;
+  if (failed > 0) why = std::to_string(failed) + " QP" + (failed > 1 ? "s" : "") + " in " + status;
+  if (r.fabric.deadlocks > 0) why += std::string(why.empty() ? "" : "; ") + "a PFC deadlock";
+  if (r.fabric.lossless_drops > 0)
+    why += std::string(why.empty() ? "" : "; ") + std::to_string(r.fabric.lossless_drops) + " drops in a lossless class";
+  return why;
+}
+
 std::uint64_t pattern_flow_count(const TrafficConfig& c, int hosts) {
   if (!c.flows.empty()) return c.flows.size();
   return traffic_pattern(c.pattern).count(c, hosts);
