@@ -2,6 +2,7 @@
 
 #include "net/topology.hpp"
 #include "rdmasim/profile.hpp"
+#include "rdmasim/collective.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
 #include "rdmasim/traffic_pattern.hpp"
@@ -57,10 +58,9 @@ std::vector<Component> build() {
   c.push_back({"workload", "budget", "closed-form max-plus evaluation of the same path, the lessons' formulas", "rdmasim budget"});
   c.push_back({"workload", "allreduce", "nccl-tests all_reduce_perf: AllReduce across hosts x GPUs on a fabric, GPUDirect or staged",
                "rdmasim allreduce"});
-  c.push_back({"collective", "ring", "reduce-scatter + all-gather around the ring: 2(n-1) steps of S/n",
-               "--algo / workload.algo"});
-  c.push_back({"collective", "halving-doubling", "Rabenseifner: recursive halving then doubling, 2 log2(n) steps (n = 2^k)",
-               "--algo / workload.algo"});
+  for (const CollectiveSpec* k : collectives())
+    c.push_back({"collective", k->name, k->description + (k->source.empty() ? "" : " (" + k->source + ")"),
+                 "--algo / workload.algo"});
   c.push_back({"pcie topology", "switch", "GPU and NIC under one PCIe switch: peer-to-peer DMA skips the root complex",
                "--set pcie.topology=switch"});
   c.push_back({"pcie topology", "root", "GPU and NIC under the root complex: two link traversals per DMA",

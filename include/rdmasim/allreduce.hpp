@@ -23,12 +23,10 @@
 
 namespace rdmasim {
 
-enum class AllReduceAlgo { ring, halving_doubling };
-std::string_view to_string(AllReduceAlgo a);
 
 struct AllReduceConfig {
   LatConfig base;                  // fabric (topology and its size), MTU, link layer, profile, seed
-  AllReduceAlgo algo = AllReduceAlgo::ring;
+  std::string algo = "ring";       // a registered algorithm (rdmasim/collective.hpp)
   int nodes = 0;                   // hosts taking part: h0..h(N-1) (0: every host of the topology)
   int gpus = 1;                    // GPUs (ranks) per host (nccl-tests -g)
   bool gpudirect = true;           // off: every inter-host step staged through host memory

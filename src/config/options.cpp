@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "config/host_profile.hpp"
+#include "rdmasim/collective.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
 #include "rdmasim/traffic_pattern.hpp"
@@ -335,7 +336,7 @@ AllReduceConfig to_allreduce_config(const ScenarioOptions& l) {
   ScenarioOptions base = l;
   base.iters = 1000;  // perftest's minimum of 5 does not apply to nccl-tests' -n
   c.base = to_config(base);
-  c.algo = o.algo == "halving-doubling" ? AllReduceAlgo::halving_doubling : AllReduceAlgo::ring;
+  c.algo = collective(o.algo).name;
   c.nodes = o.nodes;
   c.gpus = o.gpus;
   c.gpudirect = o.gpudirect != "off";

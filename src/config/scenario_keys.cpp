@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/number_text.hpp"
+#include "rdmasim/collective.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/rate_control.hpp"
@@ -229,9 +230,14 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(integer("workload.seeds", "--seeds", kBw, "pattern: run seeds seed .. seed+N-1 and report the spread", 1, 1000,
                       F(seeds)));
   r.push_back(flag("workload.stages", "--stages", kBudget, "also the critical path stage by stage", F(stages)));
-  r.push_back(text("workload.algo", "--algo", kAllreduce,
-                   "ring | halving-doubling (Rabenseifner: recursive halving, then doubling)", {"ring", "halving-doubling"},
-                   F(collective.algo)));
+  K algo = key("workload.algo", "string", "--algo", kAllreduce, "the AllReduce algorithm (`rdmasim list`)");
+  for (const CollectiveSpec* c : collectives()) algo.choices.push_back(c->name);
+  algo.set = [](O& o, const std::string& v) {
+    collective(v);  // the registry's names now
+    o.collective.algo = v;
+  };
+  algo.get = [](const O& o) { return Texts{o.collective.algo}; };
+  r.push_back(algo);
   r.push_back(integer("workload.nodes", "--nodes", kAllreduce, "hosts taking part, h0..h(N-1) (0: every host)", 0, 100000,
                       F(collective.nodes)));
   r.push_back(integer("workload.gpus", "-g,--ngpus", kAllreduce, "GPUs (ranks) per host (nccl-tests -g)", 1, 16,

@@ -26,7 +26,7 @@ std::string nccl_time(double us) {
 void print_allreduce(std::FILE* out, const AllReduceResult& r) {
   const AllReduceConfig& c = r.config;
   std::fprintf(out, "# rdmasim allreduce: %s AllReduce on %s, %d hosts x %d GPUs, GPUDirect RDMA %s\n",
-               std::string(to_string(c.algo)).c_str(), c.base.fabric.topology.c_str(), c.nodes, c.gpus,
+               c.algo.c_str(), c.base.fabric.topology.c_str(), c.nodes, c.gpus,
                c.gpudirect ? "on" : "off (staged through host memory)");
   std::fprintf(out, "# Collective test starting: all_reduce_perf\n");
   std::fprintf(out,
@@ -69,7 +69,7 @@ void print_allreduce(std::FILE* out, const AllReduceResult& r) {
 nlohmann::ordered_json allreduce_json(const AllReduceResult& r) {
   nlohmann::ordered_json j;
   const AllReduceConfig& c = r.config;
-  j["config"] = {{"algo", std::string(to_string(c.algo))}, {"topology", c.base.fabric.topology}, {"nodes", c.nodes},
+  j["config"] = {{"algo", c.algo}, {"topology", c.base.fabric.topology}, {"nodes", c.nodes},
                  {"gpus", c.gpus},   {"ranks", r.ranks},  {"gpudirect", c.gpudirect},
                  {"min_bytes", c.min_bytes}, {"max_bytes", c.max_bytes}, {"step_factor", c.step_factor},
                  {"iters", c.iters}, {"warmup", c.warmup}, {"mtu", c.base.mtu.count()}};

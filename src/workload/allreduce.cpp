@@ -12,7 +12,7 @@
 
 #include "model/path.hpp"
 #include "net/wire_format.hpp"
-#include "workload/allreduce_schedule.hpp"
+#include "rdmasim/collective.hpp"
 #include "host/gpu.hpp"
 #include "workload/sim_world.hpp"
 #include "rdmasim/load_balancer.hpp"
