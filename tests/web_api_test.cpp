@@ -167,6 +167,17 @@ TEST_F(WebApi, RunHonoursQpsAndBidirectional) {
   EXPECT_NEAR(j["metrics"]["msg_rate_Mpps"].get<double>(), 0.3732, 5e-5) << j["metrics"].dump();
 }
 
+// Regression: a run whose every QP went to RETRY_EXC_ERR was reported done with its numbers only.
+TEST_F(WebApi, AFailedExperimentSaysSo) {
+  const json j = finished(start(R"({"command":"bw","workload":{"pattern":"permutation","iters":20},
+      "network":{"topology":"single-switch","hosts":4,"loss":0.3},"params":{"rc":{"retry_cnt":1,"timeout":1}}})"));
+  ASSERT_EQ(j["status"], "done") << j.dump();
+  EXPECT_EQ(j["failure"], "4 QPs in RETRY_EXC_ERR") << j.dump();
+  const json ok = finished(start(R"({"command":"bw","workload":{"pattern":"permutation","iters":20},
+      "network":{"topology":"single-switch","hosts":4}})"));
+  EXPECT_FALSE(ok.contains("failure")) << ok.dump();
+}
+
 TEST_F(WebApi, WorkLimits) {
   expect_error(post(R"({"command":"bw","workload":{"pattern":"permutation","iters":5},"network":{"topology":"fat-tree","k":6}})"),
                422, "network.k", "54 hosts (limit 16)");
