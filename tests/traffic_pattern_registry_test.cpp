@@ -77,3 +77,15 @@ TEST(TrafficPatterns, ARegisteredPatternRunsFromAScenario) {
   EXPECT_TRUE(listed);
   EXPECT_EQ(parse_scenario(to_toml(s), "s.toml").options.pattern, "fan-out");
 }
+
+TEST(TrafficPatterns, BottleneckSharingIsThePatternsOwn) {
+  TrafficConfig c;
+  c.pattern = "incast";
+  c.incast_senders = 6;
+  EXPECT_EQ(bottleneck_sharing(c), 6);
+  c.pattern = "permutation";
+  EXPECT_EQ(bottleneck_sharing(c), 1);
+  c.pattern = "incast";
+  c.flows = {{1, 0}, {2, 0}};  // explicit flows: the pattern is not used
+  EXPECT_EQ(bottleneck_sharing(c), 1);
+}

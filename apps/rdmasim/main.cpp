@@ -29,6 +29,7 @@
 #include "io/loss_report.hpp"
 #include "io/perftest_report.hpp"
 #include "io/traffic_report.hpp"
+#include "model/path.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/demo.hpp"
 #include "rdmasim/traffic.hpp"
@@ -188,8 +189,9 @@ int run_pattern(const ScenarioOptions& o) {
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
   if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o);
-  cli::LiveRun live(o, t.base, t.pattern == "incast" ? t.incast_senders * t.base.iters : 0, false,
-                    t.pattern == "incast" ? t.incast_senders : 1);
+  const int hosts = FabricNetwork::make_topology(t.base)->host_count();
+  cli::LiveRun live(o, t.base, static_cast<std::int64_t>(pattern_flow_count(t, hosts)) * t.base.iters, false,
+                    bottleneck_sharing(t));
   const TrafficResult r = run_traffic(t, live.exports(exports.get()));
   live.finish();
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");

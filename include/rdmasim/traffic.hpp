@@ -71,6 +71,9 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports = nullptr);
 /// What failed in a many-flow run ("" when nothing did): QPs in error ("4 QPs in
 /// RETRY_EXC_ERR"), a PFC deadlock, drops in a lossless class.
 std::string traffic_failure(const TrafficResult& r);
+/// How many flows share the pattern's most loaded link (TrafficPatternSpec::sharing; 1 when the
+/// pattern does not say, or for explicit flows).
+int bottleneck_sharing(const TrafficConfig& c);
 /// How many flows the pattern has on `hosts` hosts, computed without listing them (run_traffic
 /// refuses more than 20 000 before it builds anything; an all-to-all on 16 000 hosts is 256 M).
 std::uint64_t pattern_flow_count(const TrafficConfig& c, int hosts);

@@ -30,6 +30,9 @@ struct TrafficPatternSpec {
   std::function<std::uint64_t(const TrafficConfig&, int hosts)> count;
   /// Throws std::invalid_argument for a configuration the pattern cannot serve.
   std::function<FlowList(const TrafficConfig&, int hosts)> flows;
+  /// How many flows share the most loaded link (sizes a live view's first sample slice);
+  /// null: each flow has its own.
+  std::function<int(const TrafficConfig&)> sharing = nullptr;
 };
 
 /// The registered patterns, in registration order (built-ins first).

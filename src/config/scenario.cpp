@@ -239,22 +239,25 @@ std::string scenario_format_markdown() {
     << "link.rate = \"100Gbps\"\n```\n\n"
     << "## Keys\n\nEvery key is also a command-line flag of the commands it applies to (`rdmasim lat --mtu 1024` is\n"
     << "`network.mtu = 1024`); a key a command does not use is refused, in a file and on the command line.\n"
-    << "The default is the first listed command's.\n\n"
+    << "A default that differs between commands is given per command.\n\n"
     << "| key | flag | commands | type | default | meaning |\n|---|---|---|---|---|---|\n"
     << "| `command` | (the subcommand) | | string | (required) | lat, bw, budget or allreduce |\n"
     << "| `name`, `description` | | | string | \"\" | shown in reports |\n"
     << "| `params.KEY` | `--set KEY=VALUE` | all | | | a profile parameter (below) |\n";
   for (const ScenarioKey& k : scenario_keys()) {
-    std::string cmds;
-    Command first = Command::lat;
-    for (Command c : {Command::lat, Command::budget, Command::bw, Command::allreduce, Command::demo})
-      if (k.commands & command_bit(c)) {
-        if (cmds.empty()) first = c;
-        cmds += (cmds.empty() ? "" : ", ") + std::string(command_name(c));
-      }
-    std::string def;
-    for (const std::string& v : k.get(default_options(first))) def += (def.empty() ? "" : ", ") + (v.empty() ? "\"\"" : v);
-    if (k.type == "list") def = "[" + def + "]";
+    std::string cmds, def, first_def;
+    bool same = true;
+    for (Command c : {Command::lat, Command::budget, Command::bw, Command::allreduce, Command::demo}) {
+      if ((k.commands & command_bit(c)) == 0) continue;
+      std::string d;
+      for (const std::string& v : k.get(default_options(c))) d += (d.empty() ? "" : ", ") + (v.empty() ? "\"\"" : v);
+      if (k.type == "list") d = "[" + d + "]";
+      if (cmds.empty()) first_def = d;
+      same = same && d == first_def;
+      def += std::string(def.empty() ? "" : "; ") + std::string(command_name(c)) + " " + (d.empty() ? "(not set)" : d);
+      cmds += (cmds.empty() ? "" : ", ") + std::string(command_name(c));
+    }
+    if (same) def = first_def;
     std::string flags = k.flags;
     for (std::size_t at = 0; (at = flags.find(',', at)) != std::string::npos; at += 4) flags.replace(at, 1, "`, `");
     o << "| `" << k.path << "` | `" << flags << (k.form == CliForm::optional_value ? "[=N]" : "") << "` | " << cmds

@@ -14,6 +14,7 @@
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/traffic.hpp"
+#include "rdmasim/traffic_pattern.hpp"
 #include "workload/sample_probe.hpp"
 
 namespace rdmasim::config {
@@ -136,8 +137,8 @@ RunResult run(const Scenario& s, RunObserver* observer) {
   ProbeOptions po;
   static_cast<ObserveOptions&>(po) = observer->options();
   if (po.interval <= Time::zero())
-    po.interval = first_slice(c, s.command == Command::lat, s.options.pattern == "incast" ? s.options.incast : 1,
-                              po.target_samples);
+    po.interval = first_slice(c, s.command == Command::lat, s.options.pattern.empty() ? 1 : bottleneck_sharing(
+                                  config::to_traffic_config(s.options)), po.target_samples);
   po.sink = [observer](Sample&& x) { observer->on_sample(std::move(x)); };
   SampleProbe probe(po);
   Exports x{ExportOptions{}};

@@ -31,6 +31,12 @@ std::string traffic_failure(const TrafficResult& r) {
   return why;
 }
 
+int bottleneck_sharing(const TrafficConfig& c) {
+  if (!c.flows.empty()) return 1;
+  const TrafficPatternSpec& p = traffic_pattern(c.pattern);
+  return p.sharing ? std::max(1, p.sharing(c)) : 1;
+}
+
 std::uint64_t pattern_flow_count(const TrafficConfig& c, int hosts) {
   if (!c.flows.empty()) return c.flows.size();
   return traffic_pattern(c.pattern).count(c, hosts);

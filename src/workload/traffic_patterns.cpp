@@ -1,5 +1,6 @@
 // The built-in traffic patterns (rdmasim/traffic_pattern.hpp) and their registry: one
 // registration line per pattern, in the order `rdmasim list` shows them.
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/random.hpp"
@@ -58,7 +59,8 @@ Registry<TrafficPatternSpec>& registry() {
     x.add({"permutation", "every host sends to another, a random derangement per seed", "", "seed", one_per_host,
            permutation});
     x.add({"incast", "hosts 1..N send to h0", "", "workload.incast",
-           [](const TrafficConfig& c, int) { return static_cast<std::uint64_t>(std::max(c.incast_senders, 0)); }, incast});
+           [](const TrafficConfig& c, int) { return static_cast<std::uint64_t>(std::max(c.incast_senders, 0)); }, incast,
+           [](const TrafficConfig& c) { return c.incast_senders; }});
     x.add({"alltoall", "every host to every other host", "", "",
            [](const TrafficConfig&, int hosts) {
              const auto h = static_cast<std::uint64_t>(hosts);
