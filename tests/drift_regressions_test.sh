@@ -22,6 +22,13 @@ expect_failed_run "aggregate_Gbps" "lossy: 4 QPs in RETRY_EXC_ERR" compare "$tmp
 expect_failed_run "network.loss,aggregate_Gbps" "network.loss=0.3: 4 QPs in RETRY_EXC_ERR" sweep "$tmp/lossy.toml" --param network.loss=0,0.3
 expect_failed_run '"failure": "4 QPs in RETRY_EXC_ERR"' "network.loss=0.3" sweep "$tmp/lossy.toml" --param network.loss=0,0.3 --json
 
+# A fault's syntax error was reported at the file, not at its key; a bw contradiction found by
+# the test's own checks printed "scenario: ..." first and named the flag, not the key's line.
+printf 'command = "lat"\n[network]\ntopology = "single-switch"\ndegrade = ["h0-sw0"]\n' >"$tmp/fault.toml"
+expect_error "fault.toml:4:11: network.degrade: expected NODE-NODE=VALUE, got \"h0-sw0\"" run "$tmp/fault.toml"
+printf 'command = "bw"\n[workload]\nrecv_delay = "20us"\n' >"$tmp/recv.toml"
+expect_error "recv.toml:3:14: workload.recv_delay: delays reposting receives; give --rx-depth too" run "$tmp/recv.toml"
+
 # allreduce --topology ring was refused on the command line though a scenario file ran it.
 printf 'command = "allreduce"\n[workload]\nmin_bytes = "1M"\nmax_bytes = "1M"\niters = 2\n[network]\ntopology = "ring"\nswitches = 4\nhosts_per_switch = 1\n' \
   >"$tmp/ring.toml"

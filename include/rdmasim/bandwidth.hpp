@@ -113,5 +113,7 @@ struct BwResult {
 /// moderation larger than the SQ depth, ...).
 /// `exports` (optional, rdmasim/exports.hpp): trace and capture the run.
 BwResult run_bandwidth(const BwConfig& c, Exports* exports = nullptr);
+/// run_bandwidth's checks, before anything runs: std::invalid_argument naming the option.
+void validate(const BwConfig& c);
 
 }  // namespace rdmasim

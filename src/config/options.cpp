@@ -284,6 +284,7 @@ BwConfig to_bw_config(const ScenarioOptions& o) {
       throw std::invalid_argument(std::string("--recv-delay: ") + e.what());
     }
   }
+  validate(b);  // the test's own checks, before anything runs or prints
   return b;
 }
 

@@ -213,6 +213,9 @@ LatConfig scenario_config(const Scenario& s) {
     for (const auto& [key, where] : s.where) {
       const std::string bare = key.rfind("params.", 0) == 0 ? key.substr(7) : key;
       if (m.rfind(bare + ":", 0) == 0) throw std::invalid_argument(where + ": " + key + m.substr(bare.size()));
+      // A check that names the key's flag ("--degrade: ...") is the key's too.
+      if (const ScenarioKey* k = find_scenario_key(key); k && m.rfind(long_flag(*k) + ":", 0) == 0)
+        throw std::invalid_argument(where + ": " + key + m.substr(long_flag(*k).size()));
     }
     throw std::invalid_argument(s.path + ": " + m);
   }

@@ -387,18 +387,32 @@ void check_bw_config(const BwConfig& c, bool tcp) {
 
 }  // namespace
 
-BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
-  BwConfig tcp_config = c0;
-  const bool tcp = c0.base.transport == Transport::tcp;
-  if (tcp && c0.base.topology == LatTopology::back_to_back) {  // packet-level TCP runs on the fabric model
-    tcp_config.base.topology = LatTopology::fabric;
-    tcp_config.base.fabric.topology = "back-to-back";
-    tcp_config.base.fabric.from = 0;
-    tcp_config.base.fabric.to = 1;
+namespace {
+
+// The configuration as it runs: packet-level TCP back to back runs on the fabric model.
+BwConfig as_run(const BwConfig& c0) {
+  BwConfig c = c0;
+  if (c0.base.transport == Transport::tcp && c0.base.topology == LatTopology::back_to_back) {
+    c.base.topology = LatTopology::fabric;
+    c.base.fabric.topology = "back-to-back";
+    c.base.fabric.from = 0;
+    c.base.fabric.to = 1;
   }
-  const BwConfig& c = tcp ? tcp_config : c0;
+  return c;
+}
+
+}  // namespace
+
+void validate(const BwConfig& c0) {
+  const BwConfig c = as_run(c0);
   validate(c.base);
-  check_bw_config(c, tcp);
+  check_bw_config(c, c0.base.transport == Transport::tcp);
+}
+
+BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
+  const bool tcp = c0.base.transport == Transport::tcp;
+  const BwConfig c = as_run(c0);
+  validate(c0);
   if ((c.post_list > 1 || c.cq_mod > 1) && exports)
     throw std::invalid_argument("--trace/--pcap follow messages from their own post: drop --post-list/--cq-mod");
   BwResult r;
