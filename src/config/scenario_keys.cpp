@@ -66,10 +66,6 @@ K key(std::string path, std::string type, std::string flags, unsigned commands, 
   return k;
 }
 
-// A field of the options reached from ScenarioOptions (a member, or a member of a member).
-template <typename T>
-using Field = std::function<T&(O&)>;
-
 template <typename T>
 K text(std::string path, std::string flags, unsigned cmds, std::string help, Texts choices, T field) {
   K k = key(std::move(path), "string", std::move(flags), cmds, std::move(help));
@@ -78,7 +74,7 @@ K text(std::string path, std::string flags, unsigned cmds, std::string help, Tex
     if (!choices.empty()) check_choice(v, choices);
     field(o) = v;
   };
-  k.get = [field](const O& o) { return Texts{field(const_cast<O&>(o))}; };
+  k.get = [field](const O& o) { return Texts{field(o)}; };
   return k;
 }
 
@@ -89,7 +85,7 @@ K integer(std::string path, std::string flags, unsigned cmds, std::string help, 
     using V = std::remove_reference_t<decltype(field(o))>;
     field(o) = static_cast<V>(to_int(v, lo, hi));
   };
-  k.get = [field](const O& o) { return Texts{std::to_string(field(const_cast<O&>(o)))}; };
+  k.get = [field](const O& o) { return Texts{std::to_string(field(o))}; };
   return k;
 }
 
@@ -99,7 +95,7 @@ K flag(std::string path, std::string flags, unsigned cmds, std::string help, T f
   K k = key(std::move(path), "bool", std::move(flags), cmds, std::move(help));
   k.form = CliForm::flag;
   k.set = [field](O& o, const std::string& v) { field(o) = to_bool(v); };
-  k.get = [field](const O& o) { return Texts{field(const_cast<O&>(o)) ? "true" : "false"}; };
+  k.get = [field](const O& o) { return Texts{field(o) ? "true" : "false"}; };
   return k;
 }
 
@@ -109,7 +105,7 @@ K toggle(std::string path, std::string flags, unsigned cmds, std::string help, T
   K k = key(std::move(path), "bool", std::move(flags), cmds, std::move(help));
   k.set = [field](O& o, const std::string& v) { field(o) = to_bool(v) ? "on" : "off"; };
   k.get = [field](const O& o) {
-    const std::string& v = field(const_cast<O&>(o));
+    const std::string& v = field(o);
     return v.empty() ? Texts{} : Texts{v == "on" ? "true" : "false"};
   };
   return k;
@@ -125,7 +121,7 @@ K checked(std::string path, std::string type, std::string flags, unsigned cmds, 
     field(o) = v;
   };
   k.get = [field](const O& o) {
-    const std::string& v = field(const_cast<O&>(o));
+    const std::string& v = field(o);
     return v.empty() ? Texts{} : Texts{v};
   };
   return k;
@@ -135,7 +131,7 @@ template <typename T>
 K list(std::string path, std::string flags, unsigned cmds, std::string help, T field) {
   K k = key(std::move(path), "list", std::move(flags), cmds, std::move(help));
   k.set = [field](O& o, const std::string& v) { field(o).push_back(v); };  // one element per call
-  k.get = [field](const O& o) { return field(const_cast<O&>(o)); };
+  k.get = [field](const O& o) { return field(o); };
   return k;
 }
 
@@ -147,7 +143,8 @@ void nonempty_path(const std::string& v) {
   if (v.empty()) throw std::invalid_argument("expected a path, got \"\"");
 }
 
-#define F(expr) [](O & o) -> auto& { return o.expr; }
+// A field of the options (a member, or a member of a member), for setting and for reading.
+#define F(expr) [](auto& o) -> auto& { return o.expr; }
 
 std::vector<ScenarioKey> build_keys() {
   std::vector<K> r;
