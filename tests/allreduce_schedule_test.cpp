@@ -76,7 +76,8 @@ TEST(AllReduceSchedule, HalvingDoublingIsCorrectAndHas2Log2nSteps) {
 // An algorithm registered from outside the library (the ring with its ranks relabelled
 // r -> n-1-r: it runs the other way round) passes the same checks and runs from a scenario.
 TEST(AllReduceSchedule, ARegisteredAlgorithmRunsFromAScenario) {
-  if (std::none_of(collectives().begin(), collectives().end(), [](const CollectiveSpec* c) { return c->name == "reverse-ring"; }))
+  const std::vector<const CollectiveSpec*> registered = collectives();
+  if (std::none_of(registered.begin(), registered.end(), [](const CollectiveSpec* c) { return c->name == "reverse-ring"; }))
     register_collective({"reverse-ring", "the ring, the other way round", "a test", [](int n) {
                            const CollSchedule ring = collective("ring").schedule(n);
                            CollSchedule s(static_cast<std::size_t>(n));

@@ -48,7 +48,8 @@ TEST(TrafficPatterns, AnUnknownNameListsTheRegisteredOnes) {
 }
 
 TEST(TrafficPatterns, ARegisteredPatternRunsFromAScenario) {
-  if (std::none_of(traffic_patterns().begin(), traffic_patterns().end(),
+  const std::vector<const TrafficPatternSpec*> registered = traffic_patterns();
+  if (std::none_of(registered.begin(), registered.end(),
                    [](const TrafficPatternSpec* p) { return p->name == "fan-out"; }))
     register_traffic_pattern({"fan-out", "h0 sends to hosts 1..N (the reverse of incast)", "a test", "workload.incast",
                               [](const TrafficConfig& c, int) { return static_cast<std::uint64_t>(c.incast_senders); },
