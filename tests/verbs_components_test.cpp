@@ -4,6 +4,7 @@
 // VerbsCpuAccount, and the program model (sleep, nested tasks, exceptions, stuck programs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <vector>
 
@@ -170,7 +171,15 @@ TEST(VerbsPathsTest, SegmentsAreLatsPathsStageForStage) {
       } else {
         const RequestKind k = t == TestKind::send ? (tg.inline_data ? RequestKind::send_inline : RequestKind::send)
                                                   : (tg.inline_data ? RequestKind::write_inline : RequestKind::write);
-        const PathSpec req = v.request(k), cqe = v.cqe(1);
+        // The request up to the payload's landing is lat's; its ACK leg follows.
+        PathSpec req = v.request(k), ack;
+        const auto landed = std::find_if(req.stages.begin(), req.stages.end(),
+                                         [](const StageSpec& s) { return s.label == "B.nic.reassemble"; });
+        ASSERT_NE(landed, req.stages.end());
+        ack.stages.assign(landed + 1, req.stages.end());
+        req.stages.erase(landed + 1, req.stages.end());
+        EXPECT_EQ(labels_of(ack), labels_of(v.ack()));
+        const PathSpec cqe = v.cqe(1);
         got = t == TestKind::send ? labels({&post, &req, &cqe}) : labels({&post, &req});
         for (const StageSpec& s : poll.stages) got.push_back("B." + s.label.substr(2));  // poll runs on the far side
       }
@@ -182,6 +191,25 @@ TEST(VerbsPathsTest, SegmentsAreLatsPathsStageForStage) {
   const Link link(p.link);
   const VerbsPaths v(p, LinkLayer::roce, Bytes(4096), [link](PathSpec& q, int s) { link.append(q, s); });
   for (const StageSpec& s : v.ack().stages) EXPECT_EQ(s.cost.jitter, Time::zero()) << s.label;
+}
+
+TEST(VerbsPathsTest, RequestsRunOnTheRcTransportAndWritesCarryTheirAck) {
+  LatConfig c;
+  c.topology = LatTopology::fabric;
+  c.fabric.topology = "back-to-back";
+  const FabricNetwork net(c);
+  const VerbsPaths v(c.profile, c.link_layer, c.mtu, net.appender());
+  auto roles = [](const PathSpec& p) {
+    std::vector<NetRole> r;
+    for (const StageSpec& s : p.stages)
+      if (s.kind == StageKind::network) r.push_back(s.role);
+    return r;
+  };
+  for (RequestKind k : {RequestKind::write, RequestKind::write_inline, RequestKind::send, RequestKind::send_inline})
+    EXPECT_EQ(roles(v.request(k)), (std::vector<NetRole>{NetRole::rc_data, NetRole::rc_ack}));
+  EXPECT_EQ(roles(v.request(RequestKind::read)), std::vector<NetRole>{NetRole::rc_data});
+  EXPECT_EQ(roles(v.response()), std::vector<NetRole>{NetRole::plain});
+  EXPECT_EQ(roles(v.ack()), std::vector<NetRole>{NetRole::plain});
 }
 
 TEST(VerbsCpuAccountTest, ChargesAndSpinWithoutOverlap) {

@@ -9,7 +9,8 @@
 namespace rdmasim {
 
 struct RcStats {
-  std::string status = "ok";            // or "RETRY_EXC_ERR" / "RNR_RETRY_EXC_ERR": the QP went to error, its work flushed
+  std::string status = "ok";            // or "RETRY_EXC_ERR" / "RNR_RETRY_EXC_ERR": the QP went to error, its work flushed;
+                                        // "closed": a verbs QP left RTS for another reason
   double failed_at_us = 0;              // when it did (simulated time)
   std::uint64_t sent = 0;               // data packets sent the first time
   std::uint64_t retransmitted = 0;      // data packets sent again (go-back-N)
@@ -22,6 +23,7 @@ struct RcStats {
   std::uint64_t cnps = 0;               // CNPs the requester received (DCQCN)
   std::uint64_t rnr_naks_sent = 0;      // RNR NAKs the responder sent (a SEND found no receive posted)
   std::uint64_t rnr_naks = 0;           // RNR NAKs the requester received (each waited rc.min_rnr_timer)
+  std::uint64_t not_ready = 0;          // packets a responder QP not ready (gone, RESET, INIT, ERR) dropped
   double final_rate_bps = 0;            // DCQCN's current rate at the end (0: no DCQCN)
 };
 
@@ -45,6 +47,7 @@ inline void accumulate(RcStats& into, const RcStats& s) {
   into.cnps += s.cnps;
   into.rnr_naks_sent += s.rnr_naks_sent;
   into.rnr_naks += s.rnr_naks;
+  into.not_ready += s.not_ready;
   into.final_rate_bps += s.final_rate_bps;
 }
 

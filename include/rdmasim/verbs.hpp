@@ -35,6 +35,7 @@
 #include "rdmasim/latency.hpp"
 #include "rdmasim/ledger.hpp"
 #include "rdmasim/profile.hpp"
+#include "rdmasim/rc_stats.hpp"
 #include "rdmasim/units.hpp"
 
 namespace rdmasim::verbs {
@@ -377,8 +378,10 @@ struct ClusterConfig {
   int hosts = 2;
   Profile profile = make_profile("default");
   LinkLayer link_layer = LinkLayer::roce;
-  /// none: two hosts joined by one cable; else the hosts of this switched topology
-  /// (fabric.from/to are ignored). More than two hosts need one.
+  /// none: two hosts joined by one cable (more hosts: one switch); else the hosts of this
+  /// topology (fabric.from/to are ignored; "back-to-back" is the one cable). The fabric's loss,
+  /// faults, congestion control and routing apply to every QP: its RC transport resends what
+  /// is lost (go-back-N) and fails the QP with IBV_WC_RETRY_EXC_ERR when retries run out.
   std::optional<FabricConfig> fabric;
   /// Every QP's RoCEv2 UDP source port (its ECMP entropy); default 49152 + (QPN mod 16384).
   std::optional<std::uint16_t> udp_sport;
@@ -397,13 +400,17 @@ class Cluster {
   ibv_context* open_device(int host);
   /// Starts `app` on `host` at the current simulated time (when run() next runs).
   void spawn(int host, Task app);
-  /// Runs until nothing is left to do. Returns true when every spawned application finished;
-  /// rethrows the first exception an application threw.
+  /// Runs until nothing is left to do (a transport's retransmission timer with nothing left to
+  /// resend is not left to fire). Returns true when
+  /// every spawned application finished; rethrows the first exception an application threw.
   bool run();
   /// Runs every event up to `limit`.
   void run_until(Time limit);
   Time now() const;
   VerbsCpuUsage cpu(int host) const;
+  /// What `qp`'s RC transport did for its requests so far: packets sent and resent, timeouts,
+  /// NAKs, RNR NAKs, CNPs (all zero before its first request or for a QP of another cluster).
+  RcStats transport(const ibv_qp* qp) const;
   /// One line per application still waiting ("host 1: poll_cq"), for a stuck program.
   std::string waiting() const;
   std::uint64_t events() const;

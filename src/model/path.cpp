@@ -112,15 +112,6 @@ void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const
   if (staged(c, t, r) && !chunked(c, t, r)) k.gpu.append_copy(path, r, pre(r) + "gpu.h2d_copy");
 }
 
-// The last network stage of `path` (if it is one) carries the RC transport's `role`.
-void mark_network(PathSpec& path, NetRole role) {
-  for (auto it = path.stages.rbegin(); it != path.stages.rend(); ++it)
-    if (it->kind == StageKind::network) {
-      it->role = role;
-      return;
-    }
-}
-
 // WRITE/SEND completed at the requester: the responder's NIC acknowledges the last packet
 // (an RC ACK frame back over the network) and the requester's NIC writes the send CQE.
 // After the send pipeline: delivery, the ACK back, the requester's completion (signaled_only).
@@ -130,11 +121,11 @@ void rdma_acked_send(PathSpec& path, const Components& k, const LatConfig& c, co
   // The responder's NIC acknowledges on placement: the receiving application's completion
   // (a staged receiver's H2D copy included) is build_receive_path, off the ACK path.
   rdma_transmit(path, k, c, t, s, network, false);
-  mark_network(path, NetRole::rc_data);
+  path.mark_last_network(NetRole::rc_data);
   k.nic.append_tx_pipeline(path, r);
   path.split(r, SplitSpec{c.mtu, FrameKind::roce_ack, c.link_layer, true}, pre(r) + "nic.ack");
   network(path, r);
-  mark_network(path, NetRole::rc_ack);
+  path.mark_last_network(NetRole::rc_ack);
   k.nic.append_rx_pipeline(path, s);
   path.merge(s, pre(s) + "nic.ack_done");
   const std::size_t completion = path.stages.size();
@@ -203,7 +194,7 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
   k.nic.append_eth_tx_packet(path, s);
   if (network) {
     network(path, s);
-    mark_network(path, NetRole::tcp_data);
+    path.mark_last_network(NetRole::tcp_data);
   } else {
     k.link.append(path, s);
   }

@@ -65,6 +65,10 @@ struct Message {
   std::int32_t pins = 0;
   bool orphaned = false;  // released by its owner while pinned
   bool unsignaled = false;  // posted without IBV_SEND_SIGNALED: no CQE (bw --cq-mod)
+  // A READ or atomic request is acknowledged by its response, not by a later ACK: its copy is
+  // held until the requester marks it answered (RcConnection::answered).
+  bool rc_await_response = false;
+  bool rc_answered = false;
 };
 
 enum class FramePos : std::uint8_t { only, first, middle, last };

@@ -95,4 +95,12 @@ void PathSpec::moderate(int side, ModerationSpec m, std::string label) {
   stages.push_back(std::move(s));
 }
 
+void PathSpec::mark_last_network(NetRole role) {
+  for (auto it = stages.rbegin(); it != stages.rend(); ++it)
+    if (it->kind == StageKind::network) {
+      it->role = role;
+      return;
+    }
+}
+
 }  // namespace rdmasim

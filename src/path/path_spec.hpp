@@ -118,6 +118,8 @@ struct PathSpec {
   void split(int side, SplitSpec s, std::string label);
   void merge(int side, std::string label);
   void moderate(int side, ModerationSpec m, std::string label);
+  /// The last network stage (if there is one) carries `role` in an acknowledged path.
+  void mark_last_network(NetRole role);
 };
 
 /// Appends the network between the two hosts for a message leaving side `from`.

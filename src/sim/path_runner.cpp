@@ -86,8 +86,21 @@ HostCounters HostResources::counters() const {
   return c;
 }
 
+RcOptions rc_options(const NetworkSpec& n) {
+  RcOptions o;
+  o.rc = n.rc;
+  o.cc = &rate_control(n.options.cc);
+  o.profile = n.profile.get();
+  const Topology& t = *n.topology;
+  o.line = t.cables()[static_cast<std::size_t>(t.nodes()[static_cast<std::size_t>(t.host_node(n.src))].cables.at(0))].rate;
+  o.ack_wire = frame_wire_bytes(FrameKind::roce_ack, FramePos::only, Bytes(0), n.options.layer);
+  o.cnp_wire = frame_wire_bytes(FrameKind::roce_cnp, FramePos::only, Bytes(0), n.options.layer);
+  o.requester_qp = kFirstQpn;
+  return o;
+}
+
 PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
-                           MessageSink& sink, FabricProvider* fabrics)
+                           MessageSink& sink, FabricProvider* fabrics, RcConnection* shared_rc)
     : ctx_(ctx) {
   if (spec.stages.empty()) throw std::logic_error("empty path");
   std::pair<NetworkStage*, const NetworkSpec*> rc_data{nullptr, nullptr};
@@ -132,21 +145,20 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
   }
   route_.sink = &sink;
   link_route();
-  if (rc_data.first && rc_ack) {
-    const NetworkSpec& n = *rc_data.second;
-    RcOptions o;
-    o.rc = n.rc;
-    o.cc = &rate_control(n.options.cc);
-    o.profile = n.profile.get();
-    const Topology& t = *n.topology;
-    o.line = t.cables()[static_cast<std::size_t>(t.nodes()[static_cast<std::size_t>(t.host_node(n.src))].cables.at(0))].rate;
-    o.ack_wire = frame_wire_bytes(FrameKind::roce_ack, FramePos::only, Bytes(0), n.options.layer);
-    o.cnp_wire = frame_wire_bytes(FrameKind::roce_cnp, FramePos::only, Bytes(0), n.options.layer);
-    o.requester_qp = kFirstQpn;
-    rc_ = std::make_unique<RcConnection>(ctx_, o);
-    rc_->bind(*rc_data.first, *rc_ack);
+  if (rc_data.first && (rc_ack || shared_rc)) {
+    if (shared_rc) {
+      rc_ = shared_rc;
+    } else {
+      own_rc_ = std::make_unique<RcConnection>(ctx_, rc_options(*rc_data.second));
+      rc_ = own_rc_.get();
+    }
+    route_.rc_data = rc_data.first;
+    route_.rc_ack = rc_ack;
     rc_data.first->bind(*rc_, NetRole::rc_data);
-    rc_ack->bind(*rc_, NetRole::rc_ack);
+    if (rc_ack) {
+      rc_->bind_ack(*rc_ack);
+      rc_ack->bind(*rc_, NetRole::rc_ack);
+    }
   }
 }
 

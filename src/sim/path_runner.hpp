@@ -59,10 +59,16 @@ class StageObserver {
   ~StageObserver() = default;
 };
 
+/// The RC transport's options for an acknowledged path across `n` (its parameters, rate
+/// control, line rate and control-frame sizes).
+RcOptions rc_options(const NetworkSpec& n);
+
 class PathInstance {
  public:
+  /// An acknowledged path (rc_data and rc_ack network stages) runs on an RC transport of its
+  /// own, or on `shared_rc` (which outlives the path) when one is given.
   PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec, MessageSink& sink,
-               FabricProvider* fabrics = nullptr);
+               FabricProvider* fabrics = nullptr, RcConnection* shared_rc = nullptr);
   PathInstance(const PathInstance&) = delete;
   PathInstance& operator=(const PathInstance&) = delete;
   ~PathInstance();
@@ -82,11 +88,11 @@ class PathInstance {
   /// The network stages of this path (one per direction across a fabric).
   const std::vector<const NetworkStage*>& network_stages() const { return network_; }
   /// The RC transport of an acknowledged path across a fabric (nullptr otherwise).
-  const RcConnection* rc() const { return rc_.get(); }
+  const RcConnection* rc() const { return rc_; }
   /// The packet-level TCP of a TCP path across a fabric (nullptr otherwise).
   const TcpConnection* tcp() const { return tcp_.get(); }
   TcpConnection* tcp() { return tcp_.get(); }
-  RcConnection* rc_mut() { return rc_.get(); }
+  RcConnection* rc_mut() { return rc_; }
 
  private:
   void link_route();  // each stage to the next on route_ (Stage::link)
@@ -96,7 +102,8 @@ class PathInstance {
   std::vector<const std::string*> labels_;  // interned (SimContext::labels)
   std::vector<const NetworkStage*> network_;
   std::unique_ptr<NetworkStage> tcp_ack_;  // TCP: the reverse flow its ACKs take (not on the route)
-  std::unique_ptr<RcConnection> rc_;  // after the stages it is bound to
+  std::unique_ptr<RcConnection> own_rc_;  // after the stages it is bound to
+  RcConnection* rc_ = nullptr;            // own_rc_ or a shared one
   std::unique_ptr<TcpConnection> tcp_;
   Route route_;
 };

@@ -1,5 +1,8 @@
 #include "sim/rc_connection.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "net/wire_format.hpp"
 #include "sim/packet_queue.hpp"
 #include "sim/stages.hpp"
@@ -17,6 +20,7 @@ std::string_view to_string(QpStatus s) {
     case QpStatus::ok: return "ok";
     case QpStatus::retry_exc_err: return "RETRY_EXC_ERR";
     case QpStatus::rnr_retry_exc_err: return "RNR_RETRY_EXC_ERR";
+    case QpStatus::closed: return "closed";
   }
   return "?";
 }
@@ -55,13 +59,13 @@ RcStats RcConnection::stats() const {
   s.cnps = c_.cnps_received;
   s.rnr_naks_sent = c_.rnr_naks_sent;
   s.rnr_naks = c_.rnr_naks_received;
+  s.not_ready = c_.not_ready;
   if (cc_) s.final_rate_bps = cc_->current_bps();
   return s;
 }
 
-void RcConnection::bind(NetworkStage& data, NetworkStage& ack) {
-  data_ = &data;
-  ack_ = &ack;
+void RcConnection::close() {
+  if (status_ == QpStatus::ok) stop(QpStatus::closed);
 }
 
 Packet& RcConnection::clone(const Packet& p) { return ctx_.pinned_copy(p); }
@@ -114,7 +118,8 @@ void RcConnection::transmit(Packet& p, bool fresh) {
                    : now;
   }
   arm_timer();
-  data_->inject(p);
+  if (fresh) note_timer();
+  p.route->rc_data->inject(p);
 }
 
 void RcConnection::pump() {
@@ -164,7 +169,10 @@ void RcConnection::go_back(std::uint32_t from) {
 
 void RcConnection::acknowledge(std::uint32_t last) {
   bool progress = false;
-  while (!copies_.empty() && copies_.front().psn <= last) {
+  acked_below_ = std::max(acked_below_, last + 1);
+  while (!copies_.empty() && copies_.front().psn < acked_below_) {
+    // A READ's request stays until its response is in: a later ACK may have overtaken it.
+    if (copies_.front().msg->rc_await_response && !copies_.front().msg->rc_answered) break;
     ctx_.unpin(*copies_.front().msg);  // a copy always holds a pin
     copies_.pop_front();
     --unacked_;
@@ -174,14 +182,24 @@ void RcConnection::acknowledge(std::uint32_t last) {
     retries_ = 0;
     rnr_tries_ = 0;
     deadline_ = ctx_.sched.now() + timeout_;
+    note_timer();
   }
 }
 
+void RcConnection::note_timer() {
+  const bool idle = timer_armed_ && (unacked_ == 0 || status_ != QpStatus::ok);
+  if (idle == timer_idle_) return;
+  timer_idle_ = idle;
+  if (idle) ++ctx_.idle_events;
+  else --ctx_.idle_events;
+}
+
 void RcConnection::arm_timer() {
-  if (timer_armed_ || unacked_ == 0) return;
+  if (timer_armed_ || unacked_ == 0 || o_.rc.timeout == 0) return;  // timeout 0: infinite (IBA)
   if (deadline_ <= ctx_.sched.now()) deadline_ = ctx_.sched.now() + timeout_;
   timer_armed_ = true;
   ctx_.sched.schedule_at(deadline_, *this, kRetransmit);
+  note_timer();
 }
 
 void RcConnection::on_event(std::uint64_t arg) {
@@ -196,12 +214,14 @@ void RcConnection::on_event(std::uint64_t arg) {
     return;
   }
   timer_armed_ = false;
+  note_timer();
   if (status_ != QpStatus::ok || unacked_ == 0) return;
   const Time now = ctx_.sched.now();
   if (rnr_waiting_ && deadline_ < rnr_until_ + timeout_) deadline_ = rnr_until_ + timeout_;  // not while waiting
   if (now < deadline_) {  // progress since it was armed: wait for the new deadline
     timer_armed_ = true;
     ctx_.sched.schedule_at(deadline_, *this, kRetransmit);
+    note_timer();
     return;
   }
   if (++retries_ > o_.rc.retry_cnt) return fail();
@@ -210,6 +230,11 @@ void RcConnection::on_event(std::uint64_t arg) {
 }
 
 void RcConnection::fail(QpStatus why) {
+  stop(why);
+  if (o_.endpoint) o_.endpoint->failed(why);
+}
+
+void RcConnection::stop(QpStatus why) {
   status_ = why;  // the QP is in the error state: its work requests flush
   failed_at_ = ctx_.sched.now();
   while (!copies_.empty()) {
@@ -217,6 +242,7 @@ void RcConnection::fail(QpStatus why) {
     copies_.pop_front();
   }
   unacked_ = 0;
+  note_timer();
   while (Packet* p = queue_pop(resend_head_, resend_tail_)) release(*p);
   while (Packet* p = queue_pop(new_head_, new_tail_)) discard(*p);
   while (Packet* p = queue_pop(lost_head_, lost_tail_)) ctx_.packets.release(p);
@@ -226,7 +252,7 @@ void RcConnection::complete_lost_acks(std::uint32_t before) {
   while (lost_head_ && lost_head_->msg->rc_last_psn < before) {
     Packet& t = *queue_pop(lost_head_, lost_tail_);
     t.charge(Category::recovery, ctx_.sched.now());  // a later cumulative ACK covered it
-    ack_->deliver(t);
+    t.route->rc_ack->deliver(t);
   }
 }
 
@@ -254,7 +280,14 @@ void RcConnection::ack_arrived(Packet& p) {
   if (cc_)
     cc_->on_ack({ctx_.sched.now(), last + 1, snd_nxt_, static_cast<std::int32_t>(held - unacked_),
                  static_cast<std::int32_t>(p.msg->rc_ce)});
-  ack_->deliver(p);
+  p.route->rc_ack->deliver(p);
+}
+
+void RcConnection::answered(Message& request, std::uint32_t last) {
+  if (status_ != QpStatus::ok) return;  // `request` may be gone with the copies
+  request.rc_answered = true;
+  complete_lost_acks(last);
+  acknowledge(last);
 }
 
 void RcConnection::rnr_nak_arrived(std::uint32_t psn) {
@@ -291,10 +324,11 @@ void RcConnection::send_control(Control kind, std::uint32_t psn) {
   c.payload = Bytes(0);
   c.wire = kind == kCnp ? o_.cnp_wire : o_.ack_wire;
   c.stamp = ctx_.sched.now();
+  if (!ack_) throw std::logic_error("RC: a NAK or CNP to send but no ACK direction bound");
   ack_->inject(c, kind == kCnp ? cnp_tc_ : -1);
 }
 
-void RcConnection::send_ack(Packet& token) { ack_->inject(token); }
+void RcConnection::send_ack(Packet& token) { token.route->rc_ack->inject(token); }
 
 void RcConnection::data_dropped(Packet& p) { release(p); }  // the requester resends it
 
@@ -321,7 +355,19 @@ void RcConnection::mark_seen(std::uint32_t psn) {
   ooo_seen_[psn & (ooo_seen_.size() - 1)] = 1;
 }
 
+bool RcConnection::take_receive(Message& m) {
+  if (o_.endpoint) return o_.endpoint->take_receive(m);
+  if (!rq_modelled_) return true;
+  if (receives_ == 0) return false;
+  --receives_;
+  return true;
+}
+
 void RcConnection::data_arrived(Packet& p) {
+  if (o_.endpoint && !o_.endpoint->responder_ready()) {
+    ++c_.not_ready;
+    return release(p);
+  }
   const Time now = ctx_.sched.now();
   if (p.ce && cnps_ && (!cnp_sent_ || now - last_cnp_ >= cnp_interval_)) {
     cnp_sent_ = true;
@@ -330,15 +376,14 @@ void RcConnection::data_arrived(Packet& p) {
     send_control(kCnp, p.psn);
   }
   const bool fresh = o_.rc.ooo_placement ? p.psn >= rcv_nxt_ && !seen(p.psn) : p.psn == rcv_nxt_;
-  if (fresh && rq_modelled_ && first_of_message(p)) {  // a SEND's first packet consumes a receive
-    if (receives_ == 0) {  // receiver not ready
+  if (fresh && first_of_message(p)) {  // a SEND's first packet consumes a receive
+    if (!take_receive(*p.msg)) {  // receiver not ready
       ++c_.rnr_naks_sent;
       rnr_pending_ = true;
       send_control(kRnrNak, p.psn);
       release(p);
       return;
     }
-    --receives_;
     rnr_pending_ = false;
   }
   if (fresh) {
@@ -354,7 +399,7 @@ void RcConnection::data_arrived(Packet& p) {
       p.pinned = false;
       ctx_.unpin(*p.msg);
     }
-    data_->deliver(p);
+    p.route->rc_data->deliver(p);
     return;
   }
   if (p.psn > rcv_nxt_ && rnr_pending_) {  // behind an RNR NAK: dropped until the retry
@@ -368,6 +413,7 @@ void RcConnection::data_arrived(Packet& p) {
     }
   } else {
     ++c_.duplicates;
+    bool resent = false;
     // The ACK of this message was lost: acknowledge again.
     for (Packet **link = &lost_head_, *prev = nullptr; *link; prev = *link, link = &(*link)->next_in_queue) {
       if ((*link)->msg != p.msg) continue;
@@ -376,9 +422,11 @@ void RcConnection::data_arrived(Packet& p) {
       if (lost_tail_ == &t) lost_tail_ = prev;
       t.next_in_queue = nullptr;
       t.charge(Category::recovery, now);
-      ack_->inject(t);
+      t.route->rc_ack->inject(t);
+      resent = true;
       break;
     }
+    if (!resent && o_.endpoint && first_of_message(p)) o_.endpoint->duplicate(*p.msg);
   }
   release(p);
 }

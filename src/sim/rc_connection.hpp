@@ -28,6 +28,11 @@
 // resent or completed by a later ACK charges its wait to `recovery`; so do the RNR wait of the
 // resent packets and new packets held behind it. So the ledger of every
 // completed message still sums to its end-to-end time.
+// Several paths may share one RcConnection (a verbs QP's WRITE, SEND and inline requests take
+// different paths but one PSN space): each packet travels its own route's network stages.
+// An application on the ends (RcEndpoint: the simulated verbs layer) decides whether the
+// responder's QP accepts packets at all and whether a message finds a posted receive, and is
+// told when the requester's QP fails; close() ends the connection without telling it.
 // Invariants: copies held == PSNs sent and not yet acknowledged; the responder delivers each
 // PSN exactly once, in order unless out-of-order placement is on.
 #pragma once
@@ -60,10 +65,30 @@ struct RcCounters {
   std::uint64_t cnps_sent = 0, cnps_received = 0;
   std::uint64_t rnr_naks_sent = 0, rnr_naks_received = 0;
   std::uint64_t rnr_discarded = 0;     // data packets the responder discarded behind an RNR NAK
+  std::uint64_t not_ready = 0;         // data packets dropped by a responder QP not ready (RcEndpoint)
 };
 
-enum class QpStatus : std::uint8_t { ok, retry_exc_err, rnr_retry_exc_err };
-std::string_view to_string(QpStatus s);  // "ok", "RETRY_EXC_ERR", "RNR_RETRY_EXC_ERR"
+enum class QpStatus : std::uint8_t { ok, retry_exc_err, rnr_retry_exc_err, closed };
+std::string_view to_string(QpStatus s);  // "ok", "RETRY_EXC_ERR", "RNR_RETRY_EXC_ERR", "closed"
+
+/// The application on the two ends of an RC connection (the simulated verbs layer).
+class RcEndpoint {
+ public:
+  /// Responder: whether its QP accepts packets now. A QP in RESET, INIT or ERR (or gone) drops
+  /// them silently, and the requester times out.
+  virtual bool responder_ready() = 0;
+  /// Responder: message `m`'s first packet arrived in sequence. False: it needs a receive and
+  /// none is free (RNR NAK); true: it may go on (and holds its receive from now on).
+  virtual bool take_receive(Message& m) = 0;
+  /// Responder: message `m`'s first packet arrived again (a resend of a request executed
+  /// already, whose ACK was not lost): a READ or atomic is answered again.
+  virtual void duplicate(Message& m) = 0;
+  /// Requester: the QP went to the error state (status `why`): its outstanding work fails.
+  virtual void failed(QpStatus why) = 0;
+
+ protected:
+  ~RcEndpoint() = default;
+};
 
 struct RcOptions {
   RcParams rc;
@@ -73,6 +98,7 @@ struct RcOptions {
   Bytes ack_wire{};                  // wire bytes of an ACK/NAK frame
   Bytes cnp_wire{};                  // wire bytes of a CNP
   std::uint32_t requester_qp = 0;    // DestQP of frames to the requester (captures)
+  RcEndpoint* endpoint = nullptr;    // the application on the ends (null: lat/bw's workloads)
 };
 
 class RcConnection final : public EventHandler, public TxPacer, public NetTransport {
@@ -82,8 +108,16 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   RcConnection(const RcConnection&) = delete;
   RcConnection& operator=(const RcConnection&) = delete;
 
-  /// The network stages of the data direction and of its ACKs (they call the methods below).
-  void bind(NetworkStage& data, NetworkStage& ack);
+  /// A path's ACK-direction network stage (it calls the methods below, as its data direction's
+  /// stage does): the first one bound also carries NAKs and CNPs.
+  void bind_ack(NetworkStage& ack) {
+    if (!ack_) ack_ = &ack;
+  }
+  /// Ends the connection (its QP left RTS): nothing more is sent, timers do nothing.
+  void close();
+  /// The requester received the response to `request` (a READ or atomic whose last PSN is
+  /// `last`): it acknowledges every PSN up to `last`, as an ACK would.
+  void answered(Message& request, std::uint32_t last);
 
   // Requester.
   void send(Packet& p) override;         // a data packet leaves the requester's NIC
@@ -129,6 +163,9 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   void acknowledge(std::uint32_t last);
   void arm_timer();
   void fail(QpStatus why = QpStatus::retry_exc_err);
+  void stop(QpStatus why);  // drops every copy and queued packet
+  bool take_receive(Message& m);
+  void note_timer();  // keeps SimContext::idle_events: counts the armed timer while it is useless
   void rnr_nak_arrived(std::uint32_t psn);
   void complete_lost_acks(std::uint32_t before);
   void send_control(Control kind, std::uint32_t psn);
@@ -139,8 +176,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
 
   SimContext& ctx_;
   RcOptions o_;
-  NetworkStage* data_ = nullptr;
-  NetworkStage* ack_ = nullptr;
+  NetworkStage* ack_ = nullptr;  // carries NAKs and CNPs
   Time timeout_;
   std::unique_ptr<RateControl> cc_;  // null: no pacing
   bool cnps_ = false;                // the responder sends CNPs for CE marks
@@ -154,9 +190,11 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   std::uint32_t snd_nxt_ = 0;
   CopyLog copies_;  // retransmission copies in PSN order, compactly coded (sim/copy_log.hpp)
   std::size_t unacked_ = 0;
+  std::uint32_t acked_below_ = 0;  // every PSN below was acknowledged (copies of unanswered READs may stay)
   int retries_ = 0;
   Time deadline_{};
   bool timer_armed_ = false;
+  bool timer_idle_ = false;  // counted in SimContext::idle_events
   // Packets waiting to go to the NIC: resends first (one at a time in the NIC, so a later
   // go-back rewinds the rest), then new packets (behind resends, or paced by DCQCN).
   Packet* resend_head_ = nullptr;

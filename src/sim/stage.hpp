@@ -49,6 +49,9 @@ struct SimContext {
   Pool<Message>& messages;
   RandomStream& jitter;
   std::uint64_t out_of_order = 0;  // packets that reached a merge after a later packet of their message
+  // Pending events that will find nothing to do (an RC retransmission timer with nothing left
+  // unacknowledged): a run may end when only these are left, so they do not move its clock.
+  std::size_t idle_events = 0;
   Tracer* tracer = nullptr;        // optional trace of the first messages (sim/tracer.hpp)
   WireTap* tap = nullptr;          // optional packet capture (sim/wire_tap.hpp)
   MessageObserver* observer = nullptr;  // optional (workload/run_probe.hpp)
@@ -103,10 +106,16 @@ class Stage : public EventHandler {
   TraceSite site_ = 0;
 };
 
+class NetworkStage;
+
 struct Route {
   std::vector<Stage*> hops;
   MessageSink* sink = nullptr;
   std::uint32_t connection = 0;  // the QP pair it belongs to (a capture's DestQP)
+  // An acknowledged path's network stages (sim/rc_connection.hpp): the RC transport hands each
+  // packet to its own route's stages, so one RC can serve several paths (a verbs QP's requests).
+  NetworkStage* rc_data = nullptr;
+  NetworkStage* rc_ack = nullptr;
 };
 
 inline void Stage::forward(Packet& p) {

@@ -4,6 +4,7 @@
 #include <cerrno>
 
 #include "verbs/device.hpp"
+#include "verbs/rc_connection.hpp"
 #include "verbs/world.hpp"
 
 namespace rdmasim::verbs {
@@ -175,7 +176,7 @@ void Cluster::spawn(int host, Task app) {
   impl_->w.spawn(host, app.release());
 }
 bool Cluster::run() {
-  impl_->w.sched().run();
+  impl_->w.run();
   impl_->w.rethrow();
   return impl_->w.all_done();
 }
@@ -186,6 +187,15 @@ void Cluster::run_until(Time limit) {
 Time Cluster::now() const { return impl_->w.sched().now(); }
 VerbsCpuUsage Cluster::cpu(int host) const { return impl_->w.device(host).cpu().usage(); }
 std::string Cluster::waiting() const { return impl_->w.waiting(); }
+RcStats Cluster::transport(const ibv_qp* qp) const {
+  for (int h = 0; qp && h < hosts(); ++h) {
+    Device& d = impl_->w.device(h);
+    if (qp->context != &d) continue;
+    const QueuePair* q = d.find_qp(qp->qp_num);
+    if (q == qp && q->connection()) return q->connection()->stats();
+  }
+  return {};
+}
 std::uint64_t Cluster::events() const { return impl_->w.sched().executed(); }
 
 }  // namespace rdmasim::verbs

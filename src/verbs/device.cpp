@@ -64,7 +64,7 @@ bool Device::owns(const ibv_qp* q) const {
 }
 
 void Device::post_recv_work() {
-  Message& m = *w_.messages().acquire();
+  Message& m = w_.new_message();
   m.tag = kTagPostRecv;
   post_recv_path_->post(m);
 }
@@ -87,7 +87,7 @@ void Device::dma_written(const Ledger& l) {
 }
 
 void Device::start_poll(std::uint64_t t) {
-  Message& m = *w_.messages().acquire();
+  Message& m = w_.new_message();
   m.tag = t;
   poll_path_->post(m);
 }

@@ -71,6 +71,7 @@ int QueuePair::modify(const ibv_qp_attr& a, int mask) {
   const ibv_qp_state from = state;
   if (next == IBV_QPS_RESET) {
     reset_queues();
+    if (conn_) conn_->close();
     conn_ = nullptr;
   } else if (next == IBV_QPS_ERR) {
     to_error();
@@ -197,6 +198,7 @@ void QueuePair::pop_recv() {
 int QueuePair::destroy() {
   if (!alive_) return EINVAL;
   reset_queues();
+  if (conn_) conn_->close();
   alive_ = false;
   conn_ = nullptr;
   state = IBV_QPS_RESET;
@@ -211,6 +213,12 @@ SendSlot* QueuePair::slot_with_seq(std::uint64_t seq) {
   const std::uint64_t first = sq_[sq_head_].seq;
   if (seq < first || seq - first >= sq_count_) return nullptr;
   return &sq_[(sq_head_ + (seq - first)) % sq_.size()];
+}
+
+SendSlot* QueuePair::oldest_pending() {
+  for (std::uint32_t k = 0, i = sq_head_; k < sq_count_; ++k, i = static_cast<std::uint32_t>((i + 1) % sq_.size()))
+    if (!sq_[i].done) return &sq_[i];
+  return nullptr;
 }
 
 bool QueuePair::reads_before(const SendSlot& s) const {
@@ -280,6 +288,8 @@ void QueuePair::to_error() {
   if (state == IBV_QPS_ERR) return;
   state = IBV_QPS_ERR;
   attr_.qp_state = attr_.cur_qp_state = IBV_QPS_ERR;
+  if (conn_) conn_->close();  // the transport sends nothing more
+  receives_held = 0;
   for (std::uint32_t k = 0, i = sq_head_; k < sq_count_; ++k, i = static_cast<std::uint32_t>((i + 1) % sq_.size())) {
     SendSlot& o = sq_[i];
     if (!o.done) {
@@ -313,10 +323,11 @@ void QueuePair::emit(const ibv_wc& wc, CompletionQueue& cq, const Ledger& l) {
 }
 
 void QueuePair::free_slot(SendSlot& s) {
-  s.busy = s.done = s.arrived = s.fence_wait = false;
+  s.busy = s.done = s.arrived = s.executed = s.fence_wait = false;
   ++s.gen;
   s.nak = Nak::none;
-  s.rnr_tries = s.retries = 0;
+  s.attempt = s.responses = 0;
+  s.request = nullptr;
   s.ledger = Ledger{};
   s.data.clear();
 }
@@ -328,6 +339,7 @@ void QueuePair::reset_queues() {
     --sq_count_;
   }
   rq_count_ = 0;
+  receives_held = 0;
   next_seq_ = 0;
   expected_seq = 0;
 }

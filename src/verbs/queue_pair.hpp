@@ -14,11 +14,13 @@
 // flushes), receive needs INIT or later; EINVAL for a bad WR, ENOMEM when the queue is full.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "net/packet.hpp"
 #include "rdmasim/verbs.hpp"
 
 namespace rdmasim::verbs {
@@ -37,7 +39,9 @@ struct Pd : ibv_pd {
   int users = 0;  // QPs
 };
 
-enum class Nak : std::uint8_t { none, rnr, access, invalid, op };
+// A responder's answer to a request other than an ACK (gone: the responder QP disappeared after
+// the transport had accepted the request).
+enum class Nak : std::uint8_t { none, rnr, access, invalid, op, gone };
 
 struct SendSlot {
   // The posted work request.
@@ -58,13 +62,17 @@ struct SendSlot {
   bool busy = false;               // holds a WR
   bool done = false;
   bool arrived = false;            // request at the responder, waiting for its turn
+  bool executed = false;           // the responder executed it (a resend is answered, not redone)
   bool fence_wait = false;         // FENCE: waiting for earlier READs/atomics
   ibv_wc_status status = IBV_WC_SUCCESS;
   Nak nak = Nak::none;
-  std::uint8_t rnr_timer = 0;      // the responder's min_rnr_timer carried by its RNR NAK
-  int rnr_tries = 0, retries = 0;
+  std::uint8_t attempt = 0;        // READ/atomic: which response counts (a resend's answer supersedes)
+  std::uint8_t responses = 0;      // READ/atomic: responses sent
+  std::uint32_t rc_psn = 0;        // the PSN of its request's last packet (what a response acknowledges)
+  Message* request = nullptr;      // READ/atomic: its request (held by the transport until answered)
   Ledger ledger;                   // from the post up to `stamp`
-  Time posted{}, stamp{}, sent_at{};
+  Ledger far;                      // at the responder: its ledger on arrival there (at `far_at`)
+  Time posted{}, stamp{}, far_at{};
 };
 
 struct RecvSlot {
@@ -102,6 +110,11 @@ class QueuePair : public ibv_qp {
   /// The oldest posted receive, or nullptr; pop_recv consumes it.
   RecvSlot* front_recv() { return rq_count_ ? &rq_[rq_head_] : nullptr; }
   void pop_recv();
+  /// Responder: posted receives that requests in flight have taken already (RcConnection).
+  std::uint32_t receives_held = 0;
+  std::uint32_t receives_free() const { return rq_count_ - std::min(rq_count_, receives_held); }
+  /// The oldest WR not finished yet, or nullptr.
+  SendSlot* oldest_pending();
   /// Responder: the next request sequence number it will execute.
   std::uint64_t expected_seq = 0;
   /// Outstanding WRs before `s` that are READs or atomics (what a FENCE waits for).

@@ -27,6 +27,7 @@ PathSpec VerbsPaths::request(RequestKind k) const {
   if (k == RequestKind::read) {
     path.split(0, SplitSpec{mtu_, FrameKind::roce_read_request, layer_, true}, "A.nic.read_request");
     network_(path, 0);
+    path.mark_last_network(NetRole::rc_data);
     nic.append_rx_pipeline(path, 1);
     path.merge(1, "B.nic.request_done");
     return path;
@@ -40,6 +41,9 @@ PathSpec VerbsPaths::request(RequestKind k) const {
   nic.append_rx_pipeline(path, 1);
   nic.append_payload_write(path, 1);
   path.merge(1, "B.nic.reassemble");
+  path.mark_last_network(NetRole::rc_data);
+  append_ack(path);
+  path.mark_last_network(NetRole::rc_ack);
   return path;
 }
 
@@ -58,9 +62,14 @@ PathSpec VerbsPaths::response() const {
 }
 
 PathSpec VerbsPaths::ack() const {
+  PathSpec path;
+  append_ack(path);
+  return path;
+}
+
+void VerbsPaths::append_ack(PathSpec& path) const {
   const PcieLink pcie(p_.pcie);
   const Nic nic(p_.nic, p_.verbs, pcie);
-  PathSpec path;
   Cost c;
   c.fixed = p_.nic.tx_pipeline;
   path.delay(1, Category::nic, "B.nic.tx_pipeline", c);
@@ -68,7 +77,6 @@ PathSpec VerbsPaths::ack() const {
   network_(path, 1);
   nic.append_rx_pipeline(path, 0);
   path.merge(0, "A.nic.ack_done");
-  return path;
 }
 
 PathSpec VerbsPaths::cqe(int side) const {

@@ -8,14 +8,17 @@
 // responder's. Segments:
 //   post      post_send on the CPU, doorbell (or BlueFlame WQE), WQE fetch   (side 0)
 //   request   NIC send pipeline, packets, network, far NIC, payload DMA write (0 -> 1)
+//             and, for WRITE and SEND, the responder's ACK (or NAK) back     (1 -> 0)
 //   response  READ/atomic response: far NIC reads memory, packets back, DMA   (1 -> 0)
-//   ack       the responder's ACK or NAK back to the requester's NIC          (1 -> 0)
+//   ack       a READ's or atomic's NAK back to the requester's NIC            (1 -> 0)
 //   cqe       the NIC writes a CQE into host memory                         (either side)
 //   poll      the polling CPU notices a CQE or a written byte                 (side 0)
 //   post_recv post_recv on the CPU (a WQE in host memory; no doorbell MMIO)   (side 0)
-// Invariant (tests/verbs_paths_test): post + request [+ cqe(1)] + poll(1) is stage for stage
-// build_path()'s one-way WRITE/SEND, and post + request(read) + response + cqe(0) + poll(0) is
-// its READ. ACK/NAK generation has no send-arbitration jitter (that models WQE scheduling), so
+// A request's network stage is the data direction of the connection's RC transport
+// (NetRole::rc_data), a WRITE's or SEND's ACK leg its ACK direction (rc_ack).
+// Invariant (tests/verbs_components_test): post + request up to B.nic.reassemble [+ cqe(1)] +
+// poll(1) is stage for stage build_path()'s one-way WRITE/SEND, the rest of the request is ack(),
+// and post + request(read) + response + cqe(0) + poll(0) is its READ. ACK/NAK generation has no send-arbitration jitter (that models WQE scheduling), so
 // a run with nic.tx_jitter draws the same random numbers as `rdmasim lat`. An atomic is timed
 // as an 8-byte READ (its request frame is a READ request's, 12 B shorter than an AtomicETH).
 #pragma once
@@ -42,6 +45,8 @@ class VerbsPaths {
   static PathSpec post_recv(const Profile& p);
 
  private:
+  void append_ack(PathSpec& path) const;
+
   Profile p_;
   LinkLayer layer_;
   Bytes mtu_;

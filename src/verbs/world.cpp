@@ -2,22 +2,20 @@
 
 #include <stdexcept>
 
-#include "path/link.hpp"
-
 namespace rdmasim::verbs {
 
 World::World(const ClusterConfig& c)
     : cfg_(c), jitter_(c.seed, "nic.tx_jitter"), ctx_{sched_, packets_, messages_, jitter_} {
   validate(cfg_.profile);
   if (cfg_.hosts < 2) throw std::invalid_argument("a cluster needs at least 2 hosts, got " + std::to_string(cfg_.hosts));
-  if (cfg_.hosts > 2 && !cfg_.fabric) {
-    // More than two hosts cannot share one cable: put them on one switch.
+  if (!cfg_.fabric) {
+    // Two hosts share one cable; more cannot: put them on one switch.
     FabricConfig f;
-    f.topology = "single-switch";
+    f.topology = cfg_.hosts > 2 ? "single-switch" : "back-to-back";
     f.hosts = cfg_.hosts;
     cfg_.fabric = f;
   }
-  if (cfg_.fabric) {
+  {
     LatConfig lc;
     lc.profile = cfg_.profile;
     lc.link_layer = cfg_.link_layer;
@@ -40,10 +38,6 @@ World::~World() {
 }
 
 NetworkAppender World::network(int from, int to, std::uint16_t sport) const {
-  if (!topology_) {
-    const Link link(cfg_.profile.link);
-    return [link](PathSpec& p, int s) { link.append(p, s); };
-  }
   const FabricNetwork net(topology_, cfg_.profile, fabric_options_, from, to, sport);
   return net.appender();
 }
@@ -57,6 +51,11 @@ Fabric& World::fabric_for(const NetworkSpec& spec) {
 void World::spawn(int host, std::coroutine_handle<Task::promise_type> h) {
   roots_.push_back(Root{host, h});
   sched_.schedule_at(sched_.now(), *this, reinterpret_cast<std::uintptr_t>(h.address()));
+}
+
+void World::run() {
+  while (sched_.pending() > ctx_.idle_events && sched_.step()) {
+  }
 }
 
 void World::on_event(std::uint64_t arg) { std::coroutine_handle<>::from_address(reinterpret_cast<void*>(arg)).resume(); }

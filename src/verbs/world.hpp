@@ -35,6 +35,13 @@ class World final : public FabricProvider, public EventHandler {
   Scheduler& sched() { return sched_; }
   SimContext& ctx() { return ctx_; }
   Pool<Message>& messages() { return messages_; }
+  /// A message from the pool with an id of its own: the ledger's critical-path rule tells a
+  /// wait behind the same message from a wait behind another by the id (sim/critical_path.hpp).
+  Message& new_message() {
+    Message& m = *messages_.acquire();
+    m.id = next_message_id_++;
+    return m;
+  }
   Pool<Packet>& packets() { return packets_; }
   /// Appends the network from host `from` to host `to` (side 0 -> 1 of a path whose sides are
   /// those hosts) and back (side 1 -> 0); `sport` is the RoCEv2 UDP source port of the QP.
@@ -42,6 +49,10 @@ class World final : public FabricProvider, public EventHandler {
   Fabric& fabric_for(const NetworkSpec& spec) override;
 
   void spawn(int host, std::coroutine_handle<Task::promise_type> h);
+  /// Runs until no event is left but those that will find nothing to do (an RC timer with
+  /// nothing left to resend: SimContext::idle_events); they do not run, so they do not move the
+  /// clock past the last thing that happened.
+  void run();
   /// Rethrows the first exception of a finished application, then checks the fabric's
   /// invariants (Fabric::check_invariants).
   void rethrow();
@@ -54,6 +65,7 @@ class World final : public FabricProvider, public EventHandler {
   Scheduler sched_;
   Pool<Packet> packets_;
   Pool<Message> messages_;
+  std::uint64_t next_message_id_ = 1;
   RandomStream jitter_;
   SimContext ctx_;
   std::vector<std::unique_ptr<HostResources>> hosts_;
