@@ -122,7 +122,7 @@ expect_ok "TCP sim Gb/s" bw --topology single-switch -n 50 --loss-sweep 0,1e-3
 expect_ok "TCP (reno): 920 segments sent, 1 retransmitted (1 fast retransmits, 0 timeouts)" bw --transport tcp --topology single-switch --size 65536 -n 20 -t 4 --drop-frames h0-sw0=50
 expect_ok "TCP (dctcp)" bw --transport tcp --tcp-cc dctcp --loss 1e-3 -n 20
 expect_ok "TCP: " bw --transport tcp --tcp-cc dctcp --topology single-switch --hosts 5 --pattern incast --incast 4 -n 10 -t 4
-expect_error "--tcp-cc: unknown value \"cubic\" (valid: reno, dctcp)" bw --transport tcp --tcp-cc cubic
+expect_error "--tcp-cc: unknown TCP congestion control \"cubic\" (valid: reno, dctcp)" bw --transport tcp --tcp-cc cubic
 expect_error "kernel TCP across a fabric runs in" lat --transport tcp --topology single-switch
 expect_error "--loss/--drop-frames/--drop-burst need a switched --topology" bw --loss 1e-3
 expect_ok "retransmitted (go-back-N), 1 NAKs" bw --topology single-switch -n 40 -t 8 --drop-burst h0-sw0@20us

@@ -9,6 +9,7 @@
 #include "model/path.hpp"
 #include "fabric_faults.hpp"
 #include "rdmasim/bandwidth.hpp"
+#include "rdmasim/tcp_cc.hpp"
 #include "rdmasim/traffic.hpp"
 #include "workload/sim_world.hpp"
 
@@ -211,7 +212,7 @@ std::uint64_t drops(const FabricStats& s, const std::string& port) {
   return 0;
 }
 
-TrafficResult tcp_incast(TcpCc cc) {
+TrafficResult tcp_incast(const std::string& cc) {
   TrafficConfig c;
   c.base.transport = Transport::tcp;
   c.base.test = TestKind::send;
@@ -231,7 +232,7 @@ TrafficResult tcp_incast(TcpCc cc) {
 }  // namespace
 
 TEST(TcpConnection, DctcpKeepsTheIncastQueueShorterThanReno) {
-  const TrafficResult reno = tcp_incast(TcpCc::reno), dctcp = tcp_incast(TcpCc::dctcp);
+  const TrafficResult reno = tcp_incast("reno"), dctcp = tcp_incast("dctcp");
   for (const TrafficResult* r : {&reno, &dctcp}) {
     EXPECT_EQ(r->invariant_violations, 0);
     EXPECT_TRUE(r->fabric.conserved);
@@ -252,6 +253,50 @@ TEST(TcpConnection, DctcpKeepsTheIncastQueueShorterThanReno) {
   EXPECT_LT(q_dctcp, q_reno);
   EXPECT_EQ(reno.ece, 0u);  // Reno's segments are not ECN-capable
   EXPECT_GT(dctcp.cwr, 0u);
+}
+
+// RFC 3168's reaction, registered from outside the library: ECN-capable segments, cwnd halved
+// on an ECE at most once per window of data.
+class HalveOnEce final : public TcpCongestionControl {
+ public:
+  bool on_ack(TcpWindow& w, std::uint32_t, bool ece) override {
+    if (!ece || w.in_recovery || (cut_ && w.snd_una < cwr_end_)) return false;
+    cut_ = true;
+    cwr_end_ = w.snd_max;
+    w.cwnd = w.ssthresh = std::max(w.cwnd / 2, 2.0);
+    return true;
+  }
+
+ private:
+  bool cut_ = false;
+  std::uint32_t cwr_end_ = 0;
+};
+
+TEST(TcpConnection, ARegisteredCongestionControlRunsFromItsName) {
+  EXPECT_THROW(tcp_congestion_control("rfc3168"), std::invalid_argument);
+  if (![] {
+        for (const TcpCcSpec* s : tcp_congestion_controls())
+          if (s->name == "rfc3168") return true;
+        return false;
+      }())
+    register_tcp_congestion_control({"rfc3168", "ECN: halve cwnd once per window on ECE", "", "RFC 3168", true,
+                                     [](const TcpParams&) { return std::make_unique<HalveOnEce>(); }});
+  EXPECT_THROW(register_tcp_congestion_control({"rfc3168", "again", "", "", false, nullptr}), std::invalid_argument);
+  try {
+    tcp_congestion_control("cubic");
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("valid: reno, dctcp, rfc3168"), std::string::npos) << e.what();
+  }
+  const TrafficResult reno = tcp_incast("reno"), halve = tcp_incast("rfc3168");
+  for (const FlowResult& f : halve.flows) {
+    ASSERT_TRUE(f.tcp);
+    EXPECT_EQ(f.tcp->cc, "rfc3168");
+    EXPECT_EQ(f.completed, 50);
+  }
+  EXPECT_GT(halve.ece, 0u);  // ECN-capable: the receiver echoes the marks
+  EXPECT_GT(halve.cwr, 0u);
+  EXPECT_LT(max_queue(halve.fabric, "sw0->h0"), max_queue(reno.fabric, "sw0->h0"));
 }
 
 TEST(TcpConnection, CleanLinkGoodputIsTheReceiversPerBatchAndPerByteWork) {

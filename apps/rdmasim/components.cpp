@@ -5,6 +5,7 @@
 #include "rdmasim/collective.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
+#include "rdmasim/tcp_cc.hpp"
 #include "rdmasim/traffic_pattern.hpp"
 
 namespace rdmasim::cli {
@@ -38,10 +39,8 @@ std::vector<Component> build() {
   c.push_back({"buffer", "shared+dynamic-threshold", "shared switch buffer, PFC headroom per ingress port, alpha x free for lossy queues",
                "switch.buffer, switch.dt_alpha, switch.pfc_*"});
   for (const RateControlSpec* s : rate_controls()) c.push_back(registered("congestion control", *s, "--cc / network.cc"));
-  c.push_back({"tcp congestion control", "reno", "packet-level TCP: slow start, +1 MSS per RTT, NewReno fast recovery, RTO",
-               "--transport tcp --tcp-cc / network.tcp_cc; tcp.*"});
-  c.push_back({"tcp congestion control", "dctcp", "DCTCP: ECN-capable segments, ECE echo, cwnd x (1 - alpha/2) once per window",
-               "--transport tcp --tcp-cc / network.tcp_cc; tcp.dctcp_g, switch.ecn_kmin/kmax"});
+  for (const TcpCcSpec* s : tcp_congestion_controls())
+    c.push_back(registered("tcp congestion control", *s, "--transport tcp --tcp-cc / network.tcp_cc"));
   c.push_back({"ring routing", "clockwise", "ring: every frame travels sw_i -> sw_i+1; flows wrap around (cyclic buffer dependency)",
                "--ring-routing / network.ring_routing"});
   c.push_back({"ring routing", "up-down", "ring: shortest path both ways, never across the sw_N-1 - sw0 cable (deadlock-free)",

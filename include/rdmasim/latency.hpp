@@ -29,7 +29,6 @@ enum class LinkLayer { roce, ib };
 enum class LatTopology { back_to_back, loopback, fabric };
 /// Congestion control of packet-level TCP (sim/tcp_connection.hpp): Reno (NewReno loss
 /// recovery) or DCTCP (Reno's recovery, ECN-proportional window cuts).
-enum class TcpCc { reno, dctcp };
 
 /// A troubleshooting fault on the cable between two named nodes: trained down to `rate`
 /// (0: unchanged) and/or corrupting each frame with probability `loss`, and/or losing the
@@ -64,7 +63,7 @@ struct FabricConfig {
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy
   std::string routing = "ecmp";        // the switches' load balancer, by name (rdmasim/load_balancer.hpp)
   std::string cc = "none";             // the RDMA QPs' rate control, by name (rdmasim/rate_control.hpp)
-  TcpCc tcp_cc = TcpCc::reno;          // --transport tcp over a fabric
+  std::string tcp_cc = "reno";         // --transport tcp over a fabric, by name (rdmasim/tcp_cc.hpp)
   double loss = 0;                     // every cable corrupts each frame with this probability (both ways)
   std::vector<LinkFault> faults;       // per-cable faults (a fault's loss replaces `loss` there)
   std::vector<LinkOutage> outages;
@@ -76,7 +75,6 @@ std::string_view to_string(TestKind t);
 std::string_view to_string(Transport t);
 std::string_view to_string(LinkLayer l);
 std::string_view to_string(LatTopology t);
-std::string_view to_string(TcpCc c);
 
 struct Toggles {
   bool kernel_bypass = true;          // RDMA: verbs from user space (off: through the kernel)

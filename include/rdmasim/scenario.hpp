@@ -65,7 +65,7 @@ struct ScenarioOptions {
   std::vector<std::string> drop_burst;          // fabric faults "A-B@T1[-T2]" (frames lost by arrival time)
   std::vector<std::string> link_down;           // fabric faults "A-B@100us-5ms" (link down, and up again)
   std::string cc = "none";                      // RDMA congestion control: none | dcqcn
-  std::string tcp_cc = "reno";                  // packet-level TCP congestion control: reno | dctcp
+  std::string tcp_cc = "reno";                  // packet-level TCP congestion control (rdmasim/tcp_cc.hpp)
   std::string kernel_bypass, zero_copy, interrupt_coalescing, busy_poll, inline_data;
   std::uint64_t seed = 1;
   bool json = false;

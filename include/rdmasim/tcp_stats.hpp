@@ -9,7 +9,7 @@
 namespace rdmasim {
 
 struct TcpStats {
-  std::string cc = "reno";               // congestion control: reno or dctcp
+  std::string cc = "reno";               // congestion control, by name (rdmasim/tcp_cc.hpp)
   std::uint64_t sent = 0;                // data segments sent the first time
   std::uint64_t retransmitted = 0;       // data segments sent again (fast retransmit, partial ACK, RTO)
   std::uint64_t retransmitted_bytes = 0;

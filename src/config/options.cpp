@@ -168,7 +168,7 @@ LatConfig to_config(const ScenarioOptions& o) {
   c.fabric.topology = o.topology;
   c.fabric.routing = o.routing;
   c.fabric.cc = o.cc;
-  c.fabric.tcp_cc = o.tcp_cc == "dctcp" ? TcpCc::dctcp : TcpCc::reno;
+  c.fabric.tcp_cc = o.tcp_cc;
   auto host = [](const std::string& v, const char* flag) {
     std::string_view d = v;
     if (!d.empty() && d[0] == 'h') d.remove_prefix(1);

@@ -10,6 +10,7 @@
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/rate_control.hpp"
+#include "rdmasim/tcp_cc.hpp"
 #include "rdmasim/traffic_pattern.hpp"
 
 namespace rdmasim::config {
@@ -305,9 +306,15 @@ std::vector<ScenarioKey> build_keys() {
   };
   cc.get = [](const O& o) { return Texts{o.cc}; };
   r.push_back(cc);
-  r.push_back(text("network.tcp_cc", "--tcp-cc", kBw,
-                   "packet-level TCP congestion control (tcp over a fabric): reno, or dctcp (ECN-proportional cuts)",
-                   {"reno", "dctcp"}, F(tcp_cc)));
+  K tcp_cc = key("network.tcp_cc", "string", "--tcp-cc", kBw,
+                 "packet-level TCP congestion control (tcp over a fabric; `rdmasim list`)");
+  for (const TcpCcSpec* s : tcp_congestion_controls()) tcp_cc.choices.push_back(s->name);
+  tcp_cc.set = [](O& o, const std::string& v) {
+    tcp_congestion_control(v);
+    o.tcp_cc = v;
+  };
+  tcp_cc.get = [](const O& o) { return Texts{o.tcp_cc}; };
+  r.push_back(tcp_cc);
   K loss = key("network.loss", "number", "--loss", kNet, "fabric: every link corrupts each frame with this probability, both ways");
   loss.set = [](O& o, const std::string& v) { o.fabric.loss = to_probability(v); };
   loss.get = [](const O& o) { return Texts{number_text(o.fabric.loss)}; };

@@ -60,7 +60,7 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
   if (topo == "ring")
     topo += " of " + std::to_string(t.base.fabric.switches) + " switches (" + t.base.fabric.ring_routing + ")";
   const bool tcp = t.base.transport == Transport::tcp;
-  const std::string what = tcp ? "kernel TCP send() (" + std::string(to_string(t.base.fabric.tcp_cc)) + ")" : "RDMA WRITE";
+  const std::string what = tcp ? "kernel TCP send() (" + t.base.fabric.tcp_cc + ")" : "RDMA WRITE";
   std::fprintf(out, "%s traffic, %zu flows of %lld x %lld B %s, tx depth %d, %s, routing %s, %s\n",
                t.pattern.c_str(), r.flows.size(), static_cast<long long>(t.base.iters),
                static_cast<long long>(t.base.size.count()), what.c_str(), t.tx_depth, topo.c_str(),

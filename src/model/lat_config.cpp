@@ -28,14 +28,6 @@ std::string_view to_string(LatTopology t) {
 
 std::string_view to_string(MemKind m) { return m == MemKind::host ? "host" : "gpu"; }
 
-std::string_view to_string(TcpCc c) {
-  switch (c) {
-    case TcpCc::reno: return "reno";
-    case TcpCc::dctcp: return "dctcp";
-  }
-  return "?";
-}
-
 void validate(const LatConfig& c) {
   auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
   if (c.size.count() <= 0) fail("size must be at least 1 byte, got " + std::to_string(c.size.count()));

@@ -18,7 +18,7 @@ struct FabricOptions {
   LinkLayer layer = LinkLayer::roce;
   std::string routing = "ecmp";                    // the switches' load balancer (rdmasim/load_balancer.hpp)
   std::string cc = "none";                         // the QPs' rate control (RC transport, not the switches')
-  TcpCc tcp_cc = TcpCc::reno;                      // packet-level TCP connections'
+  std::string tcp_cc = "reno";                     // packet-level TCP connections'
   Bytes max_frame{4'200};
 };
 

@@ -4,6 +4,7 @@
 
 #include "net/wire_format.hpp"
 #include "rdmasim/rate_control.hpp"
+#include "rdmasim/tcp_cc.hpp"
 #include "sim/stages.hpp"
 #include "sim/wire_tap.hpp"
 
@@ -126,7 +127,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
           tcp_ack_ = std::make_unique<NetworkStage>(ctx_, fabrics->fabric_for(*s.ack_network), *s.ack_network);
           TcpOptions o;
           o.tcp = s.network->tcp;
-          o.cc = s.network->options.tcp_cc;
+          o.cc = &tcp_congestion_control(s.network->options.tcp_cc);
           o.ack_wire = frame_wire_bytes(FrameKind::tcp_segment, FramePos::only, Bytes(0), LinkLayer::roce);
           tcp_ = std::make_unique<TcpConnection>(ctx_, o);
           tcp_->bind(*n, *tcp_ack_);

@@ -11,7 +11,10 @@ namespace rdmasim {
 
 TcpConnection::TcpConnection(SimContext& ctx, const TcpOptions& o)
     : ctx_(ctx), o_(o), cwnd_(static_cast<double>(o.tcp.initial_cwnd)), rto_(o.tcp.initial_rto) {
-  c_.cc = std::string(to_string(o_.cc));
+  const TcpCcSpec& cc = o_.cc ? *o_.cc : tcp_congestion_control("reno");
+  c_.cc = cc.name;
+  if (cc.make) cc_ = cc.make(o_.tcp);
+  ecn_ = cc.ecn;
   rwnd_segments_ = std::max(1.0, static_cast<double>(o_.tcp.rwnd.count() / o_.tcp.mss.count()));
   ack_msg_.frame = static_cast<std::uint8_t>(FrameKind::tcp_segment);
 }
@@ -28,7 +31,7 @@ TcpStats TcpConnection::stats() const {
   s.final_cwnd = cwnd_;
   s.srtt_us = srtt_.to_us();
   s.rto_us = rto_.to_us();
-  s.dctcp_alpha = o_.cc == TcpCc::dctcp ? alpha_ : 0.0;
+  s.dctcp_alpha = alpha();
   return s;
 }
 
@@ -141,7 +144,7 @@ void TcpConnection::ack_arrived(Packet& p) {
     on_new_ack(ack, ece);
   } else if (ack == snd_una_) {
     if (snd_max_ != snd_una_) on_dup_ack(echo);
-    if (ece && o_.cc == TcpCc::dctcp) dctcp_ack(0, true);
+    if (ece) congestion_control(0, true);
   }
   pump();
 }
@@ -172,7 +175,7 @@ void TcpConnection::on_new_ack(std::uint32_t ack, bool ece) {
     }
     if (a > 0) cwnd_ += a / cwnd_;
   }
-  if (o_.cc == TcpCc::dctcp) dctcp_ack(acked, ece);
+  congestion_control(acked, ece);
   deadline_ = now + rto_;  // progress: the timer restarts
   if (snd_max_ != snd_una_) arm_rto();
   changed();
@@ -207,22 +210,12 @@ void TcpConnection::on_dup_ack(Time echo) {
   changed();
 }
 
-void TcpConnection::dctcp_ack(std::uint32_t acked, bool ece) {
-  window_acked_ += acked;
-  if (ece) window_marked_ += acked;
-  if (ece && !in_recovery_ && (!cut_once_ || snd_una_ >= cwr_end_)) {
-    cut_once_ = true;
-    cwr_end_ = snd_max_;
-    cwnd_ = std::max(cwnd_ * (1.0 - alpha_ / 2.0), 2.0);
-    ssthresh_ = cwnd_;
-    ++c_.cwr;
-  }
-  if (snd_una_ >= window_end_ && window_acked_ > 0) {  // one window observed
-    const double f = static_cast<double>(window_marked_) / static_cast<double>(window_acked_);
-    alpha_ = (1.0 - o_.tcp.dctcp_g) * alpha_ + o_.tcp.dctcp_g * f;
-    window_acked_ = window_marked_ = 0;
-    window_end_ = snd_max_;
-  }
+void TcpConnection::congestion_control(std::uint32_t acked, bool ece) {
+  if (!cc_) return;
+  TcpWindow w{cwnd_, ssthresh_, snd_una_, snd_max_, in_recovery_};
+  if (cc_->on_ack(w, acked, ece)) ++c_.cwr;
+  cwnd_ = w.cwnd;
+  ssthresh_ = w.ssthresh;
 }
 
 void TcpConnection::timeout() {
@@ -297,7 +290,7 @@ void TcpConnection::deliver(Packet& p) {
 
 void TcpConnection::data_arrived(Packet& p) {
   const Time now = ctx_.sched.now();
-  if (o_.cc == TcpCc::dctcp && p.ce != ce_state_) {
+  if (ecn_ && p.ce != ce_state_) {
     if (pending_acks_ > 0) ack_now(ts_recent_);  // acknowledge the segments before the change with the old echo
     ce_state_ = p.ce;
   }

@@ -22,12 +22,10 @@
 // first sample, and a sample ends the backoff; on expiry
 // ssthresh = max(flight/2, 2), cwnd = 1, the RTO doubles (up to tcp.max_rto) and the sender
 // goes back to the first unacknowledged segment, resending in slow start (no SACK).
-// DCTCP (cc dctcp): segments are ECN-capable, the fabric's RED/ECN marks them CE; the
-// receiver echoes ECE on its ACKs (an immediate ACK whenever the CE state of the arriving
-// segments changes, so the echo is exact); the sender counts acknowledged and ECE-acknowledged
-// segments and once per window sets alpha <- (1-g) alpha + g F; on the first ECE of a window
-// it cuts cwnd <- cwnd (1 - alpha/2) (a CWR; at least 2). Reno segments are not ECN-capable:
-// marks are ignored.
+// Congestion control (rdmasim/tcp_cc.hpp, `cc`): a registered control reacts to the ACKs after
+// NewReno (DCTCP: src/cc/dctcp.hpp). With an ECN-capable control the fabric's RED/ECN marks
+// segments CE and the receiver echoes ECE on its ACKs (an immediate ACK whenever the CE state
+// of the arriving segments changes, so the echo is exact); with reno marks are ignored.
 //
 // Receiver: accepts the next sequence and hands it on its route; a later one waits in the
 // out-of-order queue (the wait is charged to `recovery`) and is answered by an immediate
@@ -48,7 +46,10 @@
 #include <cstdint>
 
 #include "rdmasim/profile.hpp"
+#include <memory>
+
 #include "rdmasim/latency.hpp"
+#include "rdmasim/tcp_cc.hpp"
 #include "rdmasim/tcp_stats.hpp"
 #include "sim/net_transport.hpp"
 #include "sim/stage.hpp"
@@ -59,7 +60,7 @@ class NetworkStage;
 
 struct TcpOptions {
   TcpParams tcp;
-  TcpCc cc = TcpCc::reno;
+  const TcpCcSpec* cc = nullptr;  // null: reno
   Bytes ack_wire{};  // wire bytes of a pure ACK
 };
 
@@ -99,7 +100,7 @@ class TcpConnection final : public EventHandler, public NetTransport {
   double cwnd() const { return cwnd_; }
   double ssthresh() const { return ssthresh_; }
   Time rto() const { return rto_; }
-  double alpha() const { return alpha_; }
+  double alpha() const { return cc_ ? cc_->alpha() : 0.0; }
   /// Copies held for retransmission (sequences sent, not yet acknowledged).
   std::uint32_t unacked() const { return snd_max_ - snd_una_; }
   std::uint32_t delivered() const { return rcv_nxt_; }
@@ -116,7 +117,7 @@ class TcpConnection final : public EventHandler, public NetTransport {
   void acknowledge(std::uint32_t ack);
   void on_new_ack(std::uint32_t ack, bool ece);
   void on_dup_ack(Time echo);
-  void dctcp_ack(std::uint32_t acked, bool ece);
+  void congestion_control(std::uint32_t acked, bool ece);
   void timeout();
   void arm_rto();
   void rtt_sample(Time r);
@@ -153,19 +154,15 @@ class TcpConnection final : public EventHandler, public NetTransport {
   Time deadline_{};
   bool rto_armed_ = false;
   Time rto_event_{};                   // when the armed expiry fires (earlier ones are stale)
-  // DCTCP.
-  double alpha_ = 1.0;
-  std::uint64_t window_acked_ = 0, window_marked_ = 0;
-  std::uint32_t window_end_ = 0;       // the observation window ends when this is acknowledged
-  std::uint32_t cwr_end_ = 0;          // no further cut until this is acknowledged
-  bool cut_once_ = false;
+  std::unique_ptr<TcpCongestionControl> cc_;  // null: NewReno alone
+  bool ecn_ = false;                   // ECN-capable segments, exact CE echo
 
   // Receiver.
   std::uint32_t rcv_nxt_ = 0;
   Packet* ofo_head_ = nullptr;         // out-of-order queue, sequence order
   Packet* ofo_tail_ = nullptr;
   int pending_acks_ = 0;               // in-order segments not yet acknowledged
-  bool ce_state_ = false;              // DCTCP receiver: CE of the last segment
+  bool ce_state_ = false;              // ECN receiver: CE of the last segment
   Time ts_recent_{};                   // the timestamp the next ACK echoes
   Time delack_deadline_{};
   bool delack_armed_ = false;
