@@ -55,6 +55,30 @@ TEST(RcConnection, SingleLossIsOneGoBackN) {
   EXPECT_EQ(r.invariant_violations, 0);  // every message's ledger still sums to its time
 }
 
+TEST(RcConnection, OutOfOrderPlacementResendsALostPacketAfterTheTimeout) {
+  // The same loss with out-of-order placement: the responder places the packets after the hole,
+  // and its ACKs acknowledge only up to the hole, so the requester keeps PSN 49's copy, times
+  // out once and resends from it (go-back-N); the message with the hole completes then. (It
+  // used to be acknowledged by the next message's ACK and never resent.)
+  BwConfig c = one_qp(20, 4);
+  c.base.fabric.faults.push_back(drop("h0", "sw0", {50}));
+  c.base.profile.rc.ooo_placement = true;
+  c.base.profile.rc.timeout = 8;  // 1.048576 ms
+  const BwResult r = run_bandwidth(c);
+  ASSERT_TRUE(r.rc && r.fabric);
+  const RcStats& s = *r.rc;
+  EXPECT_EQ(s.status, "ok");
+  EXPECT_EQ(r.completed, 20);
+  EXPECT_EQ(s.naks, 0u);
+  EXPECT_EQ(s.timeouts, 1u);
+  EXPECT_EQ(s.out_of_sequence, 0u);
+  EXPECT_GE(s.retransmitted, 1u);
+  EXPECT_EQ(s.duplicates, s.retransmitted - 1);  // every resend but PSN 49 was placed already
+  EXPECT_EQ(tx_packets(*r.fabric, "h0->sw0"), s.sent + s.retransmitted);
+  EXPECT_EQ(r.fabric->dropped, 1u);
+  EXPECT_EQ(r.invariant_violations, 0);
+}
+
 TEST(RcConnection, BurstDropsByArrivalTime) {
   // One-shot at 20 us: the first frame from h0 arriving at the switch then is lost: one go-back-N.
   BwConfig c = one_qp(40, 8);

@@ -274,11 +274,15 @@ void RcConnection::ack_arrived(Packet& p) {
     return;
   }
   const std::uint32_t last = p.msg->rc_last_psn;
-  complete_lost_acks(last);
+  // One past what the ACK acknowledges: its message, or with out-of-order placement everything
+  // before the first PSN the responder still missed when it sent it (p.psn, see send_ack) —
+  // which may end before this message, or after it.
+  const std::uint32_t upto = o_.rc.ooo_placement ? p.psn : last + 1;
+  complete_lost_acks(upto == last + 1 ? last : upto);
   const std::size_t held = unacked_;
-  acknowledge(last);
+  if (upto > 0) acknowledge(upto - 1);
   if (cc_)
-    cc_->on_ack({ctx_.sched.now(), last + 1, snd_nxt_, static_cast<std::int32_t>(held - unacked_),
+    cc_->on_ack({ctx_.sched.now(), upto, snd_nxt_, static_cast<std::int32_t>(held - unacked_),
                  static_cast<std::int32_t>(p.msg->rc_ce)});
   p.route->rc_ack->deliver(p);
 }
@@ -328,7 +332,12 @@ void RcConnection::send_control(Control kind, std::uint32_t psn) {
   ack_->inject(c, kind == kCnp ? cnp_tc_ : -1);
 }
 
-void RcConnection::send_ack(Packet& token) { token.route->rc_ack->inject(token); }
+void RcConnection::send_ack(Packet& token) {
+  // Out-of-order placement completes a message while an earlier PSN may still be missing: the
+  // ACK is cumulative only up to that PSN (the requester must not free its copy).
+  if (o_.rc.ooo_placement) token.psn = rcv_nxt_;
+  token.route->rc_ack->inject(token);
+}
 
 void RcConnection::data_dropped(Packet& p) { release(p); }  // the requester resends it
 

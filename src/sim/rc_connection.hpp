@@ -20,7 +20,8 @@
 // answered with one NAK carrying the expected PSN until that PSN arrives; an earlier PSN is a
 // duplicate: discarded (and, when the ACK of its message was lost, that ACK is sent again).
 // With out-of-order placement (rc.ooo_placement) it accepts any new PSN and recovers losses by
-// timeout. For a rate control that uses CNPs (DCQCN) it sends a CNP for a CE-marked packet at
+// timeout: a message's ACK acknowledges only up to the first PSN still missing, so the
+// requester keeps that packet's copy, times out and resends it. For a rate control that uses CNPs (DCQCN) it sends a CNP for a CE-marked packet at
 // most once per dcqcn.cnp_interval; it counts every accepted CE-marked packet on its message.
 //
 // Ledger: a resent packet continues its copy's ledger (accounted up to its first injection)
