@@ -326,8 +326,11 @@ TEST(Traffic, LeafSpineOversubscriptionCapsCrossLeafTraffic) {
   const TrafficResult cross = run_traffic(c);
   EXPECT_TRUE(cross.fabric.conserved);
   EXPECT_NEAR(cross.aggregate_bps / cross.ideal_aggregate_bps, 0.25, 0.02);
-  for (const PortStats& p : cross.fabric.ports)
-    if (p.port.rfind("leaf0->spine", 0) == 0) EXPECT_GT(p.tx_packets, 0u) << p.port;  // both uplinks carry it
+  for (const PortStats& p : cross.fabric.ports) {
+    if (p.port.rfind("leaf0->spine", 0) == 0) {
+      EXPECT_GT(p.tx_packets, 0u) << p.port;  // both uplinks carry it
+    }
+  }
   c.flows.clear();
   for (int i = 0; i < 8; ++i) c.flows.push_back({i, (i + 1) % 8});
   const TrafficResult inside = run_traffic(c);
