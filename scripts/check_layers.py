@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """The layering check: every #include "..." in src/, apps/ and include/ must point to the same
-layer or one below it. Layers, lowest first (docs/layers.md):
+layer or one below it. Layers, lowest first (the README's "Layers"; one CMake target each):
 
   api        include/rdmasim      the public API: includes nothing but itself
   core       src/core             scheduler, units, registry
+  components src/cc, src/lb       congestion controls and load balancers: public interfaces only
   net        src/net              topology, ECMP, routing tables, wire formats, packets
   path       src/path             the path IR (PathSpec, StageSpec, Cost) and the network's stages
   host       src/host             CPU, memory, PCIe, GPU, NIC stages
   build      src/model            the paths' builders, profiles, closed forms
-  transport  src/sim, src/cc, src/lb   fabric, stages, RC/TCP, rate controls, load balancers
+  transport  src/sim              fabric, stages, RC/TCP
   verbs      src/verbs            the simulated verbs API on the transport
   observe    src/observe          observers of a run: the wire capture and its pcapng writer
   workload   src/workload
@@ -30,11 +31,12 @@ import sys
 LAYERS = [
     ("api", ["include/rdmasim"]),
     ("core", ["src/core"]),
+    ("components", ["src/cc", "src/lb"]),
     ("net", ["src/net"]),
     ("path", ["src/path"]),
     ("host", ["src/host"]),
     ("build", ["src/model"]),
-    ("transport", ["src/sim", "src/cc", "src/lb"]),
+    ("transport", ["src/sim"]),
     ("verbs", ["src/verbs"]),
     ("observe", ["src/observe"]),
     ("workload", ["src/workload"]),

@@ -1,6 +1,6 @@
 // DCQCN reaction point: the rate cut on a CNP, alpha's update and decay, fast recovery, then
 // additive increase, byte-counter steps, and the return to line rate (exact arithmetic).
-#include "sim/dcqcn.hpp"
+#include "cc/dcqcn.hpp"
 
 #include <gtest/gtest.h>
 

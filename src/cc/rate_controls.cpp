@@ -5,7 +5,7 @@
 #include "core/registry.hpp"
 #include "cc/ecn_fraction.hpp"
 #include "rdmasim/rate_control.hpp"
-#include "sim/dcqcn.hpp"
+#include "cc/dcqcn.hpp"
 
 namespace rdmasim {
 namespace {

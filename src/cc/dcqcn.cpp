@@ -1,4 +1,4 @@
-#include "sim/dcqcn.hpp"
+#include "cc/dcqcn.hpp"
 
 #include <algorithm>
 #include <cmath>
