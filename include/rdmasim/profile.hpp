@@ -156,6 +156,7 @@ struct RcParams {
   int timeout = 14;                          // local ACK timeout exponent: 4.096 us x 2^timeout
   int retry_cnt = 7;                         // retransmissions before RETRY_EXC_ERR
   bool ooo_placement = false;                // NIC places out-of-order packets (no NAK on reorder)
+  bool selective_repeat = false;             // IRN-style loss recovery: NACKs name what is missing, only that is resent
   int min_rnr_timer = 12;                    // RNR NAK wait, 5-bit code (verbs/rnr_timer.hpp): 12 = 0.64 ms
   int rnr_retry = 7;                         // RNR NAKs retried before RNR_RETRY_EXC_ERR (7: forever)
 };

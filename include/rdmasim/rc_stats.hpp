@@ -13,7 +13,8 @@ struct RcStats {
                                         // "closed": a verbs QP left RTS for another reason
   double failed_at_us = 0;              // when it did (simulated time)
   std::uint64_t sent = 0;               // data packets sent the first time
-  std::uint64_t retransmitted = 0;      // data packets sent again (go-back-N)
+  std::string recovery = "go-back-N";   // or "selective repeat" (rc.selective_repeat)
+  std::uint64_t retransmitted = 0;      // data packets sent again
   std::uint64_t retransmitted_bytes = 0;
   std::uint64_t timeouts = 0;           // retransmission timer expiries that resent
   std::uint64_t naks = 0;               // NAKs (PSN sequence error) the requester received

@@ -88,8 +88,9 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
                  static_cast<unsigned long long>(r.timeouts), static_cast<unsigned long long>(r.ece),
                  static_cast<unsigned long long>(r.cwr));
   } else {
-    std::fprintf(out, " RC: %llu packets retransmitted (go-back-N), %llu NAKs, %llu timeouts, %llu CNPs",
-                 static_cast<unsigned long long>(r.retransmitted), static_cast<unsigned long long>(r.naks),
+    std::fprintf(out, " RC: %llu packets retransmitted (%s), %llu NAKs, %llu timeouts, %llu CNPs",
+                 static_cast<unsigned long long>(r.retransmitted),
+                 t.base.profile.rc.selective_repeat ? "selective repeat" : "go-back-N", static_cast<unsigned long long>(r.naks),
                  static_cast<unsigned long long>(r.timeouts), static_cast<unsigned long long>(r.cnps));
     if (r.failed_qps > 0) std::fprintf(out, "; %d QPs failed", r.failed_qps);
     std::fprintf(out, "\n");
@@ -131,8 +132,9 @@ nlohmann::ordered_json rc_stats_json(const RcStats& s) {
 }
 
 void print_rc_stats(std::FILE* out, const RcStats& s) {
-  std::fprintf(out, " RC: %llu packets sent, %llu retransmitted (go-back-N), %llu NAKs, %llu timeouts, %llu ACKs lost, %llu CNPs",
+  std::fprintf(out, " RC: %llu packets sent, %llu retransmitted (%s), %llu NAKs, %llu timeouts, %llu ACKs lost, %llu CNPs",
                static_cast<unsigned long long>(s.sent), static_cast<unsigned long long>(s.retransmitted),
+               s.recovery.c_str(),
                static_cast<unsigned long long>(s.naks), static_cast<unsigned long long>(s.timeouts),
                static_cast<unsigned long long>(s.acks_lost), static_cast<unsigned long long>(s.cnps));
   if (s.final_rate_bps > 0) std::fprintf(out, "; DCQCN rate %.3f Gb/s", s.final_rate_bps / 1e9);

@@ -109,7 +109,8 @@ struct alignas(64) Packet {
                                 // consecutive retransmission copies differ by 1 there (sim/copy_log.hpp)
   std::uint32_t spare = 0;      // unused: keeps `index` alone in its word with a constant (sim/copy_log.hpp)
   std::uint32_t psn = 0;        // RC: packet sequence number (sim/rc_connection.hpp); control: the PSN it names
-  std::uint32_t spare_tail[3] = {};  // unused: the rest of the fourth line, so no byte is padding
+  std::uint32_t sack = 0;       // RC selective repeat: a NACK's PSN the responder received out of order
+  std::uint32_t spare_tail[2] = {};  // unused: the rest of the fourth line, so no byte is padding
 
   /// Tells the pacer (once) that this packet is starting on the sender's wire.
   void notify_pacer() {

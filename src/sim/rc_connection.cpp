@@ -37,6 +37,9 @@ RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
   control_msg_[kNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
   control_msg_[kCnp].frame = static_cast<std::uint8_t>(FrameKind::roce_cnp);
   control_msg_[kRnrNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
+  control_msg_[kSack].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
+  control_msg_[kSack].tag = 0x60;  // AETH: NAK, PSN sequence error (the missing PSN)
+  ooo_ = o.rc.ooo_placement || o.rc.selective_repeat;
   control_msg_[kNak].tag = 0x60;                                                // AETH: NAK, PSN sequence error
   control_msg_[kRnrNak].tag = 0x20 | static_cast<std::uint64_t>(o.rc.min_rnr_timer);  // AETH: RNR NAK + timer
   for (Message& m : control_msg_) m.dest_qp = o_.requester_qp;
@@ -47,6 +50,7 @@ RcConnection::~RcConnection() = default;
 RcStats RcConnection::stats() const {
   RcStats s;
   s.status = std::string(to_string(status_));
+  if (o_.rc.selective_repeat) s.recovery = "selective repeat";
   if (status_ != QpStatus::ok) s.failed_at_us = failed_at_.to_us();
   s.sent = c_.sent;
   s.retransmitted = c_.retransmitted;
@@ -167,12 +171,59 @@ void RcConnection::go_back(std::uint32_t from) {
   pump();
 }
 
+std::uint8_t& RcConnection::sr_flags(std::uint32_t psn) {
+  const std::uint32_t base = copies_.front().psn;  // callers ask only for unacknowledged PSNs
+  while (psn - base >= sr_.size()) {  // grow the ring (a power of two), keeping [base, snd_nxt_)
+    const std::size_t cap = sr_.size(), grown = cap ? cap * 2 : 1024;
+    std::vector<std::uint8_t> g(grown, 0);
+    for (std::uint32_t q = base; cap && q != snd_nxt_ && q - base < cap; ++q) g[q & (grown - 1)] = sr_[q & (cap - 1)];
+    sr_.swap(g);
+  }
+  return sr_[psn & (sr_.size() - 1)];
+}
+
+void RcConnection::sack_arrived(std::uint32_t missing, std::uint32_t received) {
+  complete_lost_acks(missing);
+  if (missing > 0) acknowledge(missing - 1);
+  if (copies_.empty()) return;
+  const std::uint32_t base = copies_.front().psn;
+  if (received >= base && received < snd_nxt_) sr_flags(received) |= kReported;
+  if (received < missing) {  // the answer to a duplicate (a timeout's resend): it names the first missing PSN,
+    // lost if it was sent before that resend (one path, in order), else still on its way
+    if (missing < probe_below_) resend_unreported(std::max(missing, base), missing + 1);
+    return;
+  }
+  resend_unreported(std::max(missing, base), std::min(received, snd_nxt_));  // what is missing below it
+}
+
+void RcConnection::resend_unreported(std::uint32_t from, std::uint32_t below) {
+  if (from >= below) return;
+  sr_flags(below - 1);  // the ring holds the range before the scan below
+  bool any = false;
+  for (std::uint32_t q = from; q < below && !any; ++q) any = (sr_flags(q) & (kReported | kResent)) == 0;
+  if (!any) return;
+  const Time now = ctx_.sched.now();
+  copies_.for_each([&](const Packet& c) {
+    if (c.psn < from || c.psn >= below) return;
+    std::uint8_t& f = sr_[c.psn & (sr_.size() - 1)];
+    if (f & (kReported | kResent)) return;
+    f |= kResent;
+    Packet& r = clone(c);
+    r.charge(Category::recovery, now);
+    queue_push(resend_head_, resend_tail_, r);
+  });
+  deadline_ = now + timeout_;
+  arm_timer();
+  pump();
+}
+
 void RcConnection::acknowledge(std::uint32_t last) {
   bool progress = false;
   acked_below_ = std::max(acked_below_, last + 1);
   while (!copies_.empty() && copies_.front().psn < acked_below_) {
     // A READ's request stays until its response is in: a later ACK may have overtaken it.
     if (copies_.front().msg->rc_await_response && !copies_.front().msg->rc_answered) break;
+    if (!sr_.empty()) sr_[copies_.front().psn & (sr_.size() - 1)] = 0;
     ctx_.unpin(*copies_.front().msg);  // a copy always holds a pin
     copies_.pop_front();
     --unacked_;
@@ -226,7 +277,12 @@ void RcConnection::on_event(std::uint64_t arg) {
   }
   if (++retries_ > o_.rc.retry_cnt) return fail();
   ++c_.timeouts;
-  go_back(copies_.front().psn);
+  if (!o_.rc.selective_repeat) return go_back(copies_.front().psn);
+  // Selective repeat: the oldest unacknowledged PSN goes again; the responder answers it (a
+  // duplicate too) with a NACK naming what it still misses. Earlier resends may go again.
+  copies_.for_each([&](const Packet& c) { sr_flags(c.psn) &= static_cast<std::uint8_t>(~kResent); });
+  probe_below_ = snd_nxt_;  // what was sent before this resend and is missing when it arrives is lost
+  resend_unreported(copies_.front().psn, copies_.front().psn + 1);
 }
 
 void RcConnection::fail(QpStatus why) {
@@ -264,6 +320,9 @@ void RcConnection::ack_arrived(Packet& p) {
       complete_lost_acks(p.psn);
       if (p.psn > 0) acknowledge(p.psn - 1);
       go_back(p.psn);
+    } else if (p.index == kSack) {
+      ++c_.naks_received;
+      sack_arrived(p.psn, p.sack);
     } else if (p.index == kRnrNak) {
       rnr_nak_arrived(p.psn);
     } else if (p.index == kCnp) {
@@ -277,7 +336,7 @@ void RcConnection::ack_arrived(Packet& p) {
   // One past what the ACK acknowledges: its message, or with out-of-order placement everything
   // before the first PSN the responder still missed when it sent it (p.psn, see send_ack) —
   // which may end before this message, or after it.
-  const std::uint32_t upto = o_.rc.ooo_placement ? p.psn : last + 1;
+  const std::uint32_t upto = ooo_ ? p.psn : last + 1;
   complete_lost_acks(upto == last + 1 ? last : upto);
   const std::size_t held = unacked_;
   if (upto > 0) acknowledge(upto - 1);
@@ -318,12 +377,13 @@ void RcConnection::ack_dropped(Packet& p) {
 
 // ---- responder ----
 
-void RcConnection::send_control(Control kind, std::uint32_t psn) {
+void RcConnection::send_control(Control kind, std::uint32_t psn, std::uint32_t sack) {
   Packet& c = *ctx_.packets.acquire();
   c.msg = &control_msg_[kind];
   c.route = nullptr;
   c.index = kind;
   c.psn = psn;
+  c.sack = sack;
   c.pos = FramePos::only;
   c.payload = Bytes(0);
   c.wire = kind == kCnp ? o_.cnp_wire : o_.ack_wire;
@@ -335,7 +395,7 @@ void RcConnection::send_control(Control kind, std::uint32_t psn) {
 void RcConnection::send_ack(Packet& token) {
   // Out-of-order placement completes a message while an earlier PSN may still be missing: the
   // ACK is cumulative only up to that PSN (the requester must not free its copy).
-  if (o_.rc.ooo_placement) token.psn = rcv_nxt_;
+  if (ooo_) token.psn = rcv_nxt_;
   token.route->rc_ack->inject(token);
 }
 
@@ -384,7 +444,7 @@ void RcConnection::data_arrived(Packet& p) {
     ++c_.cnps_sent;
     send_control(kCnp, p.psn);
   }
-  const bool fresh = o_.rc.ooo_placement ? p.psn >= rcv_nxt_ && !seen(p.psn) : p.psn == rcv_nxt_;
+  const bool fresh = ooo_ ? p.psn >= rcv_nxt_ && !seen(p.psn) : p.psn == rcv_nxt_;
   if (fresh && first_of_message(p)) {  // a SEND's first packet consumes a receive
     if (!take_receive(*p.msg)) {  // receiver not ready
       ++c_.rnr_naks_sent;
@@ -397,9 +457,14 @@ void RcConnection::data_arrived(Packet& p) {
   }
   if (fresh) {
     if (p.ce) ++p.msg->rc_ce;  // echoed on the message's ACK (AckSignal::ce_marked)
-    if (o_.rc.ooo_placement) {
+    if (ooo_) {
+      const bool gap = p.psn > rcv_nxt_;
       mark_seen(p.psn);
       while (seen(rcv_nxt_)) ooo_seen_[rcv_nxt_++ & (ooo_seen_.size() - 1)] = 0;
+      if (gap && o_.rc.selective_repeat) {  // a PSN before it is missing: say which, and what came
+        ++c_.naks_sent;
+        send_control(kSack, rcv_nxt_, p.psn);
+      }
     } else {
       ++rcv_nxt_;
       nak_pending_ = false;
@@ -413,7 +478,7 @@ void RcConnection::data_arrived(Packet& p) {
   }
   if (p.psn > rcv_nxt_ && rnr_pending_) {  // behind an RNR NAK: dropped until the retry
     ++c_.rnr_discarded;
-  } else if (p.psn > rcv_nxt_ && !o_.rc.ooo_placement) {  // sequence error
+  } else if (p.psn > rcv_nxt_ && !ooo_) {  // sequence error
     ++c_.out_of_sequence;
     if (!nak_pending_) {
       nak_pending_ = true;
@@ -422,6 +487,10 @@ void RcConnection::data_arrived(Packet& p) {
     }
   } else {
     ++c_.duplicates;
+    if (o_.rc.selective_repeat && p.psn < rcv_nxt_) {  // a resend it had: say what it misses
+      ++c_.naks_sent;
+      send_control(kSack, rcv_nxt_, p.psn);
+    }
     bool resent = false;
     // The ACK of this message was lost: acknowledge again.
     for (Packet **link = &lost_head_, *prev = nullptr; *link; prev = *link, link = &(*link)->next_in_queue) {

@@ -24,6 +24,15 @@
 // requester keeps that packet's copy, times out and resends it. For a rate control that uses CNPs (DCQCN) it sends a CNP for a CE-marked packet at
 // most once per dcqcn.cnp_interval; it counts every accepted CE-marked packet on its message.
 //
+// Selective repeat (rc.selective_repeat; IRN, Mittal et al., SIGCOMM'18): the responder places
+// out-of-order packets (as rc.ooo_placement) and answers each one that arrives after a gap
+// with a NACK naming the first missing PSN and the PSN it just received. The requester frees
+// what the NACK acknowledges, remembers the received PSN, and resends each PSN below it that is
+// neither reported received nor resent already (once per loss). A timeout resends the oldest
+// unacknowledged PSN; the responder answers a duplicate with a NACK too, naming the first PSN
+// it misses, which the requester resends if it was sent before that timeout (else it is still
+// on its way). Not modelled: IRN's BDP cap on packets in flight.
+//
 // Ledger: a resent packet continues its copy's ledger (accounted up to its first injection)
 // and charges the time until it is resent to `recovery`; a pacing wait is `queue`; a lost ACK
 // resent or completed by a later ACK charges its wait to `recovery`; so do the RNR wait of the
@@ -153,7 +162,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   }
 
  private:
-  enum Control : std::int32_t { kNak = 1, kCnp = 2, kRnrNak = 3 };
+  enum Control : std::int32_t { kNak = 1, kCnp = 2, kRnrNak = 3, kSack = 4 };
   enum Timer : std::uint64_t { kRetransmit = 1, kPacer = 2, kRnr = 3 };
 
   Packet& clone(const Packet& p);
@@ -161,6 +170,10 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   void transmit(Packet& p, bool fresh);
   void pump();
   void go_back(std::uint32_t from);
+  // Selective repeat.
+  void sack_arrived(std::uint32_t missing, std::uint32_t received);
+  void resend_unreported(std::uint32_t from, std::uint32_t below);  // every PSN in [from, below) not reported or resent
+  std::uint8_t& sr_flags(std::uint32_t psn);  // kReported | kResent of an unacknowledged PSN
   void acknowledge(std::uint32_t last);
   void arm_timer();
   void fail(QpStatus why = QpStatus::retry_exc_err);
@@ -169,7 +182,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   void note_timer();  // keeps SimContext::idle_events: counts the armed timer while it is useless
   void rnr_nak_arrived(std::uint32_t psn);
   void complete_lost_acks(std::uint32_t before);
-  void send_control(Control kind, std::uint32_t psn);
+  void send_control(Control kind, std::uint32_t psn, std::uint32_t sack = 0);
   void discard(Packet& p);
   void release(Packet& p);  // back to the pool, unpinning its message if it is a copy or resend
   bool seen(std::uint32_t psn) const;
@@ -192,6 +205,10 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   CopyLog copies_;  // retransmission copies in PSN order, compactly coded (sim/copy_log.hpp)
   std::size_t unacked_ = 0;
   std::uint32_t acked_below_ = 0;  // every PSN below was acknowledged (copies of unanswered READs may stay)
+  bool ooo_ = false;               // the responder places out-of-order packets (ooo_placement or selective repeat)
+  static constexpr std::uint8_t kReported = 1, kResent = 2;
+  std::vector<std::uint8_t> sr_;   // selective repeat: flags per unacknowledged PSN (a ring, power of two)
+  std::uint32_t probe_below_ = 0;  // selective repeat: snd_nxt_ when the last timeout resent
   int retries_ = 0;
   Time deadline_{};
   bool timer_armed_ = false;
@@ -222,7 +239,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   bool rq_modelled_ = false;
   std::int64_t receives_ = 0;    // receives posted and not yet consumed
   bool rnr_pending_ = false;     // an RNR NAK for rcv_nxt_ is outstanding: later PSNs are dropped
-  Message control_msg_[4];  // the wire identity of NAKs, CNPs and RNR NAKs (captures)
+  Message control_msg_[5];  // the wire identity of NAKs, CNPs, RNR NAKs and selective NACKs (captures)
 };
 
 }  // namespace rdmasim
