@@ -159,9 +159,18 @@ void RcConnection::transmitting(const Packet&) {
 void RcConnection::go_back(std::uint32_t from) {
   // The send queue rewinds to `from`: resends not yet handed to the NIC are superseded.
   while (Packet* stale = queue_pop(resend_head_, resend_tail_)) release(*stale);
+  resend_copies(from, snd_nxt_, false);
+}
+
+void RcConnection::resend_copies(std::uint32_t from, std::uint32_t below, bool selective) {
   const Time now = ctx_.sched.now();
   copies_.for_each([&](const Packet& c) {
-    if (c.psn < from) return;
+    if (c.psn < from || c.psn >= below) return;
+    if (selective) {
+      std::uint8_t& f = sr_[c.psn & (sr_.size() - 1)];
+      if (f & (kReported | kResent)) return;
+      f |= kResent;
+    }
     Packet& r = clone(c);
     r.charge(Category::recovery, now);
     queue_push(resend_head_, resend_tail_, r);
@@ -201,20 +210,7 @@ void RcConnection::resend_unreported(std::uint32_t from, std::uint32_t below) {
   sr_flags(below - 1);  // the ring holds the range before the scan below
   bool any = false;
   for (std::uint32_t q = from; q < below && !any; ++q) any = (sr_flags(q) & (kReported | kResent)) == 0;
-  if (!any) return;
-  const Time now = ctx_.sched.now();
-  copies_.for_each([&](const Packet& c) {
-    if (c.psn < from || c.psn >= below) return;
-    std::uint8_t& f = sr_[c.psn & (sr_.size() - 1)];
-    if (f & (kReported | kResent)) return;
-    f |= kResent;
-    Packet& r = clone(c);
-    r.charge(Category::recovery, now);
-    queue_push(resend_head_, resend_tail_, r);
-  });
-  deadline_ = now + timeout_;
-  arm_timer();
-  pump();
+  if (any) resend_copies(from, below, true);
 }
 
 void RcConnection::acknowledge(std::uint32_t last) {

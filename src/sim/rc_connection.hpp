@@ -170,6 +170,9 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   void transmit(Packet& p, bool fresh);
   void pump();
   void go_back(std::uint32_t from);
+  // Queues a resend of each copy with a PSN in [from, below) (selective: only those neither
+  // reported nor resent, which it marks resent) and restarts the retransmission timer.
+  void resend_copies(std::uint32_t from, std::uint32_t below, bool selective);
   // Selective repeat.
   void sack_arrived(std::uint32_t missing, std::uint32_t received);
   void resend_unreported(std::uint32_t from, std::uint32_t below);  // every PSN in [from, below) not reported or resent
