@@ -120,6 +120,22 @@ TEST(RcConnection, SelectiveRepeatRecoversATailLossByTimeoutAndOneNack) {
   EXPECT_EQ(r.invariant_violations, 0);
 }
 
+TEST(RcConnection, MaxInflightCapsThePacketsUnacknowledged) {
+  // 16 WRITEs of 16 packets may be outstanding; a cap of 20 packets holds the rest back until
+  // ACKs free room (IRN's BDP cap), and every message still completes.
+  BwConfig c = one_qp(100, 16);
+  const BwResult free_run = run_bandwidth(c);
+  c.base.profile.rc.max_inflight = 20;
+  c.base.profile.rc.selective_repeat = true;
+  const BwResult capped = run_bandwidth(c);
+  ASSERT_TRUE(free_run.rc && capped.rc);
+  EXPECT_GT(free_run.rc->max_unacked, 20u);
+  EXPECT_EQ(capped.rc->max_unacked, 20u);
+  EXPECT_EQ(capped.completed, 100);
+  EXPECT_EQ(capped.rc->sent, 100u * 16u);
+  EXPECT_EQ(capped.invariant_violations, 0);
+}
+
 TEST(RcConnection, SelectiveRepeatBeatsGoBackNUnderRandomLoss) {
   // 1e-3 loss per frame on every cable: go-back-N resends every packet in flight after a loss,
   // selective repeat only the lost ones.

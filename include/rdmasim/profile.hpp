@@ -159,6 +159,7 @@ struct RcParams {
   bool selective_repeat = false;             // IRN-style loss recovery: NACKs name what is missing, only that is resent
   int min_rnr_timer = 12;                    // RNR NAK wait, 5-bit code (verbs/rnr_timer.hpp): 12 = 0.64 ms
   int rnr_retry = 7;                         // RNR NAKs retried before RNR_RETRY_EXC_ERR (7: forever)
+  int max_inflight = 0;                      // at most this many packets unacknowledged (IRN's BDP cap); 0: none
 };
 
 // DCQCN (Zhu et al., SIGCOMM'15): the reaction point's rate control and the notification

@@ -3,6 +3,7 @@
 // NIC's counters (rnr/sequence errors, out-of-sequence, timeouts, CNPs).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -25,6 +26,7 @@ struct RcStats {
   std::uint64_t rnr_naks_sent = 0;      // RNR NAKs the responder sent (a SEND found no receive posted)
   std::uint64_t rnr_naks = 0;           // RNR NAKs the requester received (each waited rc.min_rnr_timer)
   std::uint64_t not_ready = 0;          // packets a responder QP not ready (gone, RESET, INIT, ERR) dropped
+  std::uint64_t max_unacked = 0;        // the most packets unacknowledged at once (rc.max_inflight caps it)
   double final_rate_bps = 0;            // DCQCN's current rate at the end (0: no DCQCN)
 };
 
@@ -49,6 +51,7 @@ inline void accumulate(RcStats& into, const RcStats& s) {
   into.rnr_naks_sent += s.rnr_naks_sent;
   into.rnr_naks += s.rnr_naks;
   into.not_ready += s.not_ready;
+  into.max_unacked = std::max(into.max_unacked, s.max_unacked);
   into.final_rate_bps += s.final_rate_bps;
 }
 

@@ -310,6 +310,11 @@ std::vector<ParamDef> build_params() {
   r.push_back(int_param("rc.rnr_retry", &RcParams::rnr_retry, &P::rc,
                         "RNR NAKs retried before the QP fails with RNR_RETRY_EXC_ERR (7: retry forever)",
                         "the usual 7 (retry forever)"));
+  r.push_back(int_param("rc.max_inflight", &RcParams::max_inflight, &P::rc,
+                        "at most this many packets of a QP unacknowledged at once; later ones wait (0: no cap, "
+                        "the NIC's transmit window and the tx depth alone)",
+                        "IRN (Mittal et al., SIGCOMM 2018) caps it at the bandwidth-delay product in MTUs; 0 = "
+                        "classic RC"));
   // dcqcn
   r.push_back(number_param("dcqcn.g", &DcqcnParams::g, &P::dcqcn, "alpha gain g (alpha <- (1-g) alpha + g on a CNP)",
                            "DCQCN paper: 1/256"));
@@ -596,6 +601,7 @@ void validate(const Profile& p) {
   if (p.rc.retry_cnt < 0 || p.rc.retry_cnt > 7) fail("rc.retry_cnt: must be 0..7");
   if (p.rc.min_rnr_timer < 0 || p.rc.min_rnr_timer > 31) fail("rc.min_rnr_timer: must be 0..31 (a 5-bit code)");
   if (p.rc.rnr_retry < 0 || p.rc.rnr_retry > 7) fail("rc.rnr_retry: must be 0..7 (7: retry forever)");
+  if (p.rc.max_inflight < 0) fail("rc.max_inflight: must be >= 0 (0: no cap)");
   const DcqcnParams& d = p.dcqcn;
   if (!(d.g > 0 && d.g <= 1)) fail("dcqcn.g: must be in (0, 1]");
   for (auto [t, n] : {std::pair{d.cnp_interval, "dcqcn.cnp_interval"}, {d.alpha_timer, "dcqcn.alpha_timer"},

@@ -64,6 +64,7 @@ RcStats RcConnection::stats() const {
   s.rnr_naks_sent = c_.rnr_naks_sent;
   s.rnr_naks = c_.rnr_naks_received;
   s.not_ready = c_.not_ready;
+  s.max_unacked = c_.max_unacked;
   if (cc_) s.final_rate_bps = cc_->current_bps();
   return s;
 }
@@ -95,8 +96,8 @@ void RcConnection::discard(Packet& p) {
 
 void RcConnection::send(Packet& p) {
   if (status_ != QpStatus::ok) return discard(p);
-  if (new_head_ || resend_head_ || resend_in_nic_ || rnr_waiting_ || (cc_ && ctx_.sched.now() < next_tx_)) {
-    queue_push(new_head_, new_tail_, p);  // behind the resends (go-back-N rewinds the send queue) or the rate limiter
+  if (new_head_ || resend_head_ || resend_in_nic_ || rnr_waiting_ || (cc_ && ctx_.sched.now() < next_tx_) || capped()) {
+    queue_push(new_head_, new_tail_, p);  // behind the resends (go-back-N rewinds the send queue), the rate limiter or the cap
     return pump();
   }
   transmit(p, true);
@@ -110,6 +111,7 @@ void RcConnection::transmit(Packet& p, bool fresh) {
     copy_for_retransmit(p);
     ++unacked_;
     ++c_.sent;
+    c_.max_unacked = std::max<std::uint64_t>(c_.max_unacked, unacked_);
   } else {
     ++c_.retransmitted;
     c_.retransmitted_bytes += static_cast<std::uint64_t>(p.payload.count());
@@ -138,6 +140,7 @@ void RcConnection::pump() {
       return;
     }
     const bool fresh = resend_head_ == nullptr;
+    if (fresh && capped()) return;  // acknowledge() pumps again
     Packet& p = fresh ? *queue_pop(new_head_, new_tail_) : *queue_pop(resend_head_, resend_tail_);
     if (fresh) {
       if (p.stamp < rnr_until_) p.charge(Category::recovery, rnr_until_);  // held by an RNR wait
@@ -230,6 +233,7 @@ void RcConnection::acknowledge(std::uint32_t last) {
     rnr_tries_ = 0;
     deadline_ = ctx_.sched.now() + timeout_;
     note_timer();
+    if (new_head_ && o_.rc.max_inflight > 0) pump();  // the cap let more out
   }
 }
 

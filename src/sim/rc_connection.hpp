@@ -31,7 +31,8 @@
 // neither reported received nor resent already (once per loss). A timeout resends the oldest
 // unacknowledged PSN; the responder answers a duplicate with a NACK too, naming the first PSN
 // it misses, which the requester resends if it was sent before that timeout (else it is still
-// on its way). Not modelled: IRN's BDP cap on packets in flight.
+// on its way). rc.max_inflight caps the packets unacknowledged at once (IRN's BDP cap): new
+// packets wait for acknowledgements; resends are not held.
 //
 // Ledger: a resent packet continues its copy's ledger (accounted up to its first injection)
 // and charges the time until it is resent to `recovery`; a pacing wait is `queue`; a lost ACK
@@ -76,6 +77,7 @@ struct RcCounters {
   std::uint64_t rnr_naks_sent = 0, rnr_naks_received = 0;
   std::uint64_t rnr_discarded = 0;     // data packets the responder discarded behind an RNR NAK
   std::uint64_t not_ready = 0;         // data packets dropped by a responder QP not ready (RcEndpoint)
+  std::uint64_t max_unacked = 0;       // the most packets unacknowledged at once
 };
 
 enum class QpStatus : std::uint8_t { ok, retry_exc_err, rnr_retry_exc_err, closed };
@@ -182,6 +184,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   void fail(QpStatus why = QpStatus::retry_exc_err);
   void stop(QpStatus why);  // drops every copy and queued packet
   bool take_receive(Message& m);
+  bool capped() const { return o_.rc.max_inflight > 0 && unacked_ >= static_cast<std::size_t>(o_.rc.max_inflight); }
   void note_timer();  // keeps SimContext::idle_events: counts the armed timer while it is useless
   void rnr_nak_arrived(std::uint32_t psn);
   void complete_lost_acks(std::uint32_t before);
