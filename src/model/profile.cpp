@@ -301,7 +301,7 @@ std::vector<ParamDef> build_params() {
   r.push_back(bool_param("rc.selective_repeat", &RcParams::selective_repeat, &P::rc,
                          "selective repeat instead of go-back-N: the responder places out-of-order packets and "
                          "answers each with a NACK naming the first missing PSN and the one received; the "
-                         "requester resends only the missing ones (a timeout resends every one not reported)",
+                         "requester resends only the missing ones (a timeout resends the oldest unacknowledged one)",
                          "IRN: Mittal et al., Revisiting Network Support for RDMA, SIGCOMM 2018"));
   r.push_back(int_param("rc.min_rnr_timer", &RcParams::min_rnr_timer, &P::rc,
                         "RNR NAK wait, the 5-bit IBA code: the requester retries a SEND the responder had no "
