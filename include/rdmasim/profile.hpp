@@ -151,7 +151,7 @@ struct TcpParams {
   int tc = 0;                                // priority (0..7) of TCP segments and ACKs: a lossy class
 };
 
-// RC transport (InfiniBand spec / libibverbs QP attributes; REFERENCE.md 6).
+// RC transport (InfiniBand spec / libibverbs QP attributes).
 struct RcParams {
   int timeout = 14;                          // local ACK timeout exponent: 4.096 us x 2^timeout
   int retry_cnt = 7;                         // retransmissions before RETRY_EXC_ERR

@@ -1,4 +1,4 @@
-// Latency statistics computed exactly as perftest's print_report_lat (REFERENCE.md §1.6).
+// Latency statistics computed exactly as perftest's print_report_lat.
 //
 // Input: the raw per-iteration samples in picoseconds (for ping-pong tests one RTT each) and
 // the rtt factor (2 for WRITE/SEND, whose reported latency is RTT/2; 1 for READ). Rules:

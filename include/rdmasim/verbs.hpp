@@ -1,6 +1,6 @@
 // The simulated verbs API: write an RDMA program against rdmasim as against libibverbs.
 //
-// Names, values and semantics mirror rdma-core's libibverbs (verbs.h; REFERENCE.md §6), inside
+// Names, values and semantics mirror rdma-core's libibverbs (verbs.h), inside
 // namespace rdmasim::verbs: protection domains, memory regions with L_Key/R_Key and access
 // rights, completion queues, RC queue pairs with the RESET -> INIT -> RTR -> RTS (and ERR)
 // state machine, ibv_post_send / ibv_post_recv / ibv_poll_cq. Memory is the program's own

@@ -1,4 +1,4 @@
-// nccl-tests' output for `rdmasim allreduce` (REFERENCE.md 4): the header block, the size /
+// nccl-tests' output for `rdmasim allreduce` (nccl-tests' common.cu): the header block, the size /
 // count / type / redop / root table with out-of-place and in-place columns (time, algbw,
 // busbw, #wrong; nccl-tests' getFloatStr fitting), "Out of bounds values" and "Avg bus
 // bandwidth". The simulator does not distinguish the placements (no buffer placement is

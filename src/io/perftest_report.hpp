@@ -1,5 +1,5 @@
 // Human-readable reports in the look of the tools people already use: perftest's header
-// block and latency table (format strings copied from perftest, REFERENCE.md §1.1-1.3),
+// block and latency table (format strings copied from perftest),
 // followed by rdmasim's ledger tables, and the budget's formula sheet.
 #pragma once
 

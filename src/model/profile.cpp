@@ -108,7 +108,7 @@ std::vector<ParamDef> build_params() {
                         "signal velocity in the medium, m/s (propagation = length / velocity)", "~2/3 c, textbook"));
   // switch
   r.push_back(time_param("switch.pipeline", &P::sw, &SwitchParams::pipeline, "switch forwarding pipeline latency",
-                         "Spectrum-2 '300ns' (Linley 2017, REFERENCE.md 5)"));
+                         "Spectrum-2 '300ns' (Linley 2017)"));
   r.push_back(bool_param("switch.cut_through", &SwitchParams::cut_through, &P::sw,
                          "cut-through forwarding (off: store-and-forward)", "Ethernet/IB datacenter ASICs"));
   r.push_back(bytes_param("switch.cut_through_bytes", &SwitchParams::cut_through_bytes, &P::sw,
@@ -117,7 +117,7 @@ std::vector<ParamDef> build_params() {
                [](const P& p) { return format_length(p.sw.fabric_length_mm); },
                [](P& p, std::string_view v) { p.sw.fabric_length_mm = parse_length_mm(v); }});
   r.push_back(bytes_param("switch.buffer", &SwitchParams::buffer, &P::sw, "shared packet buffer per switch",
-                          "16 MiB: Spectrum/Trident3-class 100G ToR (REFERENCE.md 5)"));
+                          "16 MiB: Spectrum/Trident3-class 100G ToR"));
   r.push_back(number_param("switch.dt_alpha", &SwitchParams::dt_alpha, &P::sw,
                            "dynamic threshold: a lossy egress queue may hold alpha x the free shared buffer",
                            "Choudhury & Hahne DT; alpha 1 is a common default"));
@@ -191,7 +191,7 @@ std::vector<ParamDef> build_params() {
                          "estimate: PCIe Gen4 switch port-to-port ~100-150 ns"));
   r.push_back(time_param("pcie.socket_latency", &P::pcie, &PcieParams::socket_latency,
                          "topology cross-socket: one crossing of the inter-socket link (UPI/xGMI) by a TLP",
-                         "estimate: chosen so cross-socket GPUDirect halves (perftest#241, REFERENCE.md 5)"));
+                         "estimate: chosen so cross-socket GPUDirect halves (perftest#241)"));
   r.push_back(rate_param("pcie.socket_bw", &PcieParams::socket_bw, &P::pcie,
                          "topology cross-socket: inter-socket link bandwidth per direction",
                          "estimate: one UPI link ~20 GB/s"));
@@ -203,7 +203,7 @@ std::vector<ParamDef> build_params() {
                          "device<->host copy: launch and completion latency of one cudaMemcpyAsync",
                          "estimate: a few us per launch+sync"));
   r.push_back(rate_param("gpu.copy_bw", &GpuParams::copy_bw, &P::gpu, "device<->host copy engine bandwidth",
-                         "A100 Gen4 x16 nvbandwidth H2D 25.13 GB/s (REFERENCE.md 5)"));
+                         "A100 Gen4 x16 nvbandwidth H2D 25.13 GB/s"));
   // conn
   r.push_back(time_param("conn.cm_process", &P::conn, &ConnParams::cm_process,
                          "CM processing of one REQ/REP/RTU/address MAD on the receiving host", "estimate"));
@@ -215,13 +215,13 @@ std::vector<ParamDef> build_params() {
   r.push_back(time_param("conn.reg_fixed", &P::conn, &ConnParams::reg_fixed, "ibv_reg_mr fixed cost", "estimate"));
   r.push_back(time_param("conn.pin_per_page", &P::conn, &ConnParams::pin_per_page,
                          "ibv_reg_mr: pin and map one page",
-                         "~98 ms/GB sequential registration (Mooncake#855, REFERENCE.md 5) = 0.38 us per 4 KiB page"));
+                         "~98 ms/GB sequential registration (Mooncake#855) = 0.38 us per 4 KiB page"));
   r.push_back(bytes_param("conn.page_size", &ConnParams::page_size, &P::conn, "page size registration pins",
                           "4 KiB pages"));
   // memory
   r.push_back(time_param("mem.copy_fixed", &P::mem, &MemoryParams::copy_fixed, "fixed cost of one memcpy", "estimate"));
   r.push_back(rate_param("mem.copy_bw", &MemoryParams::copy_bw, &P::mem, "memcpy bandwidth",
-                         "REFERENCE.md 5.1: 9.75 GB/s single-thread 256 MiB memcpy"));
+                         "measured on a reference Linux host: 9.75 GB/s single-thread 256 MiB memcpy"));
   // host
   r.push_back(int_param("host.tx_copies", &HostParams::tx_copies, &P::host,
                         "CPU copies of the payload on the sender (TCP; RDMA without zero copy)", "Linux: user->kernel"));
@@ -229,11 +229,11 @@ std::vector<ParamDef> build_params() {
                         "CPU copies of the payload on the receiver", "Linux: kernel->user"));
   // kernel
   r.push_back(time_param("kernel.syscall", &P::kernel, &KernelParams::syscall, "one system call, entry + exit",
-                         "REFERENCE.md 5.1: getppid 219 ns"));
+                         "measured on a reference Linux host: getppid 219 ns"));
   r.push_back(time_param("kernel.wakeup", &P::kernel, &KernelParams::wakeup, "wake a blocked thread (context switch)",
-                         "REFERENCE.md 5.1: pipe ping-pong 2.74 us/switch incl. 2 syscalls"));
+                         "measured on a reference Linux host: pipe ping-pong 2.74 us/switch incl. 2 syscalls"));
   r.push_back(time_param("kernel.tx_stack", &P::kernel, &KernelParams::tx_stack, "kernel transmit path per message",
-                         "fitted: loopback-equivalent path sums to qperf tcp_lat 7.2 us (REFERENCE.md 5.1)"));
+                         "fitted: loopback-equivalent path sums to qperf tcp_lat 7.2 us (measured on a reference Linux host)"));
   r.push_back(time_param("kernel.rx_stack", &P::kernel, &KernelParams::rx_stack, "kernel receive path per message",
                          "fitted, as kernel.tx_stack"));
   r.push_back(time_param("kernel.tx_per_packet", &P::kernel, &KernelParams::tx_per_packet, "kernel work per sent segment",
@@ -251,7 +251,7 @@ std::vector<ParamDef> build_params() {
                          "a busy-polling socket noticing new data", "estimate"));
   // nic
   r.push_back(time_param("nic.tx_pipeline", &P::nic, &NicParams::tx_pipeline, "NIC send pipeline (WQE to packet)",
-                         "ConnectX-6 'sub-600ns' adapter latency split tx/rx (REFERENCE.md 5)"));
+                         "ConnectX-6 'sub-600ns' adapter latency split tx/rx"));
   r.push_back(time_param("nic.rx_pipeline", &P::nic, &NicParams::rx_pipeline, "NIC receive pipeline (packet to DMA)",
                          "as nic.tx_pipeline"));
   r.push_back(time_param("nic.tx_jitter", &P::nic, &NicParams::tx_jitter,
@@ -264,13 +264,13 @@ std::vector<ParamDef> build_params() {
   r.push_back(bytes_param("nic.max_inline", &NicParams::max_inline, &P::nic,
                           "max inline data; 0 = perftest default (220 B write, 236 B send)", "perftest -I"));
   r.push_back(time_param("nic.rx_usecs", &P::nic, &NicParams::rx_usecs, "interrupt moderation timer (coalescing on)",
-                         "mlx5 CQE-mode default 3 us (REFERENCE.md 5)"));
+                         "mlx5 CQE-mode default 3 us"));
   r.push_back(int_param("nic.rx_frames", &NicParams::rx_frames, &P::nic, "interrupt moderation packet count",
                         "mlx5 default 32"));
   r.push_back(bool_param("nic.adaptive_rx", &NicParams::adaptive_rx, &P::nic,
                          "adaptive moderation (DIM-like): interrupt at once when the previous interrupt is at least "
                          "rx_usecs old, batch only under load",
-                         "mlx5 rx_dim_enabled (REFERENCE.md 5); off here so rx-usecs/rx-frames act alone"));
+                         "mlx5 rx_dim_enabled; off here so rx-usecs/rx-frames act alone"));
   // verbs
   r.push_back(bytes_param("nic.tx_window", &NicParams::tx_window, &P::nic,
                           "transmit window per QP: frame bytes the NIC fetches (DMA) ahead of the wire; 0 = the "
@@ -281,7 +281,7 @@ std::vector<ParamDef> build_params() {
                           "read throughput to read_buffer / read round trip; 0 = only nic.tx_window",
                           "estimate (cx6-200g: 32 KiB)"));
   r.push_back(time_param("verbs.post", &P::verbs, &VerbsParams::post, "user-space post_send (WQE build + doorbell)",
-                         "UCX ucx_info CX-6 'overhead: 40 nsec' (REFERENCE.md 5)"));
+                         "UCX ucx_info CX-6 'overhead: 40 nsec'"));
   r.push_back(time_param("verbs.poll_detect", &P::verbs, &VerbsParams::poll_detect,
                          "polling CPU sees DMA-written data or a CQE (cache-line miss)", "estimate"));
   r.push_back(time_param("verbs.doorbell", &P::verbs, &VerbsParams::doorbell,

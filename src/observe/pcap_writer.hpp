@@ -80,7 +80,7 @@ inline constexpr std::uint16_t kTcpDestPort = 18515;  // perftest's default port
 inline constexpr std::uint16_t kEtherTypeMacControl = 0x8808;
 inline constexpr std::uint16_t kPfcOpcode = 0x0101;
 
-/// BTH opcode of an RC frame (REFERENCE.md §7); tcp_segment and pfc_pause have none (throws).
+/// BTH opcode of an RC frame (IBA table 38); tcp_segment and pfc_pause have none (throws).
 std::uint8_t bth_opcode(FrameKind kind, FramePos pos);
 
 /// Link type of the capture interface a frame belongs on (Ethernet or InfiniBand).

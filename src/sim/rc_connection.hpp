@@ -1,6 +1,6 @@
 // RcConnection: the RC (reliable connected) transport of one QP pair across the packet-level
 // fabric — the requester's send side and the responder's receive side of one direction of
-// data, with its acknowledgements (REFERENCE.md 6; IB spec ch. 9).
+// data, with its acknowledgements (IB spec ch. 9).
 //
 // Requester: every data packet gets the next PSN and a retransmission copy (kept until
 // acknowledged). An ACK (the path's per-message ACK token, cumulative) frees the copies up to

@@ -12,7 +12,7 @@
 // or atomic when its request has (B.nic.request_done), strictly in posting order. Receive
 // completions travel through this connection's cqe(side 1) path; an ACK carries no CQE unless
 // the WR is signaled.
-// Errors (the real semantics, REFERENCE.md §6): a bad L_Key or a local SGE outside its MR ->
+// Errors (the real semantics: IBA ch. 9-11, rdma-core): a bad L_Key or a local SGE outside its MR ->
 // LOC_PROT_ERR, nothing sent; a NAK for a bad R_Key / range / right -> REM_ACCESS_ERR and the
 // responder QP to ERR; a receive too small -> LOC_LEN_ERR there and REM_INV_REQ_ERR here. The
 // transport's own errors: a responder QP that is gone or not ready drops the packets, and the
