@@ -1,6 +1,7 @@
 #include "components.hpp"
 
 #include "net/topology.hpp"
+#include "rdmasim/buffer_policy.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/collective.hpp"
 #include "rdmasim/load_balancer.hpp"
@@ -36,8 +37,8 @@ std::vector<Component> build() {
                "switch.data_tc"});
   c.push_back({"queue discipline", "qp-round-robin", "host NIC ports: one packet per QP in turn, within nic.tx_window",
                "nic.tx_window"});
-  c.push_back({"buffer", "shared+dynamic-threshold", "shared switch buffer, PFC headroom per ingress port, alpha x free for lossy queues",
-               "switch.buffer, switch.dt_alpha, switch.pfc_*"});
+  for (const BufferPolicySpec* s : buffer_policies())
+    c.push_back(registered("buffer policy", *s, "--set switch.buffer_policy (lossy classes; PFC: switch.pfc_*)"));
   for (const RateControlSpec* s : rate_controls()) c.push_back(registered("congestion control", *s, "--cc / network.cc"));
   for (const TcpCcSpec* s : tcp_congestion_controls())
     c.push_back(registered("tcp congestion control", *s, "--transport tcp --tcp-cc / network.tcp_cc"));

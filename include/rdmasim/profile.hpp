@@ -34,7 +34,9 @@ struct SwitchParams {
   std::int64_t fabric_length_mm = 10'000;    // cable length between switches
   // Buffers and queues (packet-level fabric, sim/fabric.hpp).
   Bytes buffer{16 * 1024 * 1024};            // shared packet buffer per switch
-  double dt_alpha = 1.0;                     // lossy egress queue limit: alpha x free shared buffer
+  std::string buffer_policy = "dynamic-threshold";  // lossy admission (rdmasim/buffer_policy.hpp)
+  double dt_alpha = 1.0;                     // dynamic-threshold: a lossy queue holds alpha x free shared buffer
+  Bytes queue_limit{512 * 1024};             // static-threshold: a lossy queue's limit
   int data_tc = 3;                           // traffic class (802.1p priority) of RDMA data and ACKs
   bool lossless = true;                      // RoCE: the data class is lossless (PFC); off: lossy
   Bytes pfc_xoff{64 * 1024};                 // per ingress port and priority: send XOFF above this

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/registry.hpp"
+#include "rdmasim/buffer_policy.hpp"
 
 namespace rdmasim {
 namespace {
@@ -118,9 +119,17 @@ std::vector<ParamDef> build_params() {
                [](P& p, std::string_view v) { p.sw.fabric_length_mm = parse_length_mm(v); }});
   r.push_back(bytes_param("switch.buffer", &SwitchParams::buffer, &P::sw, "shared packet buffer per switch",
                           "16 MiB: Spectrum/Trident3-class 100G ToR"));
+  r.push_back({"switch.buffer_policy", "choice",
+               "which frames of a lossy class the shared buffer takes (`rdmasim list` shows the policies)",
+               "dynamic thresholds: the default of datacenter switch ASICs' shared buffers",
+               [](const P& p) { return p.sw.buffer_policy; },
+               [](P& p, std::string_view v) { p.sw.buffer_policy = buffer_policy(v).name; }});
   r.push_back(number_param("switch.dt_alpha", &SwitchParams::dt_alpha, &P::sw,
                            "dynamic threshold: a lossy egress queue may hold alpha x the free shared buffer",
                            "Choudhury & Hahne DT; alpha 1 is a common default"));
+  r.push_back(bytes_param("switch.queue_limit", &SwitchParams::queue_limit, &P::sw,
+                          "static threshold: the most a lossy egress queue may hold",
+                          "estimate: a 16 MiB buffer over 32 ports"));
   r.push_back(int_param("switch.data_tc", &SwitchParams::data_tc, &P::sw,
                         "traffic class (802.1p priority, 0..7) of RDMA data and ACKs", "RoCE convention: priority 3"));
   r.push_back(bool_param("switch.lossless", &SwitchParams::lossless, &P::sw,
@@ -538,6 +547,7 @@ void validate(const Profile& p) {
   constexpr std::int64_t kGiB = std::int64_t{1} << 30;
   if (w.buffer.count() < 64 * 1024 || w.buffer.count() > 16 * kGiB) fail("switch.buffer: must be 64KiB..16GiB");
   if (!(w.dt_alpha > 0 && w.dt_alpha <= 64)) fail("switch.dt_alpha: must be in (0, 64]");
+  if (w.queue_limit.count() <= 0) fail("switch.queue_limit: must be positive");
   if (w.data_tc < 0 || w.data_tc > 7) fail("switch.data_tc: must be 0..7");
   if (w.pfc_xoff.count() < 1 || w.pfc_xoff.count() > w.buffer.count()) fail("switch.pfc_xoff: must be 1B..switch.buffer");
   if (w.pfc_xon_delta.count() < 0 || w.pfc_xon_delta.count() > w.pfc_xoff.count())

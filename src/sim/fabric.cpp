@@ -73,6 +73,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   hash_only_ = lb.hash_only;
   if (!hash_only_) lb_ = lb.make(opt_.sw, {static_cast<int>(topo.nodes().size()), seed});
   static_routes_ = !lb.dynamic;
+  buffer_policy_ = buffer_policy(opt_.sw.buffer_policy).make(opt_.sw);
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
     const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;
     if (cables[ci].down_at != Time::max() || cables[ci].up_at != Time::max()) static_routes_ = false;
@@ -531,8 +532,7 @@ void Fabric::admit(Packet& p, int node, int in, Port* routed) {
       send_flow_control(in, kPause, p.tc, 0);
     }
   } else {
-    const double limit = opt_.sw.dt_alpha * static_cast<double>(s.shared_size - s.shared_used);
-    ok = static_cast<double>(e.cls[q].qbytes + w) <= limit && s.shared_used + w <= s.shared_size;
+    ok = s.shared_used + w <= s.shared_size && buffer_policy_->admit({e.cls[q].qbytes, w, s.shared_used, s.shared_size});
     if (ok) {
       s.shared_used += w;
       ip.cls[q].in_bytes += w;

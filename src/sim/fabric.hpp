@@ -22,8 +22,9 @@
 // the frame in flight; frames still arriving use the headroom; below `xoff - xon_delta` with
 // empty headroom it sends XON. Pause frames leave after the frame being sent on that port and
 // take a 64 B frame's serialization plus propagation to act (they do not occupy the
-// transmitter). Lossy class: an egress queue may hold `dt_alpha` x the free shared buffer
-// (dynamic threshold), else the frame is dropped there. InfiniBand: per-VL credits — a port
+// transmitter). Lossy class: the switch's buffer policy (`switch.buffer_policy`,
+// rdmasim/buffer_policy.hpp; by default dynamic thresholds) admits the frame to its egress
+// queue, else it is dropped there. InfiniBand: per-VL credits — a port
 // sends only while the peer's input buffer for that VL (`ib_vl_buffer`) has room; credits
 // return when the frame leaves the peer, after the reverse propagation. ECN (RoCE): on enqueue
 // a frame is marked CE with probability 0 below Kmin, Pmax*(q-Kmin)/(Kmax-Kmin) up to Kmax,
@@ -75,6 +76,7 @@
 #include "net/next_hops.hpp"
 #include "net/packet.hpp"
 #include "net/topology.hpp"
+#include "rdmasim/buffer_policy.hpp"
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/load_balancer.hpp"
@@ -283,6 +285,7 @@ class Fabric {
   // is an event of that egress port, which the scheduler then starts loading with the packet.
   bool static_routes_ = false;
   bool hash_only_ = true;              // the balancer is ECMP's: no call per hop
+  std::unique_ptr<BufferPolicy> buffer_policy_;  // lossy admission (rdmasim/buffer_policy.hpp)
   std::unique_ptr<LoadBalancer> lb_;   // otherwise this one chooses (rdmasim/load_balancer.hpp)
   bool check_pending_ = false;  // a deadlock check is scheduled
   WaitsForGraph waits_for_;     // rebuilt by every check
