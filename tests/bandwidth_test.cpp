@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <stdexcept>
 
 #include "model/path.hpp"
@@ -61,11 +63,41 @@ TEST(Bandwidth, SendAndSmallWindows) {
   EXPECT_LT(one.bw_avg_bps, 0.95 * one.ideal_bps);
   c.tx_depth = 0;
   EXPECT_THROW(run_bandwidth(c), std::invalid_argument);
-  c.tx_depth = 8;
-  c.base.test = TestKind::read;  // READ is back-to-back only
+}
+
+TEST(Bandwidth, ReadOverASwitchMatchesItsClosedFormAndIsRefusedWhereFramesCanBeLost) {
+  // One READ at a time across the fat-tree: each is the closed form's round trip exactly (the
+  // request out, 16 responses back through three switches each way, the completion).
+  BwConfig c;
+  c.base.size = Bytes(65536);
+  c.base.iters = 50;
+  c.base.test = TestKind::read;
   c.base.topology = LatTopology::fabric;
   c.base.fabric.to = 15;
-  EXPECT_THROW(run_bandwidth(c), std::invalid_argument);
+  c.tx_depth = 1;
+  c.base.record_samples = true;
+  const BwResult one = run_bandwidth(c);
+  ASSERT_EQ(one.completed, 50);
+  const Time budget = run_budget(c.base).rtt.total();
+  for (std::size_t i = 0; i < one.completed_ps.size(); ++i)
+    EXPECT_EQ(one.completed_ps[i] - one.posted_ps[i], budget.count_ps()) << i;
+  EXPECT_FALSE(one.rc.has_value());  // no RC transport on the READ path: nothing to resend
+  // A window of READs fills the responder's link: its responses are the data.
+  c.tx_depth = 16;
+  c.base.iters = 2000;
+  c.base.record_samples = false;
+  const BwResult full = run_bandwidth(c);
+  EXPECT_NEAR(full.bw_avg_bps / full.ideal_bps, 1.0, 0.005);
+  EXPECT_EQ(full.fabric->dropped, 0u);
+  for (const auto& refuse : std::vector<std::function<void(BwConfig&)>>{
+           [](BwConfig& x) { x.base.fabric.loss = 1e-5; },
+           [](BwConfig& x) { x.base.fabric.cc = "dcqcn"; },
+           [](BwConfig& x) { x.base.profile.sw.lossless = false; },
+           [](BwConfig& x) { x.base.fabric.faults.push_back({"edge0.0", "agg0.0", {}, 0, {3}, {}}); }}) {
+    BwConfig x = c;
+    refuse(x);
+    EXPECT_THROW(run_bandwidth(x), std::invalid_argument);
+  }
 }
 
 TEST(Bandwidth, FabricAppenderOutlivesItsNetwork) {

@@ -140,7 +140,7 @@ TEST(BudgetVsSim, RdmaOverSwitchedFabrics) {
   for (const char* topo : {"single-switch", "leaf-spine", "fat-tree"})
     for (bool cut : {true, false})
       for (std::int64_t s : {2, 4096, 65536})
-        for (TestKind t : {TestKind::write, TestKind::send}) {
+        for (TestKind t : {TestKind::write, TestKind::send, TestKind::read}) {
           LatConfig c;
           c.topology = LatTopology::fabric;
           c.fabric.topology = topo;

@@ -180,6 +180,7 @@ TEST(BwOptions, BadCombinationsAreRefused) {
   c.base.test = TestKind::read;
   c.base.topology = LatTopology::fabric;
   c.base.fabric.to = 15;
+  c.base.fabric.loss = 1e-4;  // READ over a switch: lossless fabrics only
   refused(c);
   c = config(50);
   c.base.test = TestKind::read;

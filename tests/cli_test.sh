@@ -65,7 +65,8 @@ expect_error "--topology: torus not in" topo --topology torus
 
 expect_ok "ECMP route    : h0 -> edge0.0 -> agg0." lat --topology fat-tree --from h0 --to h15 -n 20
 expect_ok "route: h0 -> leaf0 -> spine" budget --topology leaf-spine --from h0 --to h9
-expect_error "--test read runs back-to-back" lat --topology fat-tree --test read
+expect_ok "ECMP route    : h0 -> edge0.0 -> agg0." lat --topology fat-tree --test read --to h15 -n 20
+expect_error "--test read over a switched topology runs on a lossless fabric without congestion control" lat --topology fat-tree --test read --loss 1e-4
 expect_ok " edge0.0                                0.000     0.000     0.000     0.600  switch" lat --topology fat-tree --to h15 -n 20 --hop-ledger
 expect_ok '"per": "message"' bw --topology fat-tree --to h15 -n 20 --hop-ledger --json
 expect_ok "Hop-by-hop ledger: mean usec per message" bw --topology fat-tree --pattern incast --incast 4 -n 10 -t 4 --hop-ledger
@@ -85,7 +86,9 @@ expect_ok "alltoall traffic, 240 flows of 5 x 65536 B" bw --topology fat-tree --
 expect_ok " CQ Moderation   : 1" bw -n 200 --test send
 expect_ok "RDMA_Read BW Test" bw --test read -n 200
 expect_ok " Outstand reads  : 4" bw --test read -n 200 -o 4
-expect_error "--test read runs back-to-back" bw --test read --topology fat-tree
+expect_ok "RDMA_Read BW Test" bw --test read --topology fat-tree --to h15 -n 200
+expect_error "the verbs API's READs are): drop --cc dcqcn" bw --test read --topology fat-tree --cc dcqcn
+expect_error "--pattern runs RDMA WRITE flows (or kernel TCP with --transport tcp): --test read with a pattern is not modelled" bw --topology fat-tree --pattern incast --test read -n 5
 expect_error "--outs: must be 1..256, got 0" bw --test read -o 0
 expect_ok " Number of qps   : 3" bw -n 200 -q 3
 expect_ok " local address: LID 0000 QPN 0x0015" bw -n 200 -q 3

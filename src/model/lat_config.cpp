@@ -48,8 +48,23 @@ void validate(const LatConfig& c) {
   if (c.topology == LatTopology::loopback && c.transport != Transport::tcp)
     fail("the loopback topology models kernel TCP over lo; use --transport tcp (RDMA loopback is not modelled)");
   if (c.topology == LatTopology::fabric) {
-    if (c.test == TestKind::read)
-      fail("--test read runs back-to-back (RDMA READ over a switched topology is not modelled; use --test write or send)");
+    if (c.transport == Transport::rdma && c.test == TestKind::read) {
+      // The READ path's request and responses cross the fabric unbound to the RC transport: a
+      // lost frame would lose its READ, and no rate control paces the responder.
+      const auto refuse = [&](const std::string& what) {
+        fail("--test read over a switched topology runs on a lossless fabric without congestion control (the "
+             "request and responses are not retransmitted or rate-controlled; the verbs API's READs are): drop " +
+             what);
+      };
+      if (c.fabric.loss > 0) refuse("--loss");
+      for (const LinkFault& f : c.fabric.faults)
+        if (f.loss > 0 || !f.drop_frames.empty() || !f.drop_windows.empty())
+          refuse("the frame loss on " + f.a + "-" + f.b + " (--link-loss/--drop-frames/--drop-burst)");
+      if (!c.fabric.outages.empty()) refuse("--link-down");
+      if (c.link_layer == LinkLayer::roce && !c.profile.sw.lossless) refuse("switch.lossless=off");
+      if (c.fabric.cc != "none") refuse("--cc " + c.fabric.cc);
+      if (c.profile.sw.pfc_watchdog > Time::zero()) refuse("switch.pfc_watchdog (it drops frames)");
+    }
     if (c.fabric.from == c.fabric.to) fail("--from and --to name the same host");
   }
   if (c.gpu.any_gpu()) {

@@ -139,7 +139,10 @@ void rdma_acked(PathSpec& path, const Components& k, const LatConfig& c, const R
   rdma_acked_send(path, k, c, t, s, network);
 }
 
-void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s) {
+// READ: the request out, the responses back (the far CPU never runs). Over a fabric both legs
+// are plain network stages (lossless fabrics only, lat_config's validate).
+void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
+               const NetworkAppender& network) {
   const int r = 1 - s;
   if (!t.kernel_bypass) {
     k.kernel.append_syscall(path, s, "kernel.syscall");
@@ -148,7 +151,7 @@ void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const Re
   k.nic.append_post(path, s, false);
   k.nic.append_tx_pipeline(path, s);
   path.split(s, SplitSpec{c.mtu, FrameKind::roce_read_request, c.link_layer, true}, pre(s) + "nic.read_request");
-  k.link.append(path, s);
+  network(path, s);
   k.nic.append_rx_pipeline(path, r);
   path.merge(r, pre(r) + "nic.request_done");
   // Responder: the NIC alone serves the read, the far CPU never runs.
@@ -156,7 +159,7 @@ void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const Re
   path.split(r, SplitSpec{c.mtu, FrameKind::roce_read_response, c.link_layer, false, read_window(c, t, r)},
              pre(r) + "nic.read_response");
   k.nic.append_payload_read(path, r, target(k, c, t, r));
-  k.link.append(path, r);
+  network(path, r);
   k.nic.append_rx_pipeline(path, s);
   k.nic.append_payload_write(path, s, target(k, c, t, s));
   path.merge(s, pre(s) + "nic.reassemble");
@@ -355,12 +358,12 @@ ExchangePaths build_exchange(const LatConfig& c) {
   e.rtt_factor = read ? 1 : 2;
   if (c.topology == LatTopology::fabric) {
     if (c.transport == Transport::tcp)
-      throw std::invalid_argument("over a switched topology `lat` runs RDMA write and send (read and TCP are back-to-back "
-                                  "only for now; kernel TCP across a fabric runs in `rdmasim bw --transport tcp`)");
+      throw std::invalid_argument("over a switched topology `lat` runs RDMA (TCP ping-pong is back-to-back only for "
+                                  "now; kernel TCP across a fabric runs in `rdmasim bw --transport tcp`)");
     const FabricNetwork net(c);
     e.routes = net.routes;
     e.forward = build_path(c, e.toggles, 0, net.appender());
-    e.reverse = build_path(c, e.toggles, 1, net.appender());
+    if (!read) e.reverse = build_path(c, e.toggles, 1, net.appender());
     return e;
   }
   e.forward = build_path(c, e.toggles, 0);
@@ -376,7 +379,7 @@ PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from) {
   else if (c.transport == Transport::tcp)
     tcp_one_way(path, k, c, t, from);
   else if (c.test == TestKind::read)
-    rdma_read(path, k, c, t, from);
+    rdma_read(path, k, c, t, from, [&](PathSpec& p, int s) { k.link.append(p, s); });
   else
     rdma_one_way(path, k, c, t, from, [&](PathSpec& p, int s) { k.link.append(p, s); });
   return path;
@@ -435,11 +438,13 @@ PostListPaths build_post_list_paths(const LatConfig& c, const ResolvedToggles& t
 }
 
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from, const NetworkAppender& network) {
-  if (c.transport != Transport::rdma || c.test == TestKind::read)
-    throw std::invalid_argument("fabric paths are built for RDMA WRITE and SEND");
+  if (c.transport != Transport::rdma) throw std::invalid_argument("fabric paths are built for RDMA");
   const Components k(c.profile);
   PathSpec path;
-  rdma_one_way(path, k, c, t, from, network);
+  if (c.test == TestKind::read)
+    rdma_read(path, k, c, t, from, network);
+  else
+    rdma_one_way(path, k, c, t, from, network);
   return path;
 }
 

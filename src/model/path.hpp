@@ -94,7 +94,7 @@ struct PostListPaths {
 };
 PostListPaths build_post_list_paths(const LatConfig& c, const ResolvedToggles& t, const NetworkAppender& network,
                                     int list);
-/// The same with the cable replaced by `network` (RDMA WRITE/SEND only).
+/// The same with the cable replaced by `network` (RDMA).
 PathSpec build_path(const LatConfig& c, const ResolvedToggles& t, int from, const NetworkAppender& network);
 
 }  // namespace rdmasim

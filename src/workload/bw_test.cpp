@@ -318,7 +318,7 @@ BwPaths lane_paths(const BwConfig& c, const LatConfig& side, const ResolvedToggl
   if (tcp)
     p.data = build_tcp_stream_path(side, t, net);
   else if (side.test == TestKind::read)
-    p.data = build_path(side, t, 0);  // the round trip: request out, responses back, completion
+    p.data = net ? build_path(side, t, 0, net) : build_path(side, t, 0);  // request out, responses back, completion
   else
     p.data = build_acked_path(side, t, net);
   if (c.base.conn.reuse > 0 || c.base.conn.pool) {
@@ -341,9 +341,6 @@ void check_bw_config(const BwConfig& c, bool tcp) {
   const bool read = c.base.test == TestKind::read && !tcp;
   if (c.base.topology == LatTopology::loopback)
     throw std::invalid_argument("bw runs RDMA write, send and read, or kernel TCP (--transport tcp) across a cable or fabric");
-  if (read && c.base.topology == LatTopology::fabric)
-    throw std::invalid_argument("bw --test read runs back-to-back (RDMA READ over a switched topology is not modelled; "
-                                "use --test write)");
   if (read && (c.post_list > 1 || c.cq_mod > 1 || c.base.conn.reuse > 0 || c.base.conn.pool || c.rx_depth > 0))
     throw std::invalid_argument("bw --test read: --post-list/--cq-mod/--connect-per-msg/--conn-reuse/--qp-pool/--rx-depth "
                                 "are modelled for write and send");

@@ -151,6 +151,9 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   LatConfig base = c.base;
   base.topology = LatTopology::fabric;
   const bool tcp = base.transport == Transport::tcp;  // kernel TCP sockets (sim/tcp_connection.hpp)
+  if (!tcp && base.test != TestKind::write)
+    throw std::invalid_argument("--pattern runs RDMA WRITE flows (or kernel TCP with --transport tcp): --test " +
+                                std::string(to_string(base.test)) + " with a pattern is not modelled");
   base.test = tcp ? TestKind::send : TestKind::write;
   validate(base);
   if (c.tx_depth < 1 || c.tx_depth > 8192) throw std::invalid_argument("tx depth must be 1..8192");
