@@ -258,6 +258,9 @@ csvdir=$(mktemp -d)
 check "lat --csv writes messages.csv with one row per sample" [ "$(wc -l <"$csvdir/lat/messages.csv")" -eq 20 ]
 "$bin" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --csv "$csvdir/bw" >/dev/null
 check "bw --pattern --csv writes flows.csv and ports.csv" [ -s "$csvdir/bw/flows.csv" -a -s "$csvdir/bw/ports.csv" ]
+"$bin" bw -n 200 --post-list 4 --csv "$csvdir/batched" >/dev/null
+check "bw --post-list --csv writes each WQE's post and completion and no time series" \
+  [ "$(wc -l <"$csvdir/batched/messages.csv")" -eq 201 -a ! -e "$csvdir/batched/timeseries.csv" ]
 expect_error "--csv $csvdir/lat/messages.csv: not a directory" lat -n 10 --csv "$csvdir/lat/messages.csv"
 "$bin" lat -n 4 --csv "$csvdir/bad" >/dev/null 2>&1
 check "a failed run writes no CSV" [ ! -e "$csvdir/bad/messages.csv" ]

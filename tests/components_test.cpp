@@ -1,6 +1,6 @@
 // The `rdmasim list` catalogue cannot drift from what the options accept: every choice of the
 // component-selecting scenario keys, and every registered topology, is listed.
-#include "components.hpp"
+#include "config/catalogue.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@ using namespace rdmasim;
 
 TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
   std::map<std::string, std::set<std::string>> listed;
-  for (const cli::Component& c : cli::components()) {
+  for (const config::Component& c : config::components()) {
     EXPECT_FALSE(c.description.empty()) << c.name;
     listed[c.kind].insert(c.name);
   }

@@ -96,6 +96,17 @@ TEST(DriftRegression, ZeroDurationIsRefused) {
   EXPECT_EQ(error_text([&] { to_bw_config(o); }), "-f/--margin: needs -D/--duration");
 }
 
+// A -D window too short for a rate was refused by `rdmasim bw` only; run() (compare, sweep, the
+// API) reported a rate from fewer than two completions.
+TEST(DriftRegression, TooShortADurationIsRefusedByRunToo) {
+  Scenario s = parse_scenario("command = \"bw\"\n[workload]\nsize = \"1MiB\"\nduration = \"20us\"\n", "d.toml");
+  EXPECT_EQ(error_text([&] { run(s); }),
+            "-D/--duration: 0 messages completed inside the measured window (after -f/--margin, before the end less "
+            "the margin); a rate needs two: run longer");
+  apply_override(s, "workload.duration=1ms");
+  EXPECT_GT(run(s).metric("bw_avg_Gbps"), 90);
+}
+
 // A pattern scenario silently ran one QP per flow whatever workload.qps said.
 TEST(DriftRegression, PatternRefusesTheTwoHostKeys) {
   Scenario s = parse_scenario(

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cli_common.hpp"
-#include "components.hpp"
+#include "config/catalogue.hpp"
 #include "core/registry.hpp"
 #include "error_text.hpp"
 #include "rdmasim/bandwidth.hpp"
@@ -75,8 +75,8 @@ TEST(RateControlRegistry, AComponentRegisteredFromOutsideRunsEverywhere) {
   register_fixed_once();
   const std::vector<std::string> names = cli::rate_control_names();
   EXPECT_NE(std::find(names.begin(), names.end(), "fixed-25g"), names.end());
-  const auto comps = cli::components();
-  EXPECT_TRUE(std::any_of(comps.begin(), comps.end(), [](const cli::Component& c) {
+  const auto comps = config::components();
+  EXPECT_TRUE(std::any_of(comps.begin(), comps.end(), [](const config::Component& c) {
     return c.kind == "congestion control" && c.name == "fixed-25g";
   }));
   // A scenario names it; the run paces every packet at 25 Gb/s.

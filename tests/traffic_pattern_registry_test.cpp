@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "components.hpp"
+#include "config/catalogue.hpp"
 #include "rdmasim/scenario.hpp"
 #include "rdmasim/traffic.hpp"
 
@@ -74,7 +74,7 @@ TEST(TrafficPatterns, ARegisteredPatternRunsFromAScenario) {
   // The three flows share h0's one 100 Gb/s uplink.
   EXPECT_LT(r.metric("aggregate_Gbps"), 100.0);
   bool listed = false;
-  for (const cli::Component& c : cli::components()) listed = listed || (c.kind == "pattern" && c.name == "fan-out");
+  for (const config::Component& c : config::components()) listed = listed || (c.kind == "pattern" && c.name == "fan-out");
   EXPECT_TRUE(listed);
   EXPECT_EQ(parse_scenario(to_toml(s), "s.toml").options.pattern, "fan-out");
 }

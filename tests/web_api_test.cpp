@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "io/json_report.hpp"
+#include "io/list_report.hpp"
 #include "web/presets.hpp"
 #include "web/web_server.hpp"
 
@@ -262,6 +264,13 @@ TEST_F(WebApi, RunsListLimitsAndUnknownRuns) {
   auto r = client->Get("/api/runs");
   ASSERT_EQ(r->status, 200);
   EXPECT_EQ(body(r)[0]["id"], id);
+  r = client->Get("/api/components");  // the registries, as `rdmasim list --json`
+  ASSERT_EQ(r->status, 200);
+  const json listed = body(r);
+  EXPECT_EQ(listed, json::parse(versioned(list_json()).dump()));
+  bool dt = false;
+  for (const json& c : listed["components"]) dt = dt || (c["kind"] == "buffer policy" && c["name"] == "dynamic-threshold");
+  EXPECT_TRUE(dt);
   r = client->Get("/api/limits");
   EXPECT_EQ(body(r)["max_hosts"], 16);
   EXPECT_EQ(body(r)["max_streams"], 2);

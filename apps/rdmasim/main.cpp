@@ -17,7 +17,6 @@
 #include "cmd_allreduce.hpp"
 #include "cmd_scenario.hpp"
 #include "cmd_serve.hpp"
-#include "components.hpp"
 #include "cmd_topo.hpp"
 #include "config/host_profile.hpp"
 #include "io/host_report.hpp"
@@ -26,6 +25,7 @@
 #include "io/hop_report.hpp"
 #include "io/json_report.hpp"
 #include "io/nccl_report.hpp"
+#include "io/list_report.hpp"
 #include "io/loss_report.hpp"
 #include "io/perftest_report.hpp"
 #include "io/traffic_report.hpp"
@@ -66,25 +66,30 @@ HopUnit lat_hop_unit(const LatResult& r) {
   return r.rtt_factor == 2 ? HopUnit{"exchange (there and back: 2 x t_avg)", 2} : HopUnit{"exchange (t_avg)", 1};
 }
 
-int run_lat(const ScenarioOptions& o) {
-  LatConfig c = cli::to_config(o);
-  std::vector<std::int64_t> sizes = o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size};
-  std::vector<LatConfig> configs;
-  for (std::int64_t s : sizes) {
-    LatConfig x = c;
-    x.size = Bytes(s);
-    validate(x);
-    configs.push_back(x);
+// The scenario at each size it asks for (-a: 2 B .. 8 MiB), every one checked before any runs.
+std::vector<Scenario> per_size(const Scenario& s) {
+  std::vector<Scenario> runs;
+  for (std::int64_t size : s.options.all ? cli::all_sizes() : std::vector<std::int64_t>{s.options.size}) {
+    runs.push_back(s);
+    runs.back().options.size = size;
+    runs.back().options.all = false;
+    config::scenario_config(runs.back());
   }
+  return runs;
+}
+
+int run_lat(const Scenario& s) {
+  const ScenarioOptions& o = s.options;
+  const std::vector<Scenario> runs = per_size(s);
   std::vector<LatResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
-  for (const LatConfig& x : configs) {
-    cli::LiveRun live(o, x, 2 * x.iters, /*pingpong: a message each way*/ true, 1);
-    rows.push_back(run_latency(x, live.exports(exports.get())));
+  for (const Scenario& x : runs) {
+    cli::LiveRun live(o, 2 * x.options.iters);  // ping-pong: a message each way
+    rows.push_back(std::get<LatResult>(run(x, live.observer(), exports.get()).detail));
     live.finish();
     if (csv) {
-      const std::string suffix = configs.size() == 1 ? ".csv" : "-" + std::to_string(x.size.count()) + ".csv";
+      const std::string suffix = runs.size() == 1 ? ".csv" : "-" + std::to_string(x.options.size) + ".csv";
       csv->add("messages" + suffix, lat_messages_csv(rows.back()));
       csv->add("timeseries" + suffix, live.timeseries_csv());
     }
@@ -113,27 +118,31 @@ int run_lat(const ScenarioOptions& o) {
 }
 
 // The coalescing trade-off: the same run for each rx-frames value (and the given rx-usecs).
-int run_coalescing(const ScenarioOptions& o, const std::vector<int>& frames) {
-  LatConfig c = cli::to_config(o);
-  c.toggles.interrupt_coalescing = true;
-  std::vector<CoalescingRow> rows;
-  for (int f : frames) {
+int run_coalescing(const Scenario& s, const std::vector<int>& frames) {
+  const ScenarioOptions& o = s.options;
+  std::vector<Scenario> runs;
+  for (int f : frames) {  // each run rx-frames = f (which turns coalescing on), all checked first
     if (f < 1 || f > 65535) throw std::invalid_argument("--frames: each value must be 1..65535, got " + std::to_string(f));
-    LatConfig x = c;
-    x.profile.nic.rx_frames = f;
-    validate(x);
-    rows.push_back({f, x.profile.nic.rx_usecs, run_latency(x)});
-    if (rows.back().result.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+    runs.push_back(s);
+    runs.back().options.rx_frames = f;
+    config::scenario_config(runs.back());
+  }
+  std::vector<CoalescingRow> rows;
+  for (const Scenario& x : runs) {
+    const LatResult r = std::get<LatResult>(run(x).detail);
+    rows.push_back({static_cast<int>(x.options.rx_frames), r.config.profile.nic.rx_usecs, r});
+    if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   }
   if (wants_json(o) && emit_json(o, coalescing_json(rows))) return 0;
   print_coalescing(stdout, rows);
   return 0;
 }
 
-int run_budget_cmd(const ScenarioOptions& o) {
-  const LatConfig c = cli::to_config(o);
+int run_budget_cmd(const Scenario& s) {
+  const ScenarioOptions& o = s.options;
   if (!o.all) {
-    const BudgetResult b = run_budget(c);
+    const BudgetResult b = std::get<BudgetResult>(run(s).detail);
+    const LatConfig& c = b.config;
     std::optional<GbnEstimate> gbn;
     if (c.fabric.loss > 0) gbn = estimate_go_back_n(c, c.fabric.loss);
     if (wants_json(o)) {
@@ -147,11 +156,7 @@ int run_budget_cmd(const ScenarioOptions& o) {
     return 0;
   }
   std::vector<BudgetResult> rows;
-  for (std::int64_t s : cli::all_sizes()) {
-    LatConfig x = c;
-    x.size = Bytes(s);
-    rows.push_back(run_budget(x));
-  }
+  for (const Scenario& x : per_size(s)) rows.push_back(std::get<BudgetResult>(run(x).detail));
   if (wants_json(o)) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const BudgetResult& b : rows) j.push_back(budget_json(b));
@@ -170,12 +175,9 @@ bool two_host_options(const ScenarioOptions& o) {
 }
 
 // The pattern over `seeds` seeds (each a new permutation): one line per seed, then the spread.
-int run_pattern_seeds(TrafficConfig t, int seeds, const ScenarioOptions& o) {
+int run_pattern_seeds(Scenario x, const ScenarioOptions& o) {
   std::vector<TrafficResult> runs;
-  for (int i = 0; i < seeds; ++i) {
-    runs.push_back(run_traffic(t));
-    ++t.base.seed;
-  }
+  for (int i = 0; i < o.seeds; ++i, ++x.options.seed) runs.push_back(std::get<TrafficResult>(run(x).detail));
   const SeedSpread s = seed_spread(runs);
   std::string why;
   for (std::size_t i = 0; i < runs.size() && why.empty(); ++i)
@@ -184,15 +186,15 @@ int run_pattern_seeds(TrafficConfig t, int seeds, const ScenarioOptions& o) {
   return why.empty() ? 0 : experiment_failed(why);
 }
 
-int run_pattern(const ScenarioOptions& o) {
+int run_pattern(const Scenario& s) {
+  const ScenarioOptions& o = s.options;
   const TrafficConfig t = cli::to_traffic_config(o);
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
-  if (o.seeds > 1) return run_pattern_seeds(t, o.seeds, o);
+  if (o.seeds > 1) return run_pattern_seeds(s, o);
   const int hosts = FabricNetwork::make_topology(t.base)->host_count();
-  cli::LiveRun live(o, t.base, static_cast<std::int64_t>(pattern_flow_count(t, hosts)) * t.base.iters, false,
-                    bottleneck_sharing(t));
-  const TrafficResult r = run_traffic(t, live.exports(exports.get()));
+  cli::LiveRun live(o, static_cast<std::int64_t>(pattern_flow_count(t, hosts)) * t.base.iters);
+  const TrafficResult r = std::get<TrafficResult>(run(s, live.observer(), exports.get()).detail);
   live.finish();
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   cli::publish_exports(exports.get());
@@ -215,83 +217,72 @@ int run_pattern(const ScenarioOptions& o) {
 }
 
 // `bw --loss-sweep`: one simulated bw run per loss rate, beside the closed forms.
-int run_loss_sweep(const ScenarioOptions& o) {
+int run_loss_sweep(const Scenario& s) {
+  const ScenarioOptions& o = s.options;
   cli::open_csv(o);  // refuses --csv
   if (!o.exports.trace_path.empty() || !o.exports.pcap_path.empty() || o.exports.hop_ledger)
     throw std::invalid_argument("--trace/--pcap/--hop-ledger export one run; --loss-sweep makes one per loss rate");
-  BwConfig c;
-  c.base = cli::to_config(o);
-  c.tx_depth = o.tx_depth;
-  if (c.base.topology != LatTopology::fabric) throw std::invalid_argument("--loss-sweep: needs a switched --topology");
-  std::vector<LossRow> rows;
+  if (config::scenario_config(s).topology != LatTopology::fabric)
+    throw std::invalid_argument("--loss-sweep: needs a switched --topology");
+  std::vector<Scenario> runs;  // per loss rate: RDMA, then the same messages over packet-level kernel TCP
   for (double p : o.loss_sweep) {
     if (!(p >= 0 && p < 1)) throw std::invalid_argument("--loss-sweep: expected probabilities in [0, 1), got " + std::to_string(p));
-    BwConfig x = c;
-    x.base.fabric.loss = p;
+    Scenario x = s;
+    x.options.loss_sweep.clear();
+    x.options.fabric.loss = p;
+    runs.push_back(x);
+    x.options.transport = "tcp";
+    x.options.test = "send";
+    x.options.kernel_bypass = x.options.zero_copy = x.options.inline_data = x.options.busy_poll = "";
+    x.options.interrupt_coalescing = "off";
+    runs.push_back(x);
+  }
+  std::vector<LossRow> rows;
+  for (std::size_t i = 0; i < runs.size(); i += 2) {
     LossRow r;
-    r.loss = p;
-    r.rdma_estimate = estimate_go_back_n(x.base, p);
-    r.tcp = estimate_tcp_under_loss(x.base, p);
-    r.rdma = run_bandwidth(x);
-    BwConfig xt = x;  // the same messages over packet-level kernel TCP
-    xt.base.transport = Transport::tcp;
-    xt.base.test = TestKind::send;
-    xt.base.toggles = Toggles{};
-    r.tcp_sim = run_bandwidth(xt);
+    r.loss = runs[i].options.fabric.loss;
+    r.rdma = std::get<BwResult>(run(runs[i]).detail);
+    r.rdma_estimate = estimate_go_back_n(r.rdma.config.base, r.loss);
+    r.tcp = estimate_tcp_under_loss(r.rdma.config.base, r.loss);
+    r.tcp_sim = std::get<BwResult>(run(runs[i + 1]).detail);
     if (r.tcp_sim.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
     rows.push_back(std::move(r));
   }
   if (wants_json(o) && emit_json(o, loss_table_json(rows))) return 0;
-  print_loss_table(stdout, rows, c.base.profile.rc.timeout);
+  print_loss_table(stdout, rows, rows.front().rdma.config.base.profile.rc.timeout);
   return 0;
 }
 
-int run_bw(const ScenarioOptions& o) {
+int run_bw(const Scenario& s) {
+  const ScenarioOptions& o = s.options;
   if (!o.loss_sweep.empty() && two_host_options(o))
     throw std::invalid_argument("--loss-sweep runs one QP one way for --iters messages: drop -q/-b/-D");
-  if (!o.loss_sweep.empty()) return run_loss_sweep(o);
-  if (!o.pattern.empty()) return run_pattern(o);
+  if (!o.loss_sweep.empty()) return run_loss_sweep(s);
+  if (!o.pattern.empty()) return run_pattern(s);
   const BwConfig b = cli::to_bw_config(o);
+  const std::vector<Scenario> runs = per_size(s);
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
-  const std::vector<std::int64_t> sizes = o.all ? cli::all_sizes() : std::vector<std::int64_t>{o.size};
-  for (std::int64_t s : sizes) {
-    BwConfig x = b;
-    x.base.size = Bytes(s);
-    cli::LiveRun live(o, x.base, x.duration > Time::zero() ? 0 : x.base.iters * x.qps * (x.bidirectional ? 2 : 1), false,
-                      x.qps * (x.bidirectional ? 2 : 1));
-    rows.push_back(run_bandwidth(x, live.exports(exports.get())));
+  for (const Scenario& sx : runs) {
+    cli::LiveRun live(o, b.duration > Time::zero() ? 0 : b.base.iters * b.qps * (b.bidirectional ? 2 : 1));
+    rows.push_back(std::get<BwResult>(run(sx, live.observer(), exports.get()).detail));
     live.finish();
     if (csv) {
-      const std::string suffix = sizes.size() == 1 ? ".csv" : "-" + std::to_string(s) + ".csv";
+      const std::string suffix = runs.size() == 1 ? ".csv" : "-" + std::to_string(sx.options.size) + ".csv";
       csv->add("messages" + suffix, bw_messages_csv(rows.back()));
-      csv->add("timeseries" + suffix, live.timeseries_csv());
+      if (b.post_list == 1 && b.cq_mod == 1) csv->add("timeseries" + suffix, live.timeseries_csv());  // batches: not sampled
     }
     if (rows.back().invariant_violations != 0) throw std::logic_error("ledger invariant violated");
     if (rows.back().rc && rows.back().rc->status != "ok") {
       // As ib_write_bw does when a completion comes back with an error: say so and fail.
       const RcStats& rc = *rows.back().rc;
-      if (wants_json(o)) {
+      if (wants_json(o))
         emit_json(o, {{"error", "Completion with error at client"}, {"status", rc.status}, {"rc", rc_stats_json(rc)}});
-      } else {
-        // ibv_wc_status: 12 IBV_WC_RETRY_EXC_ERR, 13 IBV_WC_RNR_RETRY_EXC_ERR (the vendor syndrome is illustrative).
-        const bool rnr = rc.status == "RNR_RETRY_EXC_ERR";
-        std::printf(" Completion with error at client\n Failed status %d: wr_id 0 syndrom 0x%x\n", rnr ? 13 : 12,
-                    rnr ? 0x82 : 0x81);
-        std::printf(" scnt=%lld, ccnt=%lld\n", static_cast<long long>(std::min<std::int64_t>(x.base.iters, b.tx_depth)),
-                    static_cast<long long>(rows.back().completed));
-        print_rc_stats(stdout, rc);
-        if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
-      }
+      else
+        print_completion_error(stdout, b, rows.back());
       return experiment_failed("the QP completed with " + rc.status + " (perftest: Completion with error)");
     }
-    if (x.duration > Time::zero())
-      for (const BwDirection& d : rows.back().directions)
-        if (d.completed < 2)
-          throw std::invalid_argument("-D/--duration: " + std::to_string(d.completed) +
-                                      " messages completed inside the measured window (after -f/--margin, before the "
-                                      "end less the margin); a rate needs two: run longer");
   }
   cli::publish_exports(exports.get());
   if (csv) {
@@ -299,70 +290,7 @@ int run_bw(const ScenarioOptions& o) {
     csv->publish();
   }
   if (wants_json(o)) {
-    nlohmann::ordered_json j;
-    j["config"] = config_json(b.base, resolve(b.base));
-    j["tx_depth"] = b.tx_depth;
-    j["qps"] = b.qps;
-    j["bidirectional"] = b.bidirectional;
-    if (b.duration > Time::zero()) {
-      j["duration_s"] = b.duration.to_us() / 1e6;
-      j["margin_s"] = b.margin.to_us() / 1e6;
-    }
-    if (b.base.test == TestKind::read) j["outstanding_reads"] = b.outstanding_reads;
-    if (b.post_list > 1 || b.cq_mod > 1) {
-      j["post_list"] = b.post_list;
-      j["cq_mod"] = b.cq_mod;
-    }
-    nlohmann::ordered_json res = nlohmann::ordered_json::array();
-    for (const BwResult& r : rows)
-      res.push_back({{"MsgSize", r.config.base.size.count()},
-                     {"n_iterations", r.config.base.iters},
-                     {"BW_peak_Gbps", r.bw_peak_bps / 1e9},
-                     {"BW_average_Gbps", r.bw_avg_bps / 1e9},
-                     {"MsgRate", r.msg_rate_mpps},
-                     {"ideal_Gbps", r.ideal_bps / 1e9},
-                     {"wire_bytes_per_message", r.wire_bytes_per_message.count()},
-                     {"events", r.events}});
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const BwResult& r = rows[i];
-      if (b.duration > Time::zero()) res[i]["counted"] = r.completed;
-      if (r.directions.size() > 1) {
-        nlohmann::ordered_json dirs = nlohmann::ordered_json::array();
-        for (std::size_t d = 0; d < r.directions.size(); ++d)
-          dirs.push_back({{"direction", d == 0 ? "A->B" : "B->A"},
-                          {"messages", r.directions[d].completed},
-                          {"BW_peak_Gbps", r.directions[d].bw_peak_bps / 1e9},
-                          {"BW_average_Gbps", r.directions[d].bw_avg_bps / 1e9},
-                          {"MsgRate", r.directions[d].msg_rate_mpps}});
-        res[i]["directions"] = dirs;
-      }
-    }
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const BwResult& r = rows[i];
-      if (r.connections > 0 || b.base.conn.pool)
-        res[i]["connections"] = {{"timed", r.connections},
-                                 {"reuse", b.base.conn.reuse},
-                                 {"setup_us", r.setup.to_us()},
-                                 {"setup_ledger_us_per_msg",
-                                  r.completed > 0 ? static_cast<double>(r.wqe_ledger_sum[Category::setup].count_ps()) /
-                                                        static_cast<double>(r.completed) / 1e6
-                                                  : 0.0}};
-      if (r.rx_completed > 0)
-        res[i]["receiver"] = {{"completed", r.rx_completed}, {"BW_average_Gbps", r.rx_bw_avg_bps / 1e9}};
-    }
-    if (b.post_list > 1 || b.cq_mod > 1)
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        res[i]["batching"] = {{"doorbells", rows[i].lists},
-                              {"cqes", rows[i].signaled},
-                              {"cpu_ns_per_msg", rows[i].cost.cpu_ps / 1e3},
-                              {"pcie_down_ns_per_msg", rows[i].cost.pcie_down_ps / 1e3},
-                              {"pcie_up_ns_per_msg", rows[i].cost.pcie_up_ps / 1e3},
-                              {"wire_ns_per_msg", rows[i].cost.wire_ps / 1e3}};
-    j["results"] = res;
-    if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
-    if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);
-    if (rows.back().tcp) j["tcp"] = tcp_stats_json(*rows.back().tcp);
-    j["hosts"] = host_counters_json(rows.back().hosts, rows.back().simulated);
+    nlohmann::ordered_json j = bw_json(b, rows);
     if (o.exports.hop_ledger) j["hop_ledger"] = hop_ledger_json(exports->stats, {});
     if (emit_json(o, std::move(j))) return 0;
   }
@@ -380,48 +308,19 @@ int run_bw(const ScenarioOptions& o) {
   return 0;
 }
 
-int run_allreduce_cmd(const ScenarioOptions& o) {
-  const AllReduceResult r = run_allreduce(cli::to_allreduce_config(o));
+int run_allreduce_cmd(const Scenario& s) {
+  const ScenarioOptions& o = s.options;
+  const AllReduceResult r = std::get<AllReduceResult>(run(s).detail);
   if (wants_json(o) && emit_json(o, allreduce_json(r))) return 0;
   print_allreduce(stdout, r);
   return 0;
 }
 
 int run_list(bool json) {
-  if (json) {
-    nlohmann::ordered_json j;
-    j["profiles"] = profile_names();
-    nlohmann::ordered_json params = nlohmann::ordered_json::array();
-    for (const ParamDef& d : profile_params()) {
-      nlohmann::ordered_json o;
-      o["key"] = d.key;
-      o["type"] = d.type;
-      for (const std::string& name : profile_names()) o[name] = d.get(make_profile(name));
-      o["help"] = d.help;
-      o["source"] = d.source;
-      params.push_back(std::move(o));
-    }
-    j["parameters"] = std::move(params);
-    nlohmann::ordered_json comps = nlohmann::ordered_json::array();
-    for (const cli::Component& c : cli::components())
-      comps.push_back({{"kind", c.kind},
-                       {"name", c.name},
-                       {"description", c.description},
-                       {"selected_by", c.selected_by},
-                       {"params", c.params}});
-    j["components"] = std::move(comps);
-    std::cout << versioned(std::move(j)).dump(2) << "\n";
-    return 0;
-  }
-  const Profile def = make_profile("default"), seed = make_profile("seed-demo");
-  std::printf("%-18s %-24s %s  [%s]\n", "component", "name", "what it models", "selected by");
-  for (const cli::Component& c : cli::components())
-    std::printf("%-18s %-24s %s  [%s]\n", c.kind.c_str(), c.name.c_str(), c.description.c_str(), c.selected_by.c_str());
-  std::printf("\nParameters (profiles: default, seed-demo; set with --set key=value or [params] in a scenario):\n\n");
-  std::printf("%-24s %-7s %-12s %-12s %s\n", "parameter", "type", "default", "seed-demo", "meaning [source]");
-  for (const ParamDef& d : profile_params())
-    std::printf("%-24s %-7s %-12s %-12s %s [%s]\n", d.key.c_str(), d.type.c_str(), d.get(def).c_str(),
-                d.get(seed).c_str(), d.help.c_str(), d.source.c_str());
+  if (json)
+    std::cout << versioned(list_json()).dump(2) << "\n";
+  else
+    print_list(stdout);
   return 0;
 }
 
@@ -477,6 +376,13 @@ int run_calibrate(const CalibrateOptions& o) {
     std::printf("%s", calibrate::check_text(calibrate::check_model(r, p)).c_str());
   }
   return 0;
+}
+
+// A command's scenario: its flags are the scenario's keys.
+Scenario flags(Command c, const ScenarioOptions& o) {
+  Scenario s = make_scenario(c);
+  s.options = o;
+  return s;
 }
 
 int run_demo_cmd(const ScenarioOptions& o) {
@@ -546,10 +452,10 @@ int main(int argc, char** argv) {
                                          s.description.empty() ? "" : " - ", s.description.c_str());
         g_results = results;
         switch (s.command) {
-          case Command::bw: return run_bw(s.options);
-          case Command::budget: return run_budget_cmd(s.options);
-          case Command::allreduce: return run_allreduce_cmd(s.options);
-          default: return run_lat(s.options);
+          case Command::bw: return run_bw(s);
+          case Command::budget: return run_budget_cmd(s);
+          case Command::allreduce: return run_allreduce_cmd(s);
+          default: return run_lat(s);
         }
       });
 
@@ -564,12 +470,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto dispatch = [&]() -> int {
-    if (lat->parsed()) return run_lat(lat_o);
-    if (budget->parsed()) return run_budget_cmd(budget_o);
-    if (bw->parsed()) return run_bw(bw_o);
+    if (lat->parsed()) return run_lat(flags(Command::lat, lat_o));
+    if (budget->parsed()) return run_budget_cmd(flags(Command::budget, budget_o));
+    if (bw->parsed()) return run_bw(flags(Command::bw, bw_o));
     if (demo->parsed()) return run_demo_cmd(demo_o);
-    if (allreduce->parsed()) return run_allreduce_cmd(allreduce_o);
-    if (coal->parsed()) return run_coalescing(coal_o, coal_frames);
+    if (allreduce->parsed()) return run_allreduce_cmd(flags(Command::allreduce, allreduce_o));
+    if (coal->parsed()) return run_coalescing(flags(Command::lat, coal_o), coal_frames);
     if (list->parsed() && list_format) {
       std::printf("%s", cli::scenario_format_markdown().c_str());
       return 0;

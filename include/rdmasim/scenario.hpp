@@ -153,8 +153,10 @@ struct RunResult {
 
 /// Runs the scenario as its command would (one size: workload.all is refused) and returns its
 /// metrics and result. `observer` (optional) watches it (rdmasim/observer.hpp); the budget
-/// simulates nothing and is not observed. Scenario outputs (trace, pcap, csv) are written by
-/// `rdmasim run`, not here: a scenario with any is refused.
-RunResult run(const Scenario& s, RunObserver* observer = nullptr);
+/// simulates nothing and is not observed. run() writes no files: a scenario with outputs
+/// (trace, pcap, csv) is refused unless the caller passes `exports`, the recorders it opened
+/// and will write (rdmasim/exports.hpp; `rdmasim` does), and keeps the per-message samples a
+/// CSV needs in the result (config.record_samples).
+RunResult run(const Scenario& s, RunObserver* observer = nullptr, Exports* exports = nullptr);
 
 }  // namespace rdmasim

@@ -82,8 +82,12 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
         break;
       }
       const BwConfig b = to_bw_config(s.options);
-      // Batched runs take no exports (their WQEs are not followed one by one): no live samples.
-      const BwResult& r = out.detail.emplace<BwResult>(run_bandwidth(b, b.post_list > 1 || b.cq_mod > 1 ? nullptr : exports));
+      // A batched run is not sampled (its WQEs are not followed one by one); asked for files,
+      // run_bandwidth refuses them.
+      const bool files = exports && (!exports->options().trace_path.empty() || !exports->options().pcap_path.empty() ||
+                                     exports->options().hop_ledger);
+      const bool batched = b.post_list > 1 || b.cq_mod > 1;
+      const BwResult& r = out.detail.emplace<BwResult>(run_bandwidth(b, batched && !files ? nullptr : exports));
       m.push_back({"bw_avg_Gbps", r.bw_avg_bps / 1e9});
       m.push_back({"bw_peak_Gbps", r.bw_peak_bps / 1e9});
       m.push_back({"msg_rate_Mpps", r.msg_rate_mpps});
@@ -124,26 +128,37 @@ double RunResult::metric(std::string_view name) const {
   throw std::out_of_range("no metric \"" + std::string(name) + "\" in this run");
 }
 
-RunResult run(const Scenario& s, RunObserver* observer) {
-  config::refuse_outputs(s, "run() writes no files (`rdmasim run` does)");
+RunResult run(const Scenario& s, RunObserver* observer, Exports* exports) {
+  if (!exports) config::refuse_outputs(s, "run() writes no files (`rdmasim run` does)");
   const LatConfig c = config::scenario_config(s);
   if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: a run takes one size");
   RunResult out;
   out.command = s.command;
   if (!observer || s.command == Command::budget) {
-    config::run_into(s, c, nullptr, out);
+    config::run_into(s, c, exports, out);
     return out;
   }
   ProbeOptions po;
   static_cast<ObserveOptions&>(po) = observer->options();
-  if (po.interval <= Time::zero())
-    po.interval = first_slice(c, s.command == Command::lat, s.options.pattern.empty() ? 1 : bottleneck_sharing(
-                                  config::to_traffic_config(s.options)), po.target_samples);
+  if (po.interval <= Time::zero()) {  // about target_samples slices over the expected run
+    const ScenarioOptions& o = s.options;
+    const int flows = !o.pattern.empty()        ? bottleneck_sharing(config::to_traffic_config(o))
+                      : s.command == Command::bw ? o.qps * (o.bidirectional ? 2 : 1)
+                                                 : 1;
+    po.interval = first_slice(c, s.command == Command::lat, flows, po.target_samples);
+  }
   po.sink = [observer](Sample&& x) { observer->on_sample(std::move(x)); };
   SampleProbe probe(po);
-  Exports x{ExportOptions{}};
+  Exports own{ExportOptions{}};
+  Exports& x = exports ? *exports : own;
   x.set_probe(&probe);
-  config::run_into(s, c, &x, out);
+  try {
+    config::run_into(s, c, &x, out);
+  } catch (...) {
+    x.set_probe(nullptr);
+    throw;
+  }
+  x.set_probe(nullptr);
   observer->on_end(RunEnd{probe.port_names(), probe.run_utilisation(), probe.samples(), probe.messages(),
                           probe.sim_time(), probe.last_message()});
   return out;

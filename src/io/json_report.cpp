@@ -1,6 +1,7 @@
 #include "io/json_report.hpp"
 
 #include "io/host_report.hpp"
+#include "io/traffic_report.hpp"
 
 #include <cmath>
 
@@ -100,6 +101,74 @@ nlohmann::ordered_json budget_json(const BudgetResult& b) {
                  {"switch_ps", b.switch_one.count_ps()},
                  {"copies", b.copies_n},
                  {"zero_copy_saving_ps", b.zero_copy_saving.count_ps()}};
+  return j;
+}
+
+nlohmann::ordered_json bw_json(const BwConfig& b, const std::vector<BwResult>& rows) {
+  nlohmann::ordered_json j;
+  j["config"] = config_json(b.base, resolve(b.base));
+  j["tx_depth"] = b.tx_depth;
+  j["qps"] = b.qps;
+  j["bidirectional"] = b.bidirectional;
+  if (b.duration > Time::zero()) {
+    j["duration_s"] = b.duration.to_us() / 1e6;
+    j["margin_s"] = b.margin.to_us() / 1e6;
+  }
+  if (b.base.test == TestKind::read) j["outstanding_reads"] = b.outstanding_reads;
+  if (b.post_list > 1 || b.cq_mod > 1) {
+    j["post_list"] = b.post_list;
+    j["cq_mod"] = b.cq_mod;
+  }
+  nlohmann::ordered_json res = nlohmann::ordered_json::array();
+  for (const BwResult& r : rows)
+    res.push_back({{"MsgSize", r.config.base.size.count()},
+                   {"n_iterations", r.config.base.iters},
+                   {"BW_peak_Gbps", r.bw_peak_bps / 1e9},
+                   {"BW_average_Gbps", r.bw_avg_bps / 1e9},
+                   {"MsgRate", r.msg_rate_mpps},
+                   {"ideal_Gbps", r.ideal_bps / 1e9},
+                   {"wire_bytes_per_message", r.wire_bytes_per_message.count()},
+                   {"events", r.events}});
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const BwResult& r = rows[i];
+    if (b.duration > Time::zero()) res[i]["counted"] = r.completed;
+    if (r.directions.size() > 1) {
+      nlohmann::ordered_json dirs = nlohmann::ordered_json::array();
+      for (std::size_t d = 0; d < r.directions.size(); ++d)
+        dirs.push_back({{"direction", d == 0 ? "A->B" : "B->A"},
+                        {"messages", r.directions[d].completed},
+                        {"BW_peak_Gbps", r.directions[d].bw_peak_bps / 1e9},
+                        {"BW_average_Gbps", r.directions[d].bw_avg_bps / 1e9},
+                        {"MsgRate", r.directions[d].msg_rate_mpps}});
+      res[i]["directions"] = dirs;
+    }
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const BwResult& r = rows[i];
+    if (r.connections > 0 || b.base.conn.pool)
+      res[i]["connections"] = {{"timed", r.connections},
+                               {"reuse", b.base.conn.reuse},
+                               {"setup_us", r.setup.to_us()},
+                               {"setup_ledger_us_per_msg",
+                                r.completed > 0 ? static_cast<double>(r.wqe_ledger_sum[Category::setup].count_ps()) /
+                                                      static_cast<double>(r.completed) / 1e6
+                                                : 0.0}};
+    if (r.rx_completed > 0)
+      res[i]["receiver"] = {{"completed", r.rx_completed}, {"BW_average_Gbps", r.rx_bw_avg_bps / 1e9}};
+  }
+  if (b.post_list > 1 || b.cq_mod > 1)
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      res[i]["batching"] = {{"doorbells", rows[i].lists},
+                            {"cqes", rows[i].signaled},
+                            {"cpu_ns_per_msg", rows[i].cost.cpu_ps / 1e3},
+                            {"pcie_down_ns_per_msg", rows[i].cost.pcie_down_ps / 1e3},
+                            {"pcie_up_ns_per_msg", rows[i].cost.pcie_up_ps / 1e3},
+                            {"wire_ns_per_msg", rows[i].cost.wire_ps / 1e3}};
+  j["results"] = res;
+  if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
+  if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);
+  if (rows.back().tcp) j["tcp"] = tcp_stats_json(*rows.back().tcp);
+  j["hosts"] = host_counters_json(rows.back().hosts, rows.back().simulated);
   return j;
 }
 

@@ -1,9 +1,11 @@
 #include "io/perftest_report.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <string>
 
 #include "core/random.hpp"
+#include "io/traffic_report.hpp"
 
 namespace rdmasim {
 namespace {
@@ -270,6 +272,18 @@ void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbit
                  r.packets_per_message, r.wire_bytes_per_message.count(), r.ideal_bps / 1e9, r.bw_avg_bps / 1e9,
                  100.0 * r.bw_avg_bps / r.ideal_bps);
   std::fprintf(out, "%s", kResultLine);
+}
+
+void print_completion_error(std::FILE* out, const BwConfig& b, const BwResult& r) {
+  const RcStats& rc = *r.rc;
+  // ibv_wc_status: 12 IBV_WC_RETRY_EXC_ERR, 13 IBV_WC_RNR_RETRY_EXC_ERR (the vendor syndrome is illustrative).
+  const bool rnr = rc.status == "RNR_RETRY_EXC_ERR";
+  std::fprintf(out, " Completion with error at client\n Failed status %d: wr_id 0 syndrom 0x%x\n", rnr ? 13 : 12,
+               rnr ? 0x82 : 0x81);
+  std::fprintf(out, " scnt=%lld, ccnt=%lld\n", static_cast<long long>(std::min<std::int64_t>(b.base.iters, b.tx_depth)),
+               static_cast<long long>(r.completed));
+  print_rc_stats(out, rc);
+  if (r.fabric) print_fabric_stats(out, *r.fabric);
 }
 
 void print_batching(std::FILE* out, const std::vector<BwResult>& rows) {

@@ -22,6 +22,9 @@ void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbit
 /// bw --post-list / --cq-mod: doorbells and CQEs, the client's cost per message on each of its
 /// servers (what bounds the message rate) and the mean ledger of a WQE from its list's post.
 void print_batching(std::FILE* out, const std::vector<BwResult>& rows);
+/// A QP that completed with an error, as ib_write_bw reports it ("Completion with error at
+/// client", the ibv_wc_status, scnt/ccnt), then the RC and fabric counters.
+void print_completion_error(std::FILE* out, const BwConfig& b, const BwResult& r);
 /// Connection setup in the timed loop (or the QP pool's cost) and the receiving application's
 /// completions, when the run modelled them.
 void print_bw_connections_and_receiver(std::FILE* out, const std::vector<BwResult>& rows);

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <sstream>
 
+#include "io/json_report.hpp"
+#include "io/list_report.hpp"
 #include "web/presets.hpp"
 #include "web/view_data.hpp"
 
@@ -69,6 +71,9 @@ void Api::install(httplib::Server& s) {
             a.push_back({{"id", p.id}, {"name", p.name}, {"description", p.description}, {"command", p.command},
                          {"scenario", p.scenario}});
           send_json(res, 200, a);
+        }));
+  s.Get("/api/components", guarded([](const httplib::Request&, httplib::Response& res) {
+          send_json(res, 200, versioned(list_json()));  // `rdmasim list --json`: from the registries
         }));
   s.Get("/api/limits", guarded([this](const httplib::Request&, httplib::Response& res) {
           const RunLimits& l = runs_.limits();

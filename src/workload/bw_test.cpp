@@ -500,6 +500,12 @@ BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
       r.rx_bw_avg_bps = static_cast<double>(c.base.size.count()) * 8.0 * static_cast<double>(r.rx_completed) /
                         (static_cast<double>(test.rx_completed_.back() - first) / 1e12);
   }
+  if (c.duration > Time::zero() && (!r.rc || r.rc->status == "ok"))
+    for (const BwDirection& d : r.directions)
+      if (d.completed < 2)
+        throw std::invalid_argument("-D/--duration: " + std::to_string(d.completed) +
+                                    " messages completed inside the measured window (after -f/--margin, before the "
+                                    "end less the margin); a rate needs two: run longer");
   if (r.completed == 0) return r;
   const bool read = !tcp && c.base.test == TestKind::read;
   const FrameKind fk = tcp                              ? FrameKind::tcp_segment

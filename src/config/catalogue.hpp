@@ -1,14 +1,15 @@
 // The catalogue `rdmasim list` prints: every selectable component by kind (topologies,
 // routing, link layers and their flow control, queue disciplines, traffic patterns, workloads,
 // exports, profiles), with what it models and the option or scenario key that selects it.
-// Topologies and congestion controls come from their registries (with the profile parameters
-// each reads); the rest mirror the option checks.
+// Every registry's entries come from the registry (with the profile parameters each reads: topologies,
+// routing, congestion controls, TCP congestion controls, buffer policies, traffic patterns,
+// collectives, profiles); the rest mirror the option checks.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace rdmasim::cli {
+namespace rdmasim::config {
 
 struct Component {
   std::string kind, name, description, selected_by;
@@ -18,4 +19,4 @@ struct Component {
 /// Built on each call, so components registered since the last call are in it.
 std::vector<Component> components();
 
-}  // namespace rdmasim::cli
+}  // namespace rdmasim::config

@@ -1,0 +1,46 @@
+#include "io/list_report.hpp"
+
+#include "config/catalogue.hpp"
+#include "rdmasim/profile.hpp"
+
+namespace rdmasim {
+
+nlohmann::ordered_json list_json() {
+  nlohmann::ordered_json j;
+  j["profiles"] = profile_names();
+  nlohmann::ordered_json params = nlohmann::ordered_json::array();
+  for (const ParamDef& d : profile_params()) {
+    nlohmann::ordered_json o;
+    o["key"] = d.key;
+    o["type"] = d.type;
+    for (const std::string& name : profile_names()) o[name] = d.get(make_profile(name));
+    o["help"] = d.help;
+    o["source"] = d.source;
+    params.push_back(std::move(o));
+  }
+  j["parameters"] = std::move(params);
+  nlohmann::ordered_json comps = nlohmann::ordered_json::array();
+  for (const config::Component& c : config::components())
+    comps.push_back({{"kind", c.kind},
+                     {"name", c.name},
+                     {"description", c.description},
+                     {"selected_by", c.selected_by},
+                     {"params", c.params}});
+  j["components"] = std::move(comps);
+  return j;
+}
+
+void print_list(std::FILE* out) {
+  const Profile def = make_profile("default"), seed = make_profile("seed-demo");
+  std::fprintf(out, "%-18s %-24s %s  [%s]\n", "component", "name", "what it models", "selected by");
+  for (const config::Component& c : config::components())
+    std::fprintf(out, "%-18s %-24s %s  [%s]\n", c.kind.c_str(), c.name.c_str(), c.description.c_str(),
+                 c.selected_by.c_str());
+  std::fprintf(out, "\nParameters (profiles: default, seed-demo; set with --set key=value or [params] in a scenario):\n\n");
+  std::fprintf(out, "%-24s %-7s %-12s %-12s %s\n", "parameter", "type", "default", "seed-demo", "meaning [source]");
+  for (const ParamDef& d : profile_params())
+    std::fprintf(out, "%-24s %-7s %-12s %-12s %s [%s]\n", d.key.c_str(), d.type.c_str(), d.get(def).c_str(),
+                 d.get(seed).c_str(), d.help.c_str(), d.source.c_str());
+}
+
+}  // namespace rdmasim
