@@ -114,22 +114,10 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
         cols.push_back(std::move(r.metrics));
         failures.push_back(std::move(r.failure));
       }
-      if (o->json) {
-        nlohmann::ordered_json j;
-        j["schema_version"] = kJsonSchemaVersion;
-        nlohmann::ordered_json arr = nlohmann::ordered_json::array();
-        for (std::size_t i = 0; i < cols.size(); ++i) {
-          nlohmann::ordered_json c;
-          c["name"] = names[i];
-          for (const Metric& m : cols[i]) c[m.name] = m.value;
-          if (!failures[i].empty()) c["failure"] = failures[i];
-          arr.push_back(std::move(c));
-        }
-        j["schemes"] = arr;
-        std::printf("%s\n", j.dump(2).c_str());
-      } else {
+      if (o->json)
+        std::printf("%s\n", compare_json(names, cols, failures).dump(2).c_str());
+      else
         print_compare(stdout, names, cols);
-      }
       return failed(names, failures);
     }
     if (sw->parsed()) {

@@ -62,4 +62,20 @@ std::string sweep_json(const SweepTable& t) {
   return j.dump(2) + "\n";
 }
 
+nlohmann::ordered_json compare_json(const std::vector<std::string>& names, const std::vector<std::vector<Metric>>& cols,
+                                    const std::vector<std::string>& failures) {
+  nlohmann::ordered_json j;
+  j["schema_version"] = kJsonSchemaVersion;
+  nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    nlohmann::ordered_json c;
+    c["name"] = names[i];
+    for (const Metric& m : cols[i]) c[m.name] = m.value;
+    if (!failures[i].empty()) c["failure"] = failures[i];
+    arr.push_back(std::move(c));
+  }
+  j["schemes"] = arr;
+  return j;
+}
+
 }  // namespace rdmasim
