@@ -301,6 +301,7 @@ json_keys "$(doc_keys 'bw --pattern P --json')" bw --topology single-switch --ho
 json_keys "$(doc_keys 'bw --pattern P --seeds N --json')" bw --topology fat-tree --pattern permutation --seeds 2 -n 5 --json
 json_keys "$(doc_keys 'bw --loss-sweep L --json')" bw --topology single-switch -n 10 --loss-sweep 0,1e-3 --json
 json_keys "$(doc_keys 'allreduce --json')" allreduce -b 64K -e 64K -n 1 --json
+json_keys "$(doc_keys 'flows --json')" flows --flows 20 --json
 json_keys "$(doc_keys 'topo --json')" topo --json
 json_keys "$(doc_keys 'list --json')" list --json
 # Batching (issue 4): post lists and CQ moderation; a list larger than the SQ depth is one error.
@@ -316,6 +317,22 @@ expect_ok "# Out of bounds values : 0 OK" allreduce --hosts 4 -b 64K -e 256K -n 
 expect_error "halving-doubling needs a power-of-two number of ranks, got 6" allreduce --hosts 6 --algo halving-doubling -b 1M -e 1M
 expect_error "--minbytes: expected a size like 8, 64K, 32M or 1G, got \"12Q\"" allreduce -b 12Q
 expect_error "--nodes: the topology has 8 hosts" allreduce --nodes 9 -b 1M -e 1M
+
+# Open-loop flows: the slowdown table, the HPCC simulator's flow.txt in and fct.txt out.
+expect_ok " all                    40 " flows --flows 40 --cdf hadoop --load 0.5
+flowdir=$(mktemp -d)
+printf '3\n0 15 3 100 100000 0.000001\n4 15 3 100 100000 0.000001\n1 2 3 100 2000 0.0005\n' >"$flowdir/flow.txt"
+"$bin" flows --flow-file "$flowdir/flow.txt" --fct-out "$flowdir/fct.txt" >/dev/null
+check "flows --fct-out writes one HPCC fct.txt line per flow" [ "$(wc -l <"$flowdir/fct.txt")" -eq 3 ]
+check "fct.txt: the third flow alone has FCT = its ideal FCT" \
+  awk 'NR == 3 { exit !($1 == "0b000101" && $2 == "0b000201" && $5 == 2000 && $6 == 500000 && $7 == $8) }' "$flowdir/fct.txt"
+printf '0 0\n1000 50\n4000 100\n' >"$flowdir/my.cdf"
+expect_ok " 10KB - 100KB            0 " flows --cdf "$flowdir/my.cdf" --flows 30
+expect_error "--cdf: \"nope\" is neither a distribution (websearch, hadoop) nor a readable file" flows --cdf nope
+expect_error "--flow-file lists the flows: drop --cdf/--load/--flows/-D" flows --flow-file "$flowdir/flow.txt" --load 0.5
+printf '1\n0 1 3 100 5000\n' >"$flowdir/bad.txt"
+expect_error "bad.txt:2: expected \"src dst priority dport size start_seconds\", got \"0 1 3 100 5000\"" flows --flow-file "$flowdir/bad.txt"
+expect_error "flows: needs a switched --topology" flows --topology back-to-back
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -22,7 +22,8 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
                                                    {"network.link_layer", "link layer"}, {"workload.pattern", "pattern"},
                                                    {"workload.algo", "collective"}, {"network.cc", "congestion control"},
                                                    {"network.ring_routing", "ring routing"}, {"profile", "profile"},
-                                                   {"network.tcp_cc", "tcp congestion control"}};
+                                                   {"network.tcp_cc", "tcp congestion control"},
+                                                   {"workload.cdf", "flow sizes"}};
   for (const config::ScenarioKey& k : config::scenario_keys()) {
     const auto it = kind_of.find(k.path);
     if (it == kind_of.end()) continue;
@@ -33,5 +34,5 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
     }
   }
   for (const TopologyBuilder& b : topology_builders()) EXPECT_TRUE(listed["topology"].count(b.name)) << b.name;
-  for (const char* w : {"lat", "bw", "budget", "demo", "allreduce"}) EXPECT_TRUE(listed["workload"].count(w)) << w;
+  for (const char* w : {"lat", "bw", "budget", "demo", "allreduce", "flows"}) EXPECT_TRUE(listed["workload"].count(w)) << w;
 }

@@ -22,7 +22,7 @@ using namespace rdmasim::config;
 
 namespace {
 
-constexpr Command kCommands[] = {Command::lat, Command::budget, Command::bw, Command::allreduce};
+constexpr auto& kCommands = kScenarioCommands;
 
 // The command line of `cmd` as the program builds it.
 void add_options(CLI::App& app, ScenarioOptions& o, Command cmd) {

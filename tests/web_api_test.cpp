@@ -142,6 +142,8 @@ TEST_F(WebApi, PresetsParseAndRun) {
 
 TEST_F(WebApi, BadScenariosNameTheKey) {
   expect_error(post(R"({"command":"lat",)"), 400, "", "invalid JSON");
+  // Open-loop runs are not observed (no API limits would stop them) and name server files.
+  expect_error(post(R"({"command":"flows","workload":{"flows":10}})"), 422, "command", "not over the API yet");
   expect_error(post(R"({"command":"lat","workload":{"itrs":3}})"), 400, "workload.itrs", "unknown key");
   expect_error(post(R"({"command":"lat","workload":{"iters":"x"}})"), 400, "workload.iters", "expected an integer");
   expect_error(post(R"([1,2])"), 400, "", "");

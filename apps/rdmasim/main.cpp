@@ -26,6 +26,7 @@
 #include "io/json_report.hpp"
 #include "io/nccl_report.hpp"
 #include "io/list_report.hpp"
+#include "io/flows_report.hpp"
 #include "io/loss_report.hpp"
 #include "io/perftest_report.hpp"
 #include "io/traffic_report.hpp"
@@ -308,6 +309,20 @@ int run_bw(const Scenario& s) {
   return 0;
 }
 
+// `flows`: the open-loop workload's slowdown table (and the HPCC simulator's fct.txt).
+int run_flows_cmd(const Scenario& s) {
+  const ScenarioOptions& o = s.options;
+  const std::string& fct_out = o.open_loop.fct_out;
+  if (!fct_out.empty()) check_writable(fct_out, "--fct-out");
+  Exports none{ExportOptions{}};  // outputs.fct is written here, not by run()
+  const RunResult run_result = run(s, nullptr, &none);
+  const FlowsResult& r = std::get<FlowsResult>(run_result.detail);
+  if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+  if (!fct_out.empty()) write_text_file(fct_out, hpcc_fct_txt(r), "--fct-out");
+  if (!(wants_json(o) && emit_json(o, flows_json(r)))) print_flows(stdout, r);
+  return run_result.failure.empty() ? 0 : experiment_failed(run_result.failure);
+}
+
 int run_allreduce_cmd(const Scenario& s) {
   const ScenarioOptions& o = s.options;
   const AllReduceResult r = std::get<AllReduceResult>(run(s).detail);
@@ -332,13 +347,7 @@ struct CalibrateOptions {
 };
 
 int run_calibrate(const CalibrateOptions& o) {
-  if (!o.output.empty()) {  // fail before minutes of probing, not after
-    const std::string probe_file = o.output + ".tmp";
-    std::FILE* f = std::fopen(probe_file.c_str(), "w");
-    if (!f) throw std::invalid_argument("-o " + o.output + ": cannot write there");
-    std::fclose(f);
-    std::remove(probe_file.c_str());
-  }
+  if (!o.output.empty()) check_writable(o.output, "-o");  // fail before minutes of probing, not after
   calibrate::CalibrationOptions co;
   co.probe.quick = o.quick;
   co.probe.timeout = std::chrono::milliseconds(o.timeout_ms);
@@ -409,6 +418,10 @@ int main(int argc, char** argv) {
   ScenarioOptions allreduce_o = cli::default_options(Command::allreduce);
   CLI::App* allreduce = app.add_subcommand("allreduce", "nccl-tests all_reduce_perf: ring or halving-doubling AllReduce across hosts x GPUs on a fabric");
   cli::add_allreduce_options(*allreduce, allreduce_o);
+  ScenarioOptions flows_o = cli::default_options(Command::flows);
+  CLI::App* flows = app.add_subcommand(
+      "flows", "open-loop workload: flows arriving from a size distribution at a load; FCT slowdown per flow size");
+  cli::add_lat_options(*flows, flows_o, Command::flows);
   CLI::App* demo = app.add_subcommand("demo", "TCP -> kernel bypass -> zero copy -> full RDMA, ledger per step");
   cli::add_lat_options(*demo, demo_o, Command::demo);
 
@@ -455,6 +468,7 @@ int main(int argc, char** argv) {
           case Command::bw: return run_bw(s);
           case Command::budget: return run_budget_cmd(s);
           case Command::allreduce: return run_allreduce_cmd(s);
+          case Command::flows: return run_flows_cmd(s);
           default: return run_lat(s);
         }
       });
@@ -475,6 +489,7 @@ int main(int argc, char** argv) {
     if (bw->parsed()) return run_bw(flags(Command::bw, bw_o));
     if (demo->parsed()) return run_demo_cmd(demo_o);
     if (allreduce->parsed()) return run_allreduce_cmd(flags(Command::allreduce, allreduce_o));
+    if (flows->parsed()) return run_flows_cmd(flags(Command::flows, flows_o));
     if (coal->parsed()) return run_coalescing(flags(Command::lat, coal_o), coal_frames);
     if (list->parsed() && list_format) {
       std::printf("%s", cli::scenario_format_markdown().c_str());

@@ -1,4 +1,4 @@
-// The one model of an experiment: a Scenario is a command (lat, bw, budget, allreduce) and the
+// The one model of an experiment: a Scenario is a command (lat, bw, budget, allreduce, flows) and the
 // values of its keys — the same keys a scenario file (TOML, or the same tree as JSON), a
 // `key=value` override and the command line's flags set (docs/scenario-format.md is generated
 // from them). run() is the one way a scenario is run: `rdmasim compare`, `sweep`, the HTTP API
@@ -20,13 +20,14 @@
 #include "rdmasim/allreduce.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/exports.hpp"
+#include "rdmasim/flows.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/observer.hpp"
 #include "rdmasim/traffic.hpp"
 
 namespace rdmasim {
 
-enum class Command { lat, budget, demo, bw, allreduce };
+enum class Command { lat, budget, demo, bw, allreduce, flows };
 
 /// `rdmasim allreduce`; its iterations are ScenarioOptions::iters.
 struct CollectiveOptions {
@@ -39,6 +40,18 @@ struct CollectiveOptions {
   int warmup = 1;
 
   bool operator==(const CollectiveOptions&) const = default;
+};
+
+/// `rdmasim flows`: an open-loop workload (rdmasim/flows.hpp); its arrival window is
+/// ScenarioOptions::duration.
+struct OpenLoopOptions {
+  std::string cdf = "websearch";  // a registered flow-size distribution, or a CDF file
+  double load = 0.3;              // offered load per host, a fraction of its link rate
+  std::int64_t count = 0;         // stop after this many flows (0: the duration decides)
+  std::string flow_file;          // the flows from an HPCC flow.txt instead
+  std::string fct_out;            // write the HPCC simulator's fct.txt here
+
+  bool operator==(const OpenLoopOptions&) const = default;
 };
 
 /// The options of an experiment as given: the values of the scenario keys (docs/scenario-format.md
@@ -87,6 +100,7 @@ struct ScenarioOptions {
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
   ExportOptions exports;     // lat, bw: --trace, --pcap
   CollectiveOptions collective;  // allreduce
+  OpenLoopOptions open_loop;     // flows
   std::string csv;           // lat, bw: --csv DIR (tables as CSV files)
   std::string sample_interval;     // lat, bw: timeseries.csv slice length ("" = adaptive)
   std::vector<std::string> watch;  // lat, bw: fabric ports whose queue goes to timeseries.csv
@@ -141,8 +155,8 @@ struct RunResult {
   Command command = Command::lat;
   std::vector<Metric> metrics;  // in a fixed order per command
   /// The command's own result: LatResult (lat), BudgetResult (budget), BwResult (bw),
-  /// TrafficResult (bw with a pattern), AllReduceResult (allreduce).
-  std::variant<std::monostate, LatResult, BudgetResult, BwResult, TrafficResult, AllReduceResult> detail;
+  /// TrafficResult (bw with a pattern), AllReduceResult (allreduce), FlowsResult (flows).
+  std::variant<std::monostate, LatResult, BudgetResult, BwResult, TrafficResult, AllReduceResult, FlowsResult> detail;
   /// "" when the experiment succeeded; else what failed, as `rdmasim` says before it exits 3:
   /// a QP in error ("4 QPs in RETRY_EXC_ERR"), a PFC deadlock, drops in a lossless class, wrong
   /// AllReduce results. The metrics are still those of the run.
@@ -153,7 +167,7 @@ struct RunResult {
 
 /// Runs the scenario as its command would (one size: workload.all is refused) and returns its
 /// metrics and result. `observer` (optional) watches it (rdmasim/observer.hpp); the budget
-/// simulates nothing and is not observed. run() writes no files: a scenario with outputs
+/// simulates nothing and is not observed, nor (yet) is an open-loop `flows` run. run() writes no files: a scenario with outputs
 /// (trace, pcap, csv) is refused unless the caller passes `exports`, the recorders it opened
 /// and will write (rdmasim/exports.hpp; `rdmasim` does), and keeps the per-message samples a
 /// CSV needs in the result (config.record_samples).

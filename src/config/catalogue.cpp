@@ -4,6 +4,7 @@
 #include "rdmasim/buffer_policy.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/collective.hpp"
+#include "rdmasim/flows.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
 #include "rdmasim/tcp_cc.hpp"
@@ -58,6 +59,10 @@ std::vector<Component> build() {
   c.push_back({"workload", "budget", "closed-form max-plus evaluation of the same path, the lessons' formulas", "rdmasim budget", {}});
   c.push_back({"workload", "allreduce", "nccl-tests all_reduce_perf: AllReduce across hosts x GPUs on a fabric, GPUDirect or staged",
                "rdmasim allreduce", {}});
+  c.push_back({"workload", "flows", "open-loop flows: Poisson arrivals from a flow-size distribution at a load, or a "
+               "flow file; FCT slowdown per flow size (HPCC-style)", "rdmasim flows", {}});
+  for (const FlowSizeCdf* d : flow_size_cdfs())
+    c.push_back({"flow sizes", d->name, d->description + " (" + d->source + ")", "--cdf / workload.cdf", {}});
   for (const CollectiveSpec* k : collectives())
     c.push_back({"collective", k->name, k->description + (k->source.empty() ? "" : " (" + k->source + ")"),
                  "--algo / workload.algo", {}});

@@ -1,6 +1,8 @@
 #include "config/options.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +10,7 @@
 #include <tuple>
 
 #include "config/host_profile.hpp"
+#include "model/path.hpp"
 #include "rdmasim/collective.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
@@ -347,6 +350,52 @@ AllReduceConfig to_allreduce_config(const ScenarioOptions& l) {
   if (l.iters < 1 || l.iters > 10000) throw std::invalid_argument("-n: iterations must be 1..10000");
   c.iters = static_cast<int>(l.iters);
   c.warmup = o.warmup;
+  return c;
+}
+
+namespace {
+
+std::string read_input(const std::string& path, const char* option) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::invalid_argument(std::string(option) + " " + path + ": cannot read the file");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+FlowsConfig to_flows_config(const ScenarioOptions& o) {
+  const OpenLoopOptions& l = o.open_loop;
+  FlowsConfig c;
+  c.base = to_config(o);
+  if (c.base.topology != LatTopology::fabric) throw std::invalid_argument("flows: needs a switched --topology");
+  const int hosts = FabricNetwork::make_topology(c.base)->host_count();
+  const OpenLoopOptions defaults;
+  if (!l.flow_file.empty()) {
+    if (l.cdf != defaults.cdf || l.load != defaults.load || l.count != 0 || !o.duration.empty())
+      throw std::invalid_argument("--flow-file lists the flows: drop --cdf/--load/--flows/-D");
+    c.flows = parse_hpcc_flow_file(read_input(l.flow_file, "--flow-file"), l.flow_file);
+    return c;
+  }
+  const std::vector<const FlowSizeCdf*> cdfs = flow_size_cdfs();
+  const bool named = std::any_of(cdfs.begin(), cdfs.end(), [&](const FlowSizeCdf* d) { return d->name == l.cdf; });
+  FlowSizeCdf file;
+  if (!named) {
+    std::ifstream probe(l.cdf);
+    if (!probe) {
+      std::string names;
+      for (const FlowSizeCdf* d : cdfs) names += (names.empty() ? "" : ", ") + d->name;
+      throw std::invalid_argument("--cdf: \"" + l.cdf + "\" is neither a distribution (" + names + ") nor a readable file");
+    }
+    file = parse_flow_size_cdf(read_input(l.cdf, "--cdf"), l.cdf);
+  }
+  const Time duration = !o.duration.empty() ? parse_seconds_or_time(o.duration, "-D/--duration")
+                        : l.count > 0       ? Time::zero()
+                                            : Time::ms(1);
+  if (!o.duration.empty() && duration <= Time::zero()) throw std::invalid_argument("-D/--duration: must be more than 0");
+  c.flows = poisson_flows(named ? flow_size_cdf(l.cdf) : file, hosts, c.base.profile.link.rate, l.load, duration, l.count,
+                          c.base.seed);
   return c;
 }
 

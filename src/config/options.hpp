@@ -1,7 +1,7 @@
 // The options of an experiment as given (strings and integers, the command line's and the
 // scenario files' shared vocabulary) and their one conversion into validated run
 // configurations: LatConfig (lat, budget, demo), BwConfig (bw), TrafficConfig (bw --pattern),
-// AllReduceConfig (allreduce). Values are kept as given so that every check happens in one
+// AllReduceConfig (allreduce), FlowsConfig (flows). Values are kept as given so that every check happens in one
 // place and produces one clear message (std::invalid_argument naming the option); the command
 // line, scenario files, `compare`, `sweep` and the HTTP API all convert through here.
 #pragma once
@@ -12,6 +12,7 @@
 
 #include "rdmasim/allreduce.hpp"
 #include "rdmasim/bandwidth.hpp"
+#include "rdmasim/flows.hpp"
 #include "rdmasim/scenario.hpp"
 #include "rdmasim/traffic.hpp"
 
@@ -43,5 +44,9 @@ std::vector<std::int64_t> all_sizes();
 std::int64_t parse_nccl_size(const std::string& v, const char* flag);
 /// Throws std::invalid_argument naming the flag.
 AllReduceConfig to_allreduce_config(const ScenarioOptions& o);
+/// `flows`: the fabric and the flow list — read from --flow-file, or drawn (Poisson arrivals
+/// from --cdf at --load for -D / --flows; the topology's hosts, the link rate and --seed).
+/// Throws std::invalid_argument naming the option (and the file and line of a bad file).
+FlowsConfig to_flows_config(const ScenarioOptions& o);
 
 }  // namespace rdmasim::config

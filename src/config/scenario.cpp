@@ -183,14 +183,14 @@ Scenario from_leaves(const std::vector<Leaf>& leaves, const std::string& name) {
     }
     if (l.key == "command") cmd = &l;
   }
-  if (!cmd) throw std::invalid_argument(name + ": missing required key \"command\" (lat, bw, budget or allreduce)");
+  if (!cmd) throw std::invalid_argument(name + ": missing required key \"command\" (" + command_names() + ")");
   if (cmd->kind != "string") throw std::invalid_argument(cmd->where + ": command: expected a string");
   bool known = false;
-  for (Command c : {Command::lat, Command::bw, Command::budget, Command::allreduce})
+  for (Command c : kScenarioCommands)
     if (cmd->text == command_name(c)) s.command = c, known = true;
   if (!known)
-    throw std::invalid_argument(cmd->where + ": command: unknown command \"" + cmd->text +
-                                "\" (valid: lat, bw, budget, allreduce)");
+    throw std::invalid_argument(cmd->where + ": command: unknown command \"" + cmd->text + "\" (valid: " +
+                                command_names() + ")");
   s.options = default_options(s.command);
   for (const Leaf& l : leaves) apply_leaf(s, l);
   return s;
@@ -204,6 +204,7 @@ LatConfig scenario_config(const Scenario& s) {
     if (s.command == Command::allreduce) o.iters = 1000;  // its iterations are checked by to_allreduce_config
     LatConfig c = to_config(o);
     if (s.command == Command::allreduce) to_allreduce_config(s.options);
+    if (s.command == Command::flows) to_flows_config(s.options);
     if (s.command == Command::bw && s.options.loss_sweep.empty())  // the bw test's own checks, before anything prints
       s.options.pattern.empty() ? static_cast<void>(to_bw_config(s.options)) : static_cast<void>(to_traffic_config(s.options));
     if (c.topology == LatTopology::fabric) FabricNetwork::make_topology(c);  // topology errors now, not mid-run
@@ -244,13 +245,13 @@ std::string scenario_format_markdown() {
     << "`network.mtu = 1024`); a key a command does not use is refused, in a file and on the command line.\n"
     << "A default that differs between commands is given per command.\n\n"
     << "| key | flag | commands | type | default | meaning |\n|---|---|---|---|---|---|\n"
-    << "| `command` | (the subcommand) | | string | (required) | lat, bw, budget or allreduce |\n"
+    << "| `command` | (the subcommand) | | string | (required) | " << command_names() << " |\n"
     << "| `name`, `description` | | | string | \"\" | shown in reports |\n"
     << "| `params.KEY` | `--set KEY=VALUE` | all | | | a profile parameter (below) |\n";
   for (const ScenarioKey& k : scenario_keys()) {
     std::string cmds, def, first_def;
     bool same = true;
-    for (Command c : {Command::lat, Command::budget, Command::bw, Command::allreduce, Command::demo}) {
+    for (Command c : {Command::lat, Command::budget, Command::bw, Command::allreduce, Command::flows, Command::demo}) {
       if ((k.commands & command_bit(c)) == 0) continue;
       std::string d;
       for (const std::string& v : k.get(default_options(c))) d += (d.empty() ? "" : ", ") + (v.empty() ? "\"\"" : v);

@@ -7,6 +7,7 @@
 
 #include "core/number_text.hpp"
 #include "rdmasim/collective.hpp"
+#include "rdmasim/flows.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/rate_control.hpp"
@@ -52,9 +53,9 @@ using O = ScenarioOptions;
 using Texts = std::vector<std::string>;
 
 constexpr unsigned kOne = kLat | kBudget | kBw;    // the two-host path's commands
-constexpr unsigned kNet = kOne | kAllreduce;        // every command that builds a network
+constexpr unsigned kNet = kOne | kAllreduce | kFlows;  // every command that builds a network
 constexpr unsigned kAll = kNet | kDemo;
-constexpr unsigned kSim = kLat | kBw | kAllreduce;   // commands that simulate (the budget is closed-form, unloaded, lossless)
+constexpr unsigned kSim = kLat | kBw | kAllreduce | kFlows;  // commands that simulate (the budget is closed-form, unloaded, lossless)
 constexpr unsigned kRun = kLat | kBw;               // commands that simulate one flow and export it
 
 K key(std::string path, std::string type, std::string flags, unsigned commands, std::string help) {
@@ -182,9 +183,35 @@ std::vector<ScenarioKey> build_keys() {
                       1, 1024, F(qps)));
   r.push_back(flag("workload.bidirectional", "-b,--bidirectional", kBw,
                    "the same QPs from the server too; BW is the sum of both directions (perftest -b)", F(bidirectional)));
-  r.push_back(checked("workload.duration", "time", "-D,--duration", kBw,
-                      "simulated time to run instead of `iters` (seconds, or with a unit: 2ms, 500us)", time_check,
-                      F(duration)));
+  r.push_back(checked("workload.duration", "time", "-D,--duration", kBw | kFlows,
+                      "bw: simulated time to run instead of `iters`; flows: flows arrive for this long (default 1ms "
+                      "unless `flows` is given) (seconds, or with a unit: 2ms, 500us)",
+                      time_check, F(duration)));
+  K cdf = key("workload.cdf", "string", "--cdf", kFlows,
+              "flow sizes: a distribution (`rdmasim list`) or a CDF file (\"bytes percent\" per line, 0 to 100)");
+  for (const FlowSizeCdf* d : flow_size_cdfs()) cdf.choices.push_back(d->name);
+  cdf.set = [](O& o, const std::string& v) {
+    if (v.empty()) throw std::invalid_argument("expected a distribution or a file, got \"\"");
+    o.open_loop.cdf = v;  // a name or a path: read when the scenario is run
+  };
+  cdf.get = [](const O& o) { return Texts{o.open_loop.cdf}; };
+  r.push_back(cdf);
+  K load = key("workload.load", "number", "--load", kFlows,
+               "offered load per host: Poisson arrivals at this fraction of its link rate (0 < load <= 1)");
+  load.set = [](O& o, const std::string& v) {
+    double x = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(x > 0 && x <= 1))
+      throw std::invalid_argument("expected a fraction in (0, 1], got \"" + v + "\"");
+    o.open_loop.load = x;
+  };
+  load.get = [](const O& o) { return Texts{number_text(o.open_loop.load)}; };
+  r.push_back(load);
+  r.push_back(integer("workload.flows", "--flows", kFlows, "stop after this many flows (0: the duration decides)", 0,
+                      static_cast<std::int64_t>(kMaxOpenLoopFlows), F(open_loop.count)));
+  r.push_back(checked("workload.flow_file", "string", "--flow-file", kFlows,
+                      "the flows from a file in the ns-3 HPCC simulator's flow.txt format instead of arrivals",
+                      nonempty_path, F(open_loop.flow_file)));
   r.push_back(checked("workload.margin", "time", "-f,--margin", kBw,
                       "with duration: completions this close to either end not counted (default: a tenth of the duration)",
                       time_check, F(margin)));
@@ -403,7 +430,10 @@ std::vector<ScenarioKey> build_keys() {
                       positive_time, F(sample_interval)));
   r.push_back(list("outputs.watch", "--watch", kRun, "fabric ports whose queue depth and PFC frames go to timeseries.csv",
                    F(watch)));
-  K seed = key("seed", "int", "--seed", kLat | kBw | kAllreduce | kDemo, "seed of every random stream");
+  r.push_back(checked("outputs.fct", "string", "--fct-out", kFlows,
+                      "write every flow's FCT in the ns-3 HPCC simulator's fct.txt format (times in ns)", nonempty_path,
+                      F(open_loop.fct_out)));
+  K seed = key("seed", "int", "--seed", kLat | kBw | kAllreduce | kDemo | kFlows, "seed of every random stream");
   seed.set = [](O& o, const std::string& v) {
     if (!v.empty() && v[0] == '-') throw std::invalid_argument("must be 0 or more, got " + v);
     o.seed = static_cast<std::uint64_t>(to_int(v, 0, INT64_MAX));
@@ -424,6 +454,7 @@ unsigned command_bit(Command c) {
     case Command::bw: return kBw;
     case Command::allreduce: return kAllreduce;
     case Command::demo: return kDemo;
+    case Command::flows: return kFlows;
   }
   return 0;
 }
@@ -435,8 +466,15 @@ std::string_view command_name(Command c) {
     case Command::bw: return "bw";
     case Command::allreduce: return "allreduce";
     case Command::demo: return "demo";
+    case Command::flows: return "flows";
   }
   return "?";
+}
+
+std::string command_names() {
+  std::string s;
+  for (Command c : kScenarioCommands) s += (s.empty() ? "" : ", ") + std::string(command_name(c));
+  return s;
 }
 
 const std::vector<ScenarioKey>& scenario_keys() {
@@ -481,6 +519,8 @@ ScenarioOptions default_options(Command c) {
     o.topology = "single-switch";
     o.fabric.hosts = 8;
     o.iters = 20;
+  } else if (c == Command::flows) {
+    o.topology = "fat-tree";
   }
   return o;
 }

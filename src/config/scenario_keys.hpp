@@ -25,9 +25,15 @@ enum CommandBit : unsigned {
   kBw = 1u << 2,
   kAllreduce = 1u << 3,
   kDemo = 1u << 4,
+  kFlows = 1u << 5,
 };
+/// The commands a scenario file can name (every command but the demo), in the docs' order.
+inline constexpr Command kScenarioCommands[] = {Command::lat, Command::budget, Command::bw, Command::allreduce,
+                                                Command::flows};
 unsigned command_bit(Command c);
 std::string_view command_name(Command c);
+/// "lat, budget, bw, allreduce, flows": the scenario commands, for messages.
+std::string command_names();
 
 /// How the command line takes a key: a value (`--mtu 1024`), a bare flag (`-a`: true), or an
 /// optional value (`--use-cuda[=N]`, default "0").

@@ -12,6 +12,7 @@
 
 #include "rdmasim/allreduce.hpp"
 #include "rdmasim/bandwidth.hpp"
+#include "rdmasim/flows.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/traffic.hpp"
 #include "rdmasim/traffic_pattern.hpp"
@@ -113,6 +114,23 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
       if (r.wrong > 0) out.failure = std::to_string(r.wrong) + " wrong elements in the reduced results";
       break;
     }
+    case Command::flows: {
+      const FlowsResult& r = out.detail.emplace<FlowsResult>(run_flows(to_flows_config(s.options)));
+      m.push_back({"flows", static_cast<double>(r.flows.size())});
+      m.push_back({"completed", static_cast<double>(r.completed)});
+      m.push_back({"offered_load", r.offered_load});
+      for (const SlowdownRow& b : r.buckets)
+        if (b.bucket == "all" || b.bucket.rfind("short", 0) == 0 || b.bucket.rfind("long", 0) == 0) {
+          const std::string k = "slowdown." + b.bucket.substr(0, b.bucket.find(' '));
+          m.push_back({k + ".p50", b.p50});
+          m.push_back({k + ".p99", b.p99});
+        }
+      m.push_back({"rc.retransmitted", static_cast<double>(r.rc.retransmitted)});
+      add_fabric(m, r.fabric);
+      if (r.failed_qps > 0) out.failure = std::to_string(r.failed_qps) + " QPs in " + r.rc.status;
+      else if (r.fabric.lossless_drops > 0) out.failure = std::to_string(r.fabric.lossless_drops) + " drops in a lossless class";
+      break;
+    }
     case Command::demo: throw std::invalid_argument("the demo is not a scenario command");
   }
 }
@@ -134,7 +152,7 @@ RunResult run(const Scenario& s, RunObserver* observer, Exports* exports) {
   if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: a run takes one size");
   RunResult out;
   out.command = s.command;
-  if (!observer || s.command == Command::budget) {
+  if (!observer || s.command == Command::budget || s.command == Command::flows) {
     config::run_into(s, c, exports, out);
     return out;
   }

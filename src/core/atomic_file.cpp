@@ -44,6 +44,14 @@ void publish_file(std::FILE* f, const std::string& tmp, const std::string& path,
   }
 }
 
+void check_writable(const std::string& path, std::string_view what) {
+  const std::string probe = staging_path(path);
+  std::FILE* f = std::fopen(probe.c_str(), probe == path ? "ab" : "wb");
+  if (!f) throw std::invalid_argument(std::string(what) + " " + path + ": cannot write there");
+  std::fclose(f);
+  discard_staging(probe, path);
+}
+
 void write_text_file(const std::string& path, std::string_view text, std::string_view what) {
   const std::string tmp = staging_path(path);
   std::FILE* f = std::fopen(tmp.c_str(), "wb");

@@ -26,5 +26,8 @@ void discard_staging(const std::string& tmp, const std::string& path);
 void publish_file(std::FILE* f, const std::string& tmp, const std::string& path, std::string_view what);
 /// Writes `text` to `path` as above.
 void write_text_file(const std::string& path, std::string_view text, std::string_view what);
+/// Before anything runs: std::invalid_argument("WHAT PATH: cannot write there") unless the file
+/// (or its staging file) can be created; nothing is left behind.
+void check_writable(const std::string& path, std::string_view what);
 
 }  // namespace rdmasim

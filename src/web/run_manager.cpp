@@ -80,6 +80,10 @@ std::string RunManager::submit(RunRequest req) {
     throw ApiError(400, "host_profile", "host_profile: files on the server cannot be named over the API");
   if (s.options.all) throw ApiError(422, "workload.all", "workload.all: one message size per run over the API");
   if (s.command == Command::demo) throw ApiError(422, "command", "command: lat, bw or budget");
+  // An open-loop run is not observed (run() neither samples it nor stops it at the API's event
+  // and simulated-time limits), and its flow and CDF files would be the server's.
+  if (s.command == Command::flows)
+    throw ApiError(422, "command", "command: flows runs from the command line (`rdmasim flows`), not over the API yet");
   LatConfig c;
   try {
     c = config::scenario_config(s);

@@ -1,0 +1,69 @@
+#include "io/flows_report.hpp"
+
+#include <cinttypes>
+
+#include "io/traffic_report.hpp"
+
+namespace rdmasim {
+namespace {
+
+std::uint32_t hpcc_ip(int host) {
+  const auto h = static_cast<std::uint32_t>(host);
+  return 0x0b000001u + ((h / 256) << 16) + ((h % 256) << 8);
+}
+
+}  // namespace
+
+void print_flows(std::FILE* out, const FlowsResult& r) {
+  const LatConfig& b = r.config.base;
+  std::fprintf(out, "open-loop flows: %zu flows (%" PRId64 " completed) on a %s, cc %s, routing %s; offered load %.3f\n",
+               r.flows.size(), r.completed, b.fabric.topology.c_str(), b.fabric.cc.c_str(), b.fabric.routing.c_str(),
+               r.offered_load);
+  std::fprintf(out, "simulated %.3f us, %" PRIu64 " events\n\n", r.simulated.to_us(), r.events);
+  std::fprintf(out, " FCT slowdown (FCT / the same flow alone on its path, closed form)\n");
+  std::fprintf(out, " %-16s %8s %9s %9s %9s %9s\n", "flow size", "flows", "p50", "p95", "p99", "mean");
+  for (const SlowdownRow& s : r.buckets)
+    std::fprintf(out, " %-16s %8" PRId64 " %9.3f %9.3f %9.3f %9.3f\n", s.bucket.c_str(), s.flows, s.p50, s.p95, s.p99,
+                 s.mean);
+  std::fprintf(out, "\n");
+  print_rc_stats(out, r.rc);
+  print_fabric_stats(out, r.fabric);
+}
+
+nlohmann::ordered_json flows_json(const FlowsResult& r) {
+  nlohmann::ordered_json j;
+  j["flows"] = r.flows.size();
+  j["completed"] = r.completed;
+  j["offered_load"] = r.offered_load;
+  j["simulated_us"] = r.simulated.to_us();
+  j["events"] = r.events;
+  nlohmann::ordered_json b = nlohmann::ordered_json::array();
+  for (const SlowdownRow& s : r.buckets)
+    b.push_back({{"bucket", s.bucket}, {"min_bytes", s.min_bytes}, {"max_bytes", s.max_bytes}, {"flows", s.flows},
+                 {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"mean", s.mean}});
+  j["slowdown"] = b;
+  j["rc"] = rc_stats_json(r.rc);
+  j["fabric"] = fabric_stats_json(r.fabric);
+  nlohmann::ordered_json f = nlohmann::ordered_json::array();
+  for (const FlowRecord& x : r.flows)
+    f.push_back({{"src", x.flow.src}, {"dst", x.flow.dst}, {"size", x.flow.size.count()},
+                 {"start_ps", x.flow.start.count_ps()}, {"completed", x.completed}, {"fct_ps", x.fct.count_ps()},
+                 {"ideal_fct_ps", x.ideal.count_ps()}, {"slowdown", x.slowdown}, {"retransmitted", x.retransmitted}});
+  j["per_flow"] = f;
+  return j;
+}
+
+std::string hpcc_fct_txt(const FlowsResult& r) {
+  std::string out;
+  char line[160];
+  for (const FlowRecord& x : r.flows) {
+    if (!x.completed) continue;
+    std::snprintf(line, sizeof line, "%08x %08x %u %u %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
+                  hpcc_ip(x.flow.src), hpcc_ip(x.flow.dst), static_cast<unsigned>(x.sport), 100u, x.flow.size.count(),
+                  x.flow.start.count_ps() / 1000, x.fct.count_ps() / 1000, x.ideal.count_ps() / 1000);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace rdmasim

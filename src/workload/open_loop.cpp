@@ -1,0 +1,174 @@
+// run_flows: an open-loop workload (rdmasim/flows.hpp). One event is pending for arrivals at
+// any time: the next flow's start. A flow's QP (its path instance, RC connection included) is
+// built when it arrives, its one WRITE posted, and its completion recorded as its FCT.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+#include "model/budget.hpp"
+#include "model/path.hpp"
+#include "rdmasim/flows.hpp"
+#include "sim/rc_connection.hpp"
+#include "workload/sim_world.hpp"
+
+namespace rdmasim {
+namespace {
+
+// A flow's UDP source port: its own ECMP entropy, cycling through the dynamic port range.
+std::uint16_t sport_of(std::uint16_t base, std::size_t flow) {
+  const std::size_t span = 65536 - base;
+  return static_cast<std::uint16_t>(base + flow % span);
+}
+
+class OpenLoop final : public MessageSink, public EventHandler {
+ public:
+  OpenLoop(const FlowsConfig& c, SimWorld& w, std::shared_ptr<const Topology> topo, std::vector<FlowRecord>& records)
+      : c_(c), w_(w), topo_(std::move(topo)), opts_(fabric_options(c.base)), records_(records) {
+    for (int h = 0; h < topo_->host_count(); ++h) hosts_.push_back(std::make_unique<HostResources>(w_.sched));
+    paths_.resize(c.flows.size());
+  }
+
+  void run() {
+    if (!c_.flows.empty()) w_.sched.schedule_at(c_.flows.front().start, *this, 0);
+    w_.run();
+  }
+
+  void on_event(std::uint64_t i) override {
+    arrive(static_cast<std::size_t>(i));
+    if (i + 1 < c_.flows.size()) w_.sched.schedule_at(c_.flows[i + 1].start, *this, i + 1);
+  }
+
+  void delivered(Packet& token) override {
+    Message& m = *token.msg;
+    const Time now = w_.sched.now();
+    if (token.ledger.total() != now - m.posted) ++violations;
+    FlowRecord& r = records_[m.tag];
+    r.completed = true;
+    r.fct = now - m.posted;
+    r.slowdown = static_cast<double>(r.fct.count_ps()) / static_cast<double>(r.ideal.count_ps());
+    last_completion = std::max(last_completion, now);
+    w_.packets.release(&token);
+    w_.ctx.release_message(m);
+  }
+
+  const PathInstance* path(std::size_t i) const { return paths_[i].get(); }
+  std::int64_t violations = 0;
+  Time last_completion{};
+
+ private:
+  void arrive(std::size_t i) {
+    const FlowArrival& f = c_.flows[i];
+    FlowRecord& r = records_[i];
+    r.sport = sport_of(c_.base.fabric.udp_sport, i);
+    const FabricNetwork net(topo_, c_.base.profile, opts_, f.src, f.dst, r.sport);
+    LatConfig sized = c_.base;  // the flow's own size: inline data only where it fits
+    sized.size = f.size;
+    const PathSpec spec = build_acked_path(sized, resolve(sized), net.appender());
+    r.ideal = evaluate_path(spec, f.size, true).total();
+    paths_[i] = std::make_unique<PathInstance>(
+        w_.ctx, std::array<HostResources*, 2>{hosts_[static_cast<std::size_t>(f.src)].get(), hosts_[static_cast<std::size_t>(f.dst)].get()},
+        spec, *this, &w_);
+    paths_[i]->set_connection(static_cast<std::uint32_t>(i));
+    Message& m = *w_.messages.acquire();
+    m.id = i + 1;
+    m.size = f.size;
+    m.tag = i;
+    paths_[i]->post(m);
+  }
+
+  const FlowsConfig& c_;
+  SimWorld& w_;
+  std::shared_ptr<const Topology> topo_;
+  FabricOptions opts_;
+  std::vector<FlowRecord>& records_;
+  std::vector<std::unique_ptr<HostResources>> hosts_;
+  std::vector<std::unique_ptr<PathInstance>> paths_;
+};
+
+// Nearest-rank percentile p of sorted values: the smallest with at least p of them at or below it.
+double percentile(const std::vector<double>& sorted, double p) {
+  const auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+SlowdownRow bucket(const std::vector<FlowRecord>& flows, std::string name, std::int64_t lo, std::int64_t hi) {
+  SlowdownRow row{std::move(name), lo, hi, 0, 0, 0, 0, 0};
+  std::vector<double> s;
+  for (const FlowRecord& f : flows)
+    if (f.completed && f.flow.size.count() >= lo && f.flow.size.count() < hi) s.push_back(f.slowdown);
+  row.flows = static_cast<std::int64_t>(s.size());
+  if (s.empty()) return row;
+  std::sort(s.begin(), s.end());
+  row.p50 = percentile(s, 0.5);
+  row.p95 = percentile(s, 0.95);
+  row.p99 = percentile(s, 0.99);
+  double sum = 0;
+  for (double x : s) sum += x;
+  row.mean = sum / static_cast<double>(s.size());
+  return row;
+}
+
+}  // namespace
+
+std::vector<SlowdownRow> slowdown_buckets(const std::vector<FlowRecord>& flows) {
+  constexpr std::int64_t kK = 1000, kM = 1000 * 1000, kInf = INT64_MAX;
+  return {bucket(flows, "< 10KB", 0, 10 * kK),          bucket(flows, "10KB - 100KB", 10 * kK, 100 * kK),
+          bucket(flows, "100KB - 1MB", 100 * kK, kM),   bucket(flows, "1MB - 10MB", kM, 10 * kM),
+          bucket(flows, ">= 10MB", 10 * kM, kInf),      bucket(flows, "short (< 100KB)", 0, 100 * kK),
+          bucket(flows, "long (>= 1MB)", kM, kInf),     bucket(flows, "all", 0, kInf)};
+}
+
+FlowsResult run_flows(const FlowsConfig& c) {
+  LatConfig base = c.base;
+  if (base.topology != LatTopology::fabric) throw std::invalid_argument("open-loop flows run on a switched --topology");
+  if (base.transport != Transport::rdma || base.test != TestKind::write)
+    throw std::invalid_argument("open-loop flows are RDMA WRITEs (--transport rdma, --test write)");
+  base.size = Bytes(1);
+  validate(base);
+  FlowsResult r;
+  r.config = c;
+  r.config.base = base;
+  if (c.flows.size() > kMaxOpenLoopFlows)
+    throw std::invalid_argument("the workload has " + std::to_string(c.flows.size()) + " flows (limit " +
+                                std::to_string(kMaxOpenLoopFlows) + ")");
+  const auto topo = FabricNetwork::make_topology(base);
+  const int hosts = topo->host_count();
+  double bits = 0;
+  for (std::size_t i = 0; i < c.flows.size(); ++i) {
+    const FlowArrival& f = c.flows[i];
+    if (f.src < 0 || f.src >= hosts || f.dst < 0 || f.dst >= hosts)
+      throw std::invalid_argument("flow " + std::to_string(i + 1) + ": hosts are 0.." + std::to_string(hosts - 1));
+    if (f.src == f.dst) throw std::invalid_argument("flow " + std::to_string(i + 1) + ": a flow to its own host");
+    if (f.size.count() < 1 || f.size.count() > (std::int64_t{1} << 40))
+      throw std::invalid_argument("flow " + std::to_string(i + 1) + ": sizes are 1 B .. 1 TiB");
+    if (f.start < Time::zero() || (i > 0 && f.start < c.flows[i - 1].start))
+      throw std::invalid_argument("flow " + std::to_string(i + 1) + ": start times must be 0 or more, in order");
+    bits += static_cast<double>(f.size.count()) * 8;
+  }
+  r.flows.resize(c.flows.size());
+  for (std::size_t i = 0; i < c.flows.size(); ++i) r.flows[i].flow = c.flows[i];
+  SimWorld w(base.seed);
+  OpenLoop loop(r.config, w, topo, r.flows);
+  loop.run();
+  r.events = w.sched.executed();
+  r.invariant_violations = loop.violations;
+  r.simulated = loop.last_completion;
+  for (std::size_t i = 0; i < r.flows.size(); ++i) {
+    if (r.flows[i].completed) ++r.completed;
+    if (const RcConnection* rc = loop.path(i)->rc()) {
+      r.flows[i].retransmitted = rc->stats().retransmitted;
+      accumulate(r.rc, rc->stats());
+      if (rc->status() != QpStatus::ok) ++r.failed_qps;
+    }
+  }
+  if (!c.flows.empty() && c.flows.back().start > Time::zero())
+    r.offered_load = bits / (static_cast<double>(hosts) * static_cast<double>(base.profile.link.rate.bits_per_sec()) *
+                             (c.flows.back().start.to_us() / 1e6));
+  w.packets.trim();
+  if (w.fabric) r.fabric = w.fabric->stats(r.simulated);
+  r.buckets = slowdown_buckets(r.flows);
+  return r;
+}
+
+}  // namespace rdmasim

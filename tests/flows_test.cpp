@@ -1,0 +1,155 @@
+// Open-loop workloads (rdmasim/flows.hpp): the flow-size distributions (mean, inverse CDF, the
+// sampled sizes against the CDF), Poisson arrivals at the target load, the HPCC flow.txt round
+// trip, and FCTs — a flow alone on an idle path has slowdown exactly 1, flows that share a
+// bottleneck are slowed down, the same seed gives the same results.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "error_text.hpp"
+#include "rdmasim/flows.hpp"
+
+using namespace rdmasim;
+using rdmasim::testing::error_text;
+
+namespace {
+
+FlowsConfig fat_tree(std::vector<FlowArrival> flows) {
+  FlowsConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.topology = "fat-tree";
+  c.base.fabric.k = 4;
+  c.flows = std::move(flows);
+  return c;
+}
+
+}  // namespace
+
+TEST(FlowSizeCdf, MeanAndInverseFollowThePiecewiseLinearCdf) {
+  const FlowSizeCdf& ws = flow_size_cdf("websearch");
+  // Trapezoids: sum of (x_i + x_{i-1}) / 2 x (y_i - y_{i-1}) / 100.
+  EXPECT_DOUBLE_EQ(ws.mean(), (5000.0 * 15 + 15000.0 * 5 + 25000.0 * 10 + 40000.0 * 10 + 65000.0 * 13 + 140000.0 * 7 +
+                               600000.0 * 10 + 1500000.0 * 10 + 3500000.0 * 10 + 7500000.0 * 7 + 20000000.0 * 3) /
+                                  100);
+  EXPECT_EQ(ws.size_at(0.0), 1);             // 0 bytes: at least 1
+  EXPECT_EQ(ws.size_at(0.15), 10000);        // a point
+  EXPECT_EQ(ws.size_at(0.175), 15000);       // halfway between 10000 (15 %) and 20000 (20 %)
+  EXPECT_DOUBLE_EQ(ws.cdf(15000), 0.175);
+  EXPECT_DOUBLE_EQ(flow_size_cdf("hadoop").cdf(1e7), 1.0);
+  EXPECT_NE(error_text([] { flow_size_cdf("uniform"); }).find("valid: websearch, hadoop"), std::string::npos);
+}
+
+TEST(FlowSizeCdf, FilesAreCheckedLineByLine) {
+  const FlowSizeCdf c = parse_flow_size_cdf("# sizes\n0 0\n1000 50\n\n3000 100\n", "my.cdf");
+  EXPECT_DOUBLE_EQ(c.mean(), (500.0 * 50 + 2000.0 * 50) / 100);
+  EXPECT_EQ(error_text([] { parse_flow_size_cdf("0 0\n1000 x\n", "a.cdf"); }),
+            "a.cdf:2: expected \"bytes percent\", got \"1000 x\"");
+  EXPECT_EQ(error_text([] { parse_flow_size_cdf("0 0\n1000 60\n900 100\n", "b.cdf"); }),
+            "b.cdf: point 3: sizes and percents must both rise");
+  EXPECT_EQ(error_text([] { parse_flow_size_cdf("0 0\n1000 90\n", "c.cdf"); }),
+            "c.cdf: the percents must start at 0 and end at 100");
+}
+
+TEST(PoissonFlows, ArrivalsMeetTheLoadAndSizesFollowTheCdf) {
+  const FlowSizeCdf& ws = flow_size_cdf("websearch");
+  const Rate rate = Rate::gbps(100);
+  const Time span = Time::ms(200);
+  const auto flows = poisson_flows(ws, 16, rate, 0.5, span, 0, 7);
+  ASSERT_GT(flows.size(), 10000u);
+  double bytes = 0;
+  std::vector<double> sizes;
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    const FlowArrival& f = flows[i];
+    EXPECT_NE(f.src, f.dst);
+    EXPECT_LT(f.start, span);
+    EXPECT_EQ(f.start.count_ps() % 1000, 0);  // whole nanoseconds, as the HPCC generator
+    if (i > 0) EXPECT_LE(flows[i - 1].start, f.start);
+    bytes += static_cast<double>(f.size.count());
+    sizes.push_back(static_cast<double>(f.size.count()));
+  }
+  const double load = bytes * 8 / (16 * 100e9 * 0.2);
+  EXPECT_NEAR(load, 0.5, 0.5 * 0.02);
+  // Kolmogorov-Smirnov distance of the sampled sizes from the CDF: below 1.63 / sqrt(n) (the
+  // 1 % critical value) — sizes are truncated to whole bytes, a shift far below that.
+  std::sort(sizes.begin(), sizes.end());
+  const double n = static_cast<double>(sizes.size());
+  double d = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const double f = ws.cdf(sizes[i]);
+    d = std::max({d, std::abs(static_cast<double>(i + 1) / n - f), std::abs(f - static_cast<double>(i) / n)});
+  }
+  EXPECT_LT(d, 1.63 / std::sqrt(n));
+  // The same seed, the same flows; a flow count alone gives the first flows of the same streams.
+  EXPECT_EQ(poisson_flows(ws, 16, rate, 0.5, span, 0, 7), flows);
+  const auto first = poisson_flows(ws, 16, rate, 0.5, Time::zero(), 100, 7);
+  EXPECT_EQ(first, std::vector<FlowArrival>(flows.begin(), flows.begin() + 100));
+  EXPECT_NE(poisson_flows(ws, 16, rate, 0.5, span, 0, 8).front(), flows.front());
+}
+
+TEST(HpccFlowFile, RoundTripsAndNamesBadLines) {
+  const auto flows = poisson_flows(flow_size_cdf("hadoop"), 8, Rate::gbps(100), 0.3, Time::us(200), 0, 3);
+  ASSERT_GT(flows.size(), 20u);
+  const std::string text = hpcc_flow_file(flows);
+  EXPECT_EQ(text.substr(0, text.find('\n')), std::to_string(flows.size()));
+  EXPECT_EQ(parse_hpcc_flow_file(text, "flow.txt"), flows);
+  EXPECT_EQ(parse_hpcc_flow_file("2\n0 1 3 100 5000 2.000000001\n1 0 3 100 70 2.0\n", "f.txt"),
+            (std::vector<FlowArrival>{{1, 0, Bytes(70), Time::ms(2000)}, {0, 1, Bytes(5000), Time::ps(2'000'000'001'000)}}));
+  EXPECT_EQ(error_text([] { parse_hpcc_flow_file("2\n0 1 3 100 5000 0.1\n", "f.txt"); }), "f.txt: says 2 flows and lists 1");
+  EXPECT_EQ(error_text([] { parse_hpcc_flow_file("1\n0 1 3 100 5000\n", "f.txt"); }),
+            "f.txt:2: expected \"src dst priority dport size start_seconds\", got \"0 1 3 100 5000\"");
+}
+
+TEST(RunFlows, AFlowAloneOnAnIdlePathHasSlowdownExactlyOne) {
+  for (std::int64_t size : {1, 4096, 100'000, 3'000'000}) {
+    const FlowsResult r = run_flows(fat_tree({{0, 15, Bytes(size), Time::us(5)}}));
+    ASSERT_EQ(r.completed, 1) << size;
+    EXPECT_EQ(r.flows[0].fct, r.flows[0].ideal) << size;
+    EXPECT_DOUBLE_EQ(r.flows[0].slowdown, 1.0) << size;
+    EXPECT_EQ(r.invariant_violations, 0);
+  }
+  // Far apart in time, each is alone: each at slowdown 1.
+  const FlowsResult apart =
+      run_flows(fat_tree({{0, 15, Bytes(200'000), Time::zero()}, {3, 15, Bytes(200'000), Time::ms(1)}}));
+  EXPECT_DOUBLE_EQ(apart.flows[0].slowdown, 1.0);
+  EXPECT_DOUBLE_EQ(apart.flows[1].slowdown, 1.0);
+}
+
+TEST(RunFlows, FlowsSharingTheReceiversLinkAreSlowedDown) {
+  // Two 1 MB flows into h15 at once: its link carries both, so each takes about twice as long.
+  const FlowsResult r =
+      run_flows(fat_tree({{0, 15, Bytes(1'000'000), Time::zero()}, {4, 15, Bytes(1'000'000), Time::zero()}}));
+  ASSERT_EQ(r.completed, 2);
+  const double worst = std::max(r.flows[0].slowdown, r.flows[1].slowdown);
+  EXPECT_GT(worst, 1.8);
+  EXPECT_LT(worst, 2.1);
+  EXPECT_EQ(r.fabric.lossless_drops, 0u);
+  const SlowdownRow& all = r.buckets.back();
+  EXPECT_EQ(all.bucket, "all");
+  EXPECT_EQ(all.flows, 2);
+  EXPECT_DOUBLE_EQ(all.p99, worst);
+}
+
+TEST(RunFlows, AWebSearchLoadIsDeterministicAndEveryFlowCompletes) {
+  FlowsConfig c = fat_tree(poisson_flows(flow_size_cdf("websearch"), 16, Rate::gbps(100), 0.3, Time::us(300), 0, 1));
+  const FlowsResult a = run_flows(c), b = run_flows(c);
+  ASSERT_GT(a.flows.size(), 10u);
+  EXPECT_EQ(a.completed, static_cast<std::int64_t>(a.flows.size()));
+  EXPECT_EQ(a.invariant_violations, 0);
+  for (std::size_t i = 0; i < a.flows.size(); ++i) {
+    EXPECT_EQ(a.flows[i].fct, b.flows[i].fct) << i;
+    EXPECT_GE(a.flows[i].slowdown, 1.0) << i;
+  }
+  EXPECT_EQ(a.events, b.events);
+}
+
+TEST(RunFlows, BadFlowsAreRefused) {
+  EXPECT_EQ(error_text([] { run_flows(fat_tree({{0, 16, Bytes(10), Time::zero()}})); }), "flow 1: hosts are 0..15");
+  EXPECT_EQ(error_text([] { run_flows(fat_tree({{3, 3, Bytes(10), Time::zero()}})); }), "flow 1: a flow to its own host");
+  EXPECT_EQ(error_text([] {
+              run_flows(fat_tree({{0, 1, Bytes(10), Time::us(2)}, {1, 0, Bytes(10), Time::us(1)}}));
+            }),
+            "flow 2: start times must be 0 or more, in order");
+  FlowsConfig b2b;
+  EXPECT_EQ(error_text([&] { run_flows(b2b); }), "open-loop flows run on a switched --topology");
+}
