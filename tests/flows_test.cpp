@@ -64,7 +64,9 @@ TEST(PoissonFlows, ArrivalsMeetTheLoadAndSizesFollowTheCdf) {
     EXPECT_NE(f.src, f.dst);
     EXPECT_LT(f.start, span);
     EXPECT_EQ(f.start.count_ps() % 1000, 0);  // whole nanoseconds, as the HPCC generator
-    if (i > 0) EXPECT_LE(flows[i - 1].start, f.start);
+    if (i > 0) {
+      EXPECT_LE(flows[i - 1].start, f.start);
+    }
     bytes += static_cast<double>(f.size.count());
     sizes.push_back(static_cast<double>(f.size.count()));
   }

@@ -186,6 +186,18 @@ struct EcnFractionParams {
   Rate min_rate = Rate::bps(100'000'000);     // floor of the rate
 };
 
+// TIMELY rate control (src/cc/timely.hpp): the RTT gradient drives an RDMA QP's rate.
+struct TimelyParams {
+  double alpha = 0.875;                      // EWMA weight of the newest RTT difference
+  double beta = 0.8;                         // multiplicative decrease factor
+  Time t_low = Time::us(50);                 // below: additive increase whatever the gradient
+  Time t_high = Time::us(500);               // above: decrease by beta (1 - t_high / rtt)
+  Time min_rtt = Time::us(20);               // normalises the gradient
+  Rate rate_ai = Rate::bps(10'000'000);      // additive increase step (delta)
+  Rate rate_hai = Rate::bps(50'000'000);     // after 5 increases in a row (hyper-active increase)
+  Rate min_rate = Rate::bps(100'000'000);    // floor of the rate
+};
+
 struct Profile {
   std::string name = "default";
   LinkParams link;
@@ -200,6 +212,7 @@ struct Profile {
   RcParams rc;
   DcqcnParams dcqcn;
   EcnFractionParams ecn_fraction;
+  TimelyParams timely;
   GpuParams gpu;
   ConnParams conn;
 };

@@ -3,8 +3,8 @@
 //
 // The RC transport (packet level) asks the rate before every data packet it sends and paces the
 // QP at it; it reports each packet sent, each CNP that reaches the sender, and each ACK with
-// what it acknowledges and how many of those packets arrived ECN-marked (the responder counts
-// CE marks per message and the message's ACK carries the count). A QP with no rate control
+// what it acknowledges, how many of those packets arrived ECN-marked (the responder counts CE
+// marks per message and the message's ACK carries the count) and the round trip it measured. A QP with no rate control
 // sends at line rate within its window.
 //
 // A component is a class implementing RateControl plus a RateControlSpec registered under its
@@ -32,6 +32,9 @@ struct AckSignal {
   std::uint32_t acked_psn = 0, next_psn = 0;
   std::int32_t packets = 0;    // packets newly acknowledged by this ACK
   std::int32_t ce_marked = 0;  // of the acknowledged message's packets, those that arrived CE-marked
+  /// The round trip of the acknowledged message's last packet: from its first transmission to
+  /// this ACK; negative when that packet was resent (no sample, as Karn's rule says).
+  Time rtt = Time::ps(-1);
 };
 
 class RateControl {

@@ -4,6 +4,7 @@
 
 #include "core/registry.hpp"
 #include "cc/ecn_fraction.hpp"
+#include "cc/timely.hpp"
 #include "rdmasim/rate_control.hpp"
 #include "cc/dcqcn.hpp"
 
@@ -20,6 +21,7 @@ Registry<RateControlSpec>& registry() {
     x.add(no_rate_control());
     x.add(dcqcn_rate_control());
     x.add(ecn_fraction_rate_control());
+    x.add(timely_rate_control());
     return x;
   }();
   return r;

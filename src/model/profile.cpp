@@ -353,6 +353,28 @@ std::vector<ParamDef> build_params() {
                          "additive increase per window outside reduction", "HPCC simulator RdmaHw DctcpRateAI 1000 Mb/s"));
   r.push_back(rate_param("ecn_fraction.min_rate", &EcnFractionParams::min_rate, &P::ecn_fraction, "floor of the rate",
                          "HPCC simulator RdmaHw MinRate 100 Mb/s"));
+  // timely
+  r.push_back(number_param("timely.alpha", &TimelyParams::alpha, &P::timely,
+                           "EWMA weight of the newest RTT difference in the gradient",
+                           "HPCC simulator RdmaHw TimelyAlpha 0.875"));
+  r.push_back(number_param("timely.beta", &TimelyParams::beta, &P::timely, "multiplicative decrease factor",
+                           "TIMELY paper (Mittal et al., SIGCOMM 2015) and HPCC simulator TimelyBeta: 0.8"));
+  r.push_back(time_param("timely.t_low", &P::timely, &TimelyParams::t_low,
+                         "an RTT below this: additive increase, whatever the gradient",
+                         "TIMELY paper and HPCC simulator TimelyTLow: 50 us"));
+  r.push_back(time_param("timely.t_high", &P::timely, &TimelyParams::t_high,
+                         "an RTT above this: decrease by beta (1 - t_high / rtt)",
+                         "TIMELY paper and HPCC simulator TimelyTHigh: 500 us"));
+  r.push_back(time_param("timely.min_rtt", &P::timely, &TimelyParams::min_rtt,
+                         "the gradient is the smoothed RTT difference over this",
+                         "TIMELY paper and HPCC simulator TimelyMinRtt: 20 us"));
+  r.push_back(rate_param("timely.rate_ai", &TimelyParams::rate_ai, &P::timely, "additive increase step delta",
+                         "TIMELY paper: delta = 10 Mb/s"));
+  r.push_back(rate_param("timely.rate_hai", &TimelyParams::rate_hai, &P::timely,
+                         "increase step after 5 increases in a row (hyper-active increase)",
+                         "TIMELY paper: N = 5 x delta"));
+  r.push_back(rate_param("timely.min_rate", &TimelyParams::min_rate, &P::timely, "floor of the rate",
+                         "HPCC simulator RdmaHw MinRate 100 Mb/s"));
   // tcp
   r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps"));
   r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,
@@ -623,6 +645,12 @@ void validate(const Profile& p) {
   if (d.cnp_tc < 0 || d.cnp_tc > 7) fail("dcqcn.cnp_tc: must be 0..7");
   if (!(p.ecn_fraction.g > 0 && p.ecn_fraction.g <= 1)) fail("ecn_fraction.g: must be in (0, 1]");
   if (p.ecn_fraction.min_rate.bits_per_sec() < 1'000'000) fail("ecn_fraction.min_rate: must be at least 1Mbps");
+  const TimelyParams& tm = p.timely;
+  if (!(tm.alpha > 0 && tm.alpha <= 1)) fail("timely.alpha: must be in (0, 1]");
+  if (!(tm.beta > 0 && tm.beta <= 1)) fail("timely.beta: must be in (0, 1]");
+  if (tm.min_rtt <= Time::zero()) fail("timely.min_rtt: must be positive");
+  if (!(tm.t_low < tm.t_high)) fail("timely.t_low: must be below timely.t_high");
+  if (tm.min_rate.bits_per_sec() < 1'000'000) fail("timely.min_rate: must be at least 1Mbps");
   if (p.tcp.mss.count() < 64 || p.tcp.mss.count() > 65'000) fail("tcp.mss: must be 64B..65000B");
   if (p.tcp.loopback_mss.count() < 64 || p.tcp.loopback_mss.count() > 65'483)
     fail("tcp.loopback_mss: must be 64B..65483B");

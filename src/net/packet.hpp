@@ -57,9 +57,10 @@ struct Message {
   std::uint32_t psn = 0, acked_psn = 0, msn = 0, dest_qp = 0;
   std::uint8_t frame = 0;
   // RC transport (sim/rc_connection.hpp): the PSN of the message's last packet, set when it is
-  // sent, and how many of its packets the responder accepted CE-marked (its ACK carries the count).
+  // sent (and when), and how many of its packets the responder accepted CE-marked (its ACK carries the count).
   std::uint32_t rc_last_psn = 0;
   std::uint32_t rc_ce = 0;
+  Time rc_last_sent{};  // when its last packet was first sent (negative once it was resent: no RTT sample)
   // RC copies and resends of its packets still held or in flight (sim/rc_connection.hpp): the
   // message object is recycled only when they are gone (SimContext::release_message).
   std::int32_t pins = 0;

@@ -107,12 +107,16 @@ void RcConnection::transmit(Packet& p, bool fresh) {
   const Time now = ctx_.sched.now();
   if (fresh) {
     p.psn = snd_nxt_++;
-    if (last_of_message(p)) p.msg->rc_last_psn = p.psn;
+    if (last_of_message(p)) {
+      p.msg->rc_last_psn = p.psn;
+      p.msg->rc_last_sent = now;
+    }
     copy_for_retransmit(p);
     ++unacked_;
     ++c_.sent;
     c_.max_unacked = std::max<std::uint64_t>(c_.max_unacked, unacked_);
   } else {
+    if (p.psn == p.msg->rc_last_psn) p.msg->rc_last_sent = Time::ps(-1);  // its ACK times no round trip
     ++c_.retransmitted;
     c_.retransmitted_bytes += static_cast<std::uint64_t>(p.payload.count());
   }
@@ -342,7 +346,8 @@ void RcConnection::ack_arrived(Packet& p) {
   if (upto > 0) acknowledge(upto - 1);
   if (cc_)
     cc_->on_ack({ctx_.sched.now(), upto, snd_nxt_, static_cast<std::int32_t>(held - unacked_),
-                 static_cast<std::int32_t>(p.msg->rc_ce)});
+                 static_cast<std::int32_t>(p.msg->rc_ce),
+                 p.msg->rc_last_sent < Time::zero() ? Time::ps(-1) : ctx_.sched.now() - p.msg->rc_last_sent});
   p.route->rc_ack->deliver(p);
 }
 
