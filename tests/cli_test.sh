@@ -318,6 +318,17 @@ expect_error "halving-doubling needs a power-of-two number of ranks, got 6" allr
 expect_error "--minbytes: expected a size like 8, 64K, 32M or 1G, got \"12Q\"" allreduce -b 12Q
 expect_error "--nodes: the topology has 8 hosts" allreduce --nodes 9 -b 1M -e 1M
 
+# perftest and nccl-tests habits: hardware selection accepted with a note, other transports refused.
+expect_ok "rdmasim 0.1.0" --version
+expect_ok "rdmasim 0.1.0" bw --version
+expect_error "unknown command \"nosuch\" (valid: lat, budget, bw, allreduce, flows, demo" nosuch
+expect_ok " #bytes #iterations" lat -d mlx5_0 -i 1 -x 3 -p 18515 -F -c RC -n 10
+check "-d mlx5_0 gets a note on stderr" sh -c "'$bin' lat -d mlx5_0 -n 10 2>&1 >/dev/null | grep -q 'note: -d mlx5_0: ignored (the simulated NIC is the profile'"
+expect_error "--connection: UD: rdmasim models RC (reliable connected) QPs only" bw -c UD
+expect_error "--run_infinitely: a simulation needs an end" bw --run_infinitely
+expect_ok "# Out of bounds values : 0 OK" allreduce -c 1 -o sum -d float -t 1 -z 0 -a 3 -b 1M -e 1M -n 1
+expect_error "--op: max: rdmasim models sum only" allreduce -o max
+
 # Open-loop flows: the slowdown table, the HPCC simulator's flow.txt in and fct.txt out.
 expect_ok " all                    40 " flows --flows 40 --cdf hadoop --load 0.5
 flowdir=$(mktemp -d)

@@ -160,7 +160,7 @@ TEST(ScenarioKeys, AKeyThatDoesNotApplyIsRefusedByTheFileAndTheFlags) {
 }
 
 TEST(ScenarioKeys, EveryFlagIsAKeyOrAListedNonKeyFlag) {
-  for (Command cmd : {Command::lat, Command::budget, Command::bw, Command::allreduce, Command::demo}) {
+  for (Command cmd : {Command::lat, Command::budget, Command::bw, Command::allreduce, Command::flows, Command::demo}) {
     CLI::App app;
     ScenarioOptions o = default_options(cmd);
     add_options(app, o, cmd);

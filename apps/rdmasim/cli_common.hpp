@@ -25,8 +25,19 @@ CLI::Validator unsigned_number();
 /// The flags of the scenario keys that apply to `cmd` (config/scenario_keys.hpp), each setting
 /// its key in `o` exactly as a scenario file would (same checks, same messages).
 void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd);
-/// add_key_options plus the flags that are not keys (--set, --json, --quiet, ...).
+/// add_key_options plus the flags that are not keys (--set, --json, --quiet, ...) and, for lat
+/// and bw, perftest's habits (add_perftest_habits).
 void add_lat_options(CLI::App& app, ScenarioOptions& o, Command cmd);
+/// perftest flags a pasted command line carries that select hardware or a transport: -d, -i,
+/// -x, -p, -F and --cpu_util are accepted with a note on stderr (the simulated NIC is the
+/// profile's; the CPU is always accounted); -c takes RC, the transport rdmasim models;
+/// --run_infinitely is refused (a simulation needs an end: -D).
+void add_perftest_habits(CLI::App& app);
+/// nccl-tests' -c, -o, -d, -t, -z, -a: the values rdmasim models (check on, sum, float, one
+/// thread) are accepted, -z and -a with a note; anything else is refused.
+void add_nccl_tests_habits(CLI::App& app);
+/// "rdmasim: note: ..." on stderr.
+void note(const std::string& text);
 /// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.
 /// Throws std::invalid_argument for a path it cannot write or with -a / --seeds.
 std::unique_ptr<Exports> open_exports(const ScenarioOptions& o);

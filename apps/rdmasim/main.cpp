@@ -473,8 +473,24 @@ int main(int argc, char** argv) {
         }
       });
 
+  // --version on the program and on every command; an unknown command lists the valid ones.
+  const std::string version = std::string("rdmasim ") + RDMASIM_VERSION;
+  app.set_version_flag("--version", version);
+  std::string commands;
+  bool known = argc < 2 || argv[1][0] == '-';
+  for (CLI::App* sub : app.get_subcommands({})) {
+    sub->set_version_flag("--version", version);
+    commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    known = known || sub->get_name() == argv[1];
+  }
+  if (!known) {
+    std::fprintf(stderr, "rdmasim: unknown command \"%s\" (valid: %s)\n", argv[1], commands.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -504,6 +504,21 @@ const std::vector<NonKeyFlag>& non_key_flags() {
       {"--json", "all", "how results print, not what is simulated (`rdmasim run --json`)"},
       {"--report-gbits", "bw", "how results print (Gb/s instead of MiB/s)"},
       {"--quiet", "lat, bw", "the progress line on a terminal, not the experiment (`rdmasim run --quiet`)"},
+      {"--ib-dev (-d) DEV", "lat, bw", "perftest's RDMA device: accepted with a note (the simulated NIC is the profile's)"},
+      {"--ib-port (-i) N", "lat, bw", "perftest's device port: accepted with a note (one simulated port)"},
+      {"--gid-index (-x) N", "lat, bw", "perftest's GID index: accepted with a note (RoCEv2 addressing is simulated)"},
+      {"--port (-p) N", "lat, bw", "perftest's TCP port for the connection exchange: accepted with a note"},
+      {"--CPU-freq (-F)", "lat, bw", "perftest's CPU-frequency check: accepted with a note"},
+      {"--cpu_util", "lat, bw", "perftest's CPU report: accepted with a note (the hosts' CPU use is always printed)"},
+      {"--connection (-c) RC", "lat, bw", "perftest's connection type: RC is what is modelled (UC, UD, XRC, DC are refused)"},
+      {"--run_infinitely", "lat, bw", "refused: a simulation needs an end (`workload.duration`)"},
+      {"--check (-c) 1", "allreduce", "nccl-tests' result check: results are always checked (0 is refused)"},
+      {"--op (-o) sum", "allreduce", "nccl-tests' reduction: sum is what is modelled (others are refused)"},
+      {"--datatype (-d) float", "allreduce", "nccl-tests' data type: float is what is modelled (others are refused)"},
+      {"--nthreads (-t) 1", "allreduce", "nccl-tests' threads per process: 1 (ranks are hosts x -g)"},
+      {"--blocking (-z) N", "allreduce", "nccl-tests' blocking collectives: accepted with a note"},
+      {"--average (-a) N", "allreduce", "nccl-tests' combining of ranks' times: accepted with a note"},
+      {"--version", "all", "prints the program's version"},
   };
   return flags;
 }
