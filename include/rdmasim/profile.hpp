@@ -198,6 +198,15 @@ struct TimelyParams {
   Rate min_rate = Rate::bps(100'000'000);    // floor of the rate
 };
 
+// HPCC rate control (src/cc/hpcc.hpp): in-band telemetry keeps the bottleneck at eta.
+struct HpccParams {
+  double eta = 0.95;                         // target utilisation
+  int max_stage = 5;                         // additive increases before a multiplicative update
+  Rate rate_ai = Rate::bps(40'000'000);      // additive increase R_AI
+  Rate min_rate = Rate::bps(100'000'000);    // floor of the rate
+  Time base_rtt{};                           // T; 0: the smallest RTT the QP has sampled
+};
+
 struct Profile {
   std::string name = "default";
   LinkParams link;
@@ -213,6 +222,7 @@ struct Profile {
   DcqcnParams dcqcn;
   EcnFractionParams ecn_fraction;
   TimelyParams timely;
+  HpccParams hpcc;
   GpuParams gpu;
   ConnParams conn;
 };

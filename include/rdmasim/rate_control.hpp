@@ -25,6 +25,26 @@
 
 namespace rdmasim {
 
+/// In-band network telemetry (HPCC's INT) of one switch egress a data packet left: written
+/// when the packet starts on the port.
+struct HopTelemetry {
+  Time ts{};                  // when the packet started on the port
+  std::int64_t tx_bytes = 0;  // the port's bytes sent so far, this packet included
+  std::int64_t qlen = 0;      // bytes left queued at the port, all classes
+  std::int64_t rate_bps = 0;  // the port's link rate
+};
+
+/// The switch egresses of a message's last data packet, in path order (at most kMaxHops: a
+/// longer path keeps its first ones). Kept by the RC transport beside the packet (Packet does
+/// not grow), for rate controls whose spec asks for `telemetry`.
+struct PathTelemetry {
+  static constexpr int kMaxHops = 8;
+  std::uint32_t psn = 0;  // the packet it describes
+  Time sent{};            // when it was first sent (negative once it was resent)
+  int hops = 0;
+  HopTelemetry hop[kMaxHops];
+};
+
 /// What one ACK tells the sender. PSNs count packets: `acked_psn` is one past the last packet it
 /// acknowledges (cumulative), `next_psn` one past the last packet sent so far.
 struct AckSignal {
@@ -35,6 +55,9 @@ struct AckSignal {
   /// The round trip of the acknowledged message's last packet: from its first transmission to
   /// this ACK; negative when that packet was resent (no sample, as Karn's rule says).
   Time rtt = Time::ps(-1);
+  /// For a spec with `telemetry`: the switch egresses the acknowledged message's last packet
+  /// crossed (null when none was recorded, e.g. that packet was resent after the ACK left).
+  const PathTelemetry* telemetry = nullptr;
 };
 
 class RateControl {
@@ -58,6 +81,7 @@ struct RateControlSpec {
   bool cnps = false;    // the responder sends CNPs for CE-marked packets (dcqcn.cnp_interval, dcqcn.cnp_tc)
   /// Builds one QP's control; null for "none" (line rate, no pacing).
   std::function<std::unique_ptr<RateControl>(const Profile&, Rate line)> make;
+  bool telemetry = false;  // switches stamp HopTelemetry on its data packets and ACKs echo it (HPCC)
 };
 
 /// Every registered rate control, built-ins first.

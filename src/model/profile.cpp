@@ -375,6 +375,19 @@ std::vector<ParamDef> build_params() {
                          "TIMELY paper: N = 5 x delta"));
   r.push_back(rate_param("timely.min_rate", &TimelyParams::min_rate, &P::timely, "floor of the rate",
                          "HPCC simulator RdmaHw MinRate 100 Mb/s"));
+  // hpcc
+  r.push_back(number_param("hpcc.eta", &HpccParams::eta, &P::hpcc, "target utilisation of the most utilised link",
+                           "HPCC paper (Li et al., SIGCOMM 2019) and HPCC simulator U_TARGET: 0.95"));
+  r.push_back(int_param("hpcc.max_stage", &HpccParams::max_stage, &P::hpcc,
+                        "additive increases before the next multiplicative update",
+                        "HPCC paper: maxStage 5 (the HPCC simulator's run.py sets MI_THRESH 0)"));
+  r.push_back(rate_param("hpcc.rate_ai", &HpccParams::rate_ai, &P::hpcc, "additive increase R_AI",
+                         "HPCC simulator run.py: 10 x bandwidth / 25 Mb/s, 40 Mb/s at 100 Gb/s"));
+  r.push_back(rate_param("hpcc.min_rate", &HpccParams::min_rate, &P::hpcc, "floor of the rate",
+                         "HPCC simulator RdmaHw MinRate 100 Mb/s"));
+  r.push_back(time_param("hpcc.base_rtt", &P::hpcc, &HpccParams::base_rtt,
+                         "T, the base round trip the queue term and the smoothing use; 0: the smallest RTT sampled",
+                         "HPCC paper: the base RTT of the path (the HPCC simulator computes it per host pair)"));
   // tcp
   r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps"));
   r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,
@@ -645,6 +658,10 @@ void validate(const Profile& p) {
   if (d.cnp_tc < 0 || d.cnp_tc > 7) fail("dcqcn.cnp_tc: must be 0..7");
   if (!(p.ecn_fraction.g > 0 && p.ecn_fraction.g <= 1)) fail("ecn_fraction.g: must be in (0, 1]");
   if (p.ecn_fraction.min_rate.bits_per_sec() < 1'000'000) fail("ecn_fraction.min_rate: must be at least 1Mbps");
+  if (!(p.hpcc.eta > 0 && p.hpcc.eta <= 1)) fail("hpcc.eta: must be in (0, 1]");
+  if (p.hpcc.max_stage < 0 || p.hpcc.max_stage > 1000) fail("hpcc.max_stage: must be 0..1000");
+  if (p.hpcc.min_rate.bits_per_sec() < 1'000'000) fail("hpcc.min_rate: must be at least 1Mbps");
+  if (p.hpcc.base_rtt < Time::zero()) fail("hpcc.base_rtt: must not be negative");
   const TimelyParams& tm = p.timely;
   if (!(tm.alpha > 0 && tm.alpha <= 1)) fail("timely.alpha: must be in (0, 1]");
   if (!(tm.beta > 0 && tm.beta <= 1)) fail("timely.beta: must be in (0, 1]");

@@ -80,6 +80,8 @@
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/load_balancer.hpp"
+#include "rdmasim/rate_control.hpp"
+#include "sim/telemetry_sink.hpp"
 #include "rdmasim/profile.hpp"
 #include "sim/critical_path.hpp"
 #include "sim/tracer.hpp"
@@ -142,6 +144,7 @@ struct FabricFlow {
   };
   static constexpr int kMemoSlots = 6;  // a 3-tier fat-tree path crosses at most 5 switches
   std::array<RouteMemo, kMemoSlots> memo{};
+  TelemetrySink* telemetry = nullptr;  // its packets' switch egresses go here (Fabric::stamp_telemetry)
 };
 
 class Fabric {
@@ -153,6 +156,11 @@ class Fabric {
 
   /// The flow's packets enter at `src`'s NIC port and leave to `client` at `dst`'s.
   FabricFlow& add_flow(int src, int dst, const FlowKey& key, FabricClient& client);
+  /// Every switch egress the flow's packets leave from reports to `sink` (HPCC's INT).
+  void stamp_telemetry(FabricFlow& f, TelemetrySink& sink) {
+    f.telemetry = &sink;
+    telemetry_ = true;
+  }
   /// `p` is ready at its source NIC's egress now (its ledger is accounted up to now), in traffic
   /// class `tc` (< 0: the data class, switch.data_tc).
   void inject(Packet& p, FabricFlow& f, int tc = -1);
@@ -285,6 +293,7 @@ class Fabric {
   // is an event of that egress port, which the scheduler then starts loading with the packet.
   bool static_routes_ = false;
   bool hash_only_ = true;              // the balancer is ECMP's: no call per hop
+  bool telemetry_ = false;  // some flow wants its switch egresses (stamp_telemetry)
   std::unique_ptr<BufferPolicy> buffer_policy_;  // lossy admission (rdmasim/buffer_policy.hpp)
   std::unique_ptr<LoadBalancer> lb_;   // otherwise this one chooses (rdmasim/load_balancer.hpp)
   bool check_pending_ = false;  // a deadlock check is scheduled

@@ -156,6 +156,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     route_.rc_data = rc_data.first;
     route_.rc_ack = rc_ack;
     rc_data.first->bind(*rc_, NetRole::rc_data);
+    if (rc_->wants_telemetry()) rc_data.first->stamp_telemetry(*rc_);
     if (rc_ack) {
       rc_->bind_ack(*rc_ack);
       rc_ack->bind(*rc_, NetRole::rc_ack);

@@ -31,6 +31,7 @@ RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
   if (o_.cc && o_.cc->make) {
     cc_ = o_.cc->make(*o_.profile, o_.line);
     cnps_ = o_.cc->cnps;
+    telemetry_ = o_.cc->telemetry;
     cnp_interval_ = o_.profile->dcqcn.cnp_interval;
     cnp_tc_ = o_.profile->dcqcn.cnp_tc;
   }
@@ -38,6 +39,7 @@ RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
   control_msg_[kCnp].frame = static_cast<std::uint8_t>(FrameKind::roce_cnp);
   control_msg_[kRnrNak].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
   control_msg_[kSack].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
+  control_msg_[kAck].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
   control_msg_[kSack].tag = 0x60;  // AETH: NAK, PSN sequence error (the missing PSN)
   ooo_ = o.rc.ooo_placement || o.rc.selective_repeat;
   control_msg_[kNak].tag = 0x60;                                                // AETH: NAK, PSN sequence error
@@ -111,12 +113,15 @@ void RcConnection::transmit(Packet& p, bool fresh) {
       p.msg->rc_last_psn = p.psn;
       p.msg->rc_last_sent = now;
     }
+    if (telemetry_) int_.push_back(PathTelemetry{p.psn, now, 0, {}});
     copy_for_retransmit(p);
     ++unacked_;
     ++c_.sent;
     c_.max_unacked = std::max<std::uint64_t>(c_.max_unacked, unacked_);
   } else {
     if (p.psn == p.msg->rc_last_psn) p.msg->rc_last_sent = Time::ps(-1);  // its ACK times no round trip
+    if (!int_.empty() && p.psn >= int_.front().psn && p.psn - int_.front().psn < int_.size())
+      int_[p.psn - int_.front().psn] = PathTelemetry{p.psn, Time::ps(-1), 0, {}};  // the resend records its own path
     ++c_.retransmitted;
     c_.retransmitted_bytes += static_cast<std::uint64_t>(p.payload.count());
   }
@@ -329,6 +334,14 @@ void RcConnection::ack_arrived(Packet& p) {
       sack_arrived(p.psn, p.sack);
     } else if (p.index == kRnrNak) {
       rnr_nak_arrived(p.psn);
+    } else if (p.index == kAck) {  // a packet's ACK (telemetry rate controls): cumulative below p.psn
+      const std::size_t held = unacked_;
+      if (p.psn > 0) acknowledge(p.psn - 1);
+      if (cc_ && p.psn > 0) {
+        const PathTelemetry* t = telemetry_of(p.psn - 1);
+        const Time rtt = t && t->sent >= Time::zero() ? ctx_.sched.now() - t->sent : Time::ps(-1);
+        cc_->on_ack({ctx_.sched.now(), p.psn, snd_nxt_, static_cast<std::int32_t>(held - unacked_), 0, rtt, t});
+      }
     } else if (p.index == kCnp) {
       ++c_.cnps_received;
       if (cc_) cc_->on_cnp(ctx_.sched.now());
@@ -347,8 +360,21 @@ void RcConnection::ack_arrived(Packet& p) {
   if (cc_)
     cc_->on_ack({ctx_.sched.now(), upto, snd_nxt_, static_cast<std::int32_t>(held - unacked_),
                  static_cast<std::int32_t>(p.msg->rc_ce),
-                 p.msg->rc_last_sent < Time::zero() ? Time::ps(-1) : ctx_.sched.now() - p.msg->rc_last_sent});
+                 p.msg->rc_last_sent < Time::zero() ? Time::ps(-1) : ctx_.sched.now() - p.msg->rc_last_sent,
+                 telemetry_ ? telemetry_of(last) : nullptr});
   p.route->rc_ack->deliver(p);
+}
+
+void RcConnection::hop(const Packet& p, const HopTelemetry& h) {
+  if (int_.empty() || p.psn < int_.front().psn || p.psn - int_.front().psn >= int_.size()) return;
+  PathTelemetry& t = int_[p.psn - int_.front().psn];
+  if (t.hops < PathTelemetry::kMaxHops) t.hop[t.hops++] = h;
+}
+
+const PathTelemetry* RcConnection::telemetry_of(std::uint32_t psn) {
+  while (!int_.empty() && int_.front().psn < psn) int_.pop_front();  // echoed already, or their ACKs were lost
+  if (int_.empty() || int_.front().psn != psn || int_.front().hops == 0) return nullptr;
+  return &int_.front();  // valid until the next transmit or ACK
 }
 
 void RcConnection::answered(Message& request, std::uint32_t last) {
@@ -478,6 +504,9 @@ void RcConnection::data_arrived(Packet& p) {
       p.pinned = false;
       ctx_.unpin(*p.msg);
     }
+    // Telemetry rate controls hear of every packet, as the HPCC simulator acknowledges each; a
+    // message's last packet is acknowledged by its ACK token.
+    if (telemetry_ && !last_of_message(p)) send_control(kAck, rcv_nxt_);
     p.route->rc_data->deliver(p);
     return;
   }

@@ -49,12 +49,14 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "rdmasim/profile.hpp"
 #include "rdmasim/rc_stats.hpp"
+#include "sim/telemetry_sink.hpp"
 #include "sim/copy_log.hpp"
 #include "rdmasim/rate_control.hpp"
 #include "sim/net_transport.hpp"
@@ -113,7 +115,7 @@ struct RcOptions {
   RcEndpoint* endpoint = nullptr;    // the application on the ends (null: lat/bw's workloads)
 };
 
-class RcConnection final : public EventHandler, public TxPacer, public NetTransport {
+class RcConnection final : public EventHandler, public TxPacer, public NetTransport, public TelemetrySink {
  public:
   RcConnection(SimContext& ctx, const RcOptions& o);
   ~RcConnection();
@@ -122,6 +124,10 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
 
   /// A path's ACK-direction network stage (it calls the methods below, as its data direction's
   /// stage does): the first one bound also carries NAKs and CNPs.
+  /// Whether its rate control reads the switches' in-band telemetry (the path then asks the
+  /// fabric to stamp its data packets).
+  bool wants_telemetry() const { return telemetry_; }
+  void hop(const Packet& p, const HopTelemetry& h) override;
   void bind_ack(NetworkStage& ack) {
     if (!ack_) ack_ = &ack;
   }
@@ -164,7 +170,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   }
 
  private:
-  enum Control : std::int32_t { kNak = 1, kCnp = 2, kRnrNak = 3, kSack = 4 };
+  enum Control : std::int32_t { kNak = 1, kCnp = 2, kRnrNak = 3, kSack = 4, kAck = 5 };
   enum Timer : std::uint64_t { kRetransmit = 1, kPacer = 2, kRnr = 3 };
 
   Packet& clone(const Packet& p);
@@ -200,6 +206,12 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   Time timeout_;
   std::unique_ptr<RateControl> cc_;  // null: no pacing
   bool cnps_ = false;                // the responder sends CNPs for CE marks
+  bool telemetry_ = false;           // the rate control reads the switches' telemetry (HPCC)
+  // Telemetry of the packets in flight, one per PSN from the oldest unacknowledged (popped by
+  // the ACK that echoes it or a later one): the side table that keeps Packet unchanged.
+  std::deque<PathTelemetry> int_;
+  /// The telemetry of `psn` for its ACK (older entries dropped; null if none was recorded).
+  const PathTelemetry* telemetry_of(std::uint32_t psn);
   Time cnp_interval_{};
   int cnp_tc_ = -1;
   RcCounters c_;
@@ -245,7 +257,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   bool rq_modelled_ = false;
   std::int64_t receives_ = 0;    // receives posted and not yet consumed
   bool rnr_pending_ = false;     // an RNR NAK for rcv_nxt_ is outstanding: later PSNs are dropped
-  Message control_msg_[5];  // the wire identity of NAKs, CNPs, RNR NAKs and selective NACKs (captures)
+  Message control_msg_[6];  // the wire identity of NAKs, CNPs, RNR NAKs, selective NACKs and packet ACKs (captures)
 };
 
 }  // namespace rdmasim

@@ -156,6 +156,8 @@ class NetworkStage final : public Stage, public FabricClient {
   /// The packet continues on its route after this stage.
   void deliver(Packet& p) { forward(p); }
   const FabricFlow& flow() const { return flow_; }
+  /// The switches report this stage's packets' egresses to `sink`.
+  void stamp_telemetry(TelemetrySink& sink) { fabric_.stamp_telemetry(flow_, sink); }
 
  private:
   FabricFlow& flow_;
