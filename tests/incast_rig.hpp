@@ -1,6 +1,6 @@
 // The 16 -> 1 incast the congestion-control tests share: 1 MiB WRITEs at 100 Gb/s on one
 // switch (h1..h16 -> h0), RoCE lossless with ECN at DCQCN's marking defaults, 4 MiB of switch
-// buffer, four messages in flight per sender; and the bottleneck port's counters.
+// buffer, four messages in flight per sender (or N -> 1 the same way); and the bottleneck port's counters.
 #pragma once
 
 #include <cstdint>
@@ -10,19 +10,23 @@
 
 namespace rdmasim::testing {
 
-inline TrafficConfig incast_16_to_1(std::int64_t iters) {
+/// `senders` -> 1 (h1..hN -> h0) on one switch, `iters` 1 MiB WRITEs each under `cc`.
+inline TrafficConfig incast_to_1(int senders, std::int64_t iters, const std::string& cc = "none") {
   TrafficConfig c;
   c.base.topology = LatTopology::fabric;
   c.base.fabric.topology = "single-switch";
-  c.base.fabric.hosts = 17;
+  c.base.fabric.hosts = senders + 1;
+  c.base.fabric.cc = cc;
   c.base.size = Bytes(1 << 20);
   c.base.iters = iters;
   c.base.profile.sw.buffer = Bytes(4 << 20);
   c.tx_depth = 4;
   c.pattern = "incast";
-  c.incast_senders = 16;
+  c.incast_senders = senders;
   return c;
 }
+
+inline TrafficConfig incast_16_to_1(std::int64_t iters) { return incast_to_1(16, iters); }
 
 /// The switch port into h0 (empty counters when there is none).
 inline PortStats bottleneck(const TrafficResult& r) {

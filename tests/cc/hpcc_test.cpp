@@ -71,11 +71,7 @@ TEST(Hpcc, TheBaseRttIsTheSmallestSampleWhenNotGiven) {
 }
 
 TEST(Hpcc, KeepsAnIncastsQueueBelowDcqcns) {
-  const auto run = [](const char* cc) {
-    TrafficConfig c = rdmasim::testing::incast_16_to_1(30);
-    c.base.fabric.cc = cc;
-    return run_traffic(c);
-  };
+  const auto run = [](const char* cc) { return run_traffic(rdmasim::testing::incast_to_1(16, 30, cc)); };
   const TrafficResult none = run("none"), dcqcn = run("dcqcn"), hpcc = run("hpcc");
   using rdmasim::testing::bottleneck;
   // Mean queue at the bottleneck: 1.11 MB with PFC alone, 109 KB with DCQCN, 6.6 KB with HPCC
@@ -94,11 +90,7 @@ TEST(Hpcc, TwoFlowsHoldOneLinkAtEtaWithoutAQueue) {
   // ECN mark (the queue stays below Kmin, 5 KB). It does not make them equal within this run
   // (100 x 1 MiB each: 64.9 and 28.3 Gb/s in the second half): fairness comes only from the
   // additive increase, 40 Mb/s per round trip, as the HPCC paper says of its AI term.
-  TrafficConfig c = rdmasim::testing::incast_16_to_1(100);
-  c.base.fabric.hosts = 3;
-  c.incast_senders = 2;
-  c.base.fabric.cc = "hpcc";
-  const TrafficResult r = run_traffic(c);
+  const TrafficResult r = run_traffic(rdmasim::testing::incast_to_1(2, 100, "hpcc"));
   EXPECT_EQ(r.fabric.pause_frames, 0u);
   EXPECT_EQ(r.fabric.ecn_marked, 0u);
   EXPECT_GT(r.aggregate_bps, 0.9 * 98e9);   // 91.4 Gb/s of 98.0

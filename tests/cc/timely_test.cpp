@@ -47,11 +47,7 @@ TEST(Timely, UpdateRuleStepByStep) {
 TEST(Timely, KeepsAnIncastsQueueBelowNoControl) {
   // The 16 -> 1 incast: without congestion control PFC holds the queue at the switch's
   // thresholds; TIMELY backs off as the RTT grows past t_low and its gradient rises.
-  const auto run = [](const char* cc) {
-    TrafficConfig c = rdmasim::testing::incast_16_to_1(30);
-    c.base.fabric.cc = cc;
-    return run_traffic(c);
-  };
+  const auto run = [](const char* cc) { return run_traffic(rdmasim::testing::incast_to_1(16, 30, cc)); };
   const TrafficResult none = run("none"), timely = run("timely");
   using rdmasim::testing::bottleneck;
   EXPECT_LT(bottleneck(timely).mean_queue_bytes, 0.5 * bottleneck(none).mean_queue_bytes);  // 396 KB vs 1.11 MB
@@ -68,10 +64,7 @@ TEST(Timely, TwoFlowsOnOneBottleneckConvergeToTheirShare) {
   // 10 Gb/s-era setting) this incast's RTT never reaches it, TIMELY keeps both at line rate and
   // PFC does the sharing; with t_low = 5 us the gradient rule runs: by the end both rates are
   // within 10 % of half the link, with half the pause frames.
-  TrafficConfig c = rdmasim::testing::incast_16_to_1(200);
-  c.base.fabric.hosts = 3;
-  c.incast_senders = 2;
-  c.base.fabric.cc = "timely";
+  TrafficConfig c = rdmasim::testing::incast_to_1(2, 200, "timely");
   const TrafficResult fixed = run_traffic(c);
   EXPECT_EQ(fixed.flows[0].rc.final_rate_bps, 100e9);
   apply_override(c.base.profile, "timely.t_low=5us");
