@@ -113,7 +113,7 @@ Fabric::~Fabric() {
 void Fabric::attach(Tracer* tracer, WireTap* tap) {
   tracer_ = tracer;
   tap_ = tap;
-  observed_ = tracer_ || tap_;
+  observed_ = tracer_ || tap_ || telemetry_;
   if (tracer_) {
     tracer_->attach(*this);
     site_base_ = tracer_->port_site(0, Tracer::port_transmit);
@@ -392,7 +392,7 @@ void Fabric::start_next(Port& e) {
   if (Observed && tracer_) traced_depth(e);
   if (opt_.layer == LinkLayer::ib && e.peer_switch) e.cls[q].credits -= w;
   e.path.start<Observed>(p, now, tx_site(e.id));
-  if (telemetry_ && e.node_switch && p.flow->telemetry) [[unlikely]]
+  if (Observed && telemetry_ && e.node_switch && p.flow->telemetry)
     p.flow->telemetry->hop(p, {now, static_cast<std::int64_t>(e.c.tx_bytes) + w, e.queued, e.rate.bits_per_sec()});
   e.cur_in = e.node_switch ? p.fab_port ^ 1 : -1;
   e.cur_tc = p.tc;

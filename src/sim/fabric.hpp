@@ -159,7 +159,7 @@ class Fabric {
   /// Every switch egress the flow's packets leave from reports to `sink` (HPCC's INT).
   void stamp_telemetry(FabricFlow& f, TelemetrySink& sink) {
     f.telemetry = &sink;
-    telemetry_ = true;
+    telemetry_ = observed_ = true;  // stamped on the observed path: the plain one pays nothing
   }
   /// `p` is ready at its source NIC's egress now (its ledger is accounted up to now), in traffic
   /// class `tc` (< 0: the data class, switch.data_tc).
@@ -301,7 +301,7 @@ class Fabric {
   std::vector<PfcDeadlock> deadlock_reports_;
   Tracer* tracer_ = nullptr;
   WireTap* tap_ = nullptr;
-  bool observed_ = false;  // tracer_ or tap_
+  bool observed_ = false;  // tracer_, tap_ or telemetry_
   TraceSite site_base_ = 0, node_site_base_ = 0;
 };
 
