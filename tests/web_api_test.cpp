@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "io/json_report.hpp"
+#include "rdmasim/scenario.hpp"
 #include "io/list_report.hpp"
 #include "web/presets.hpp"
 #include "web/web_server.hpp"
@@ -96,6 +97,20 @@ TEST_F(WebApi, LatencyRunReportsTheSameMetricsAsTheCli) {
   EXPECT_GT(j["samples"].get<int>(), 10);
 }
 
+TEST_F(WebApi, OpenLoopFlowsRunObservedWithTheLibrarysFigures) {
+  // Watching never changes what is simulated: the API's observed run has the unobserved
+  // library run's figures, and its samples count every flow.
+  const char* flows = R"({"command":"flows","workload":{"cdf":"hadoop","flows":40,"load":0.5}})";
+  const json j = finished(start(flows));
+  ASSERT_EQ(j["status"], "done") << j.dump();
+  const RunResult r = run(parse_scenario(flows, "body", true));
+  EXPECT_EQ(j["metrics"]["completed"], 40);
+  EXPECT_DOUBLE_EQ(j["metrics"]["slowdown.all.p99"].get<double>(), r.metric("slowdown.all.p99"));
+  EXPECT_DOUBLE_EQ(j["metrics"]["slowdown.all.p50"].get<double>(), r.metric("slowdown.all.p50"));
+  EXPECT_EQ(j["messages"], 40);
+  EXPECT_GT(j["samples"].get<int>(), 5);
+}
+
 TEST_F(WebApi, EventStreamDeliversStatusSamplesAndDone) {
   const std::string id = start(R"({"command":"bw","workload":{"size":"64KiB","iters":300}})");
   std::string all;
@@ -142,8 +157,11 @@ TEST_F(WebApi, PresetsParseAndRun) {
 
 TEST_F(WebApi, BadScenariosNameTheKey) {
   expect_error(post(R"({"command":"lat",)"), 400, "", "invalid JSON");
-  // Open-loop runs are not observed (no API limits would stop them) and name server files.
-  expect_error(post(R"({"command":"flows","workload":{"flows":10}})"), 422, "command", "not over the API yet");
+  // Open-loop runs may not name files on the server.
+  expect_error(post(R"({"command":"flows","workload":{"flow_file":"/etc/passwd"}})"), 400, "workload.flow_file",
+               "files on the server");
+  expect_error(post(R"({"command":"flows","workload":{"cdf":"/etc/passwd"}})"), 400, "workload.cdf",
+               "not a file on the server");
   expect_error(post(R"({"command":"lat","workload":{"itrs":3}})"), 400, "workload.itrs", "unknown key");
   expect_error(post(R"({"command":"lat","workload":{"iters":"x"}})"), 400, "workload.iters", "expected an integer");
   expect_error(post(R"([1,2])"), 400, "", "");

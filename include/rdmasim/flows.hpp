@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "rdmasim/exports.hpp"
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/rc_stats.hpp"
@@ -113,8 +114,9 @@ struct FlowsResult {
 
 /// Runs the flows on `base`'s switched fabric. std::invalid_argument for a bad flow (a host out
 /// of range, a flow to itself, start times out of order), more than kMaxOpenLoopFlows, or a
-/// configuration the fabric refuses.
-FlowsResult run_flows(const FlowsConfig& c);
+/// configuration the fabric refuses. `exports` may carry a live probe (rdmasim::run's
+/// observer); a trace or capture of an open-loop run is refused (not modelled yet).
+FlowsResult run_flows(const FlowsConfig& c, Exports* exports = nullptr);
 
 /// The buckets of `flows`' slowdowns (completed flows only).
 std::vector<SlowdownRow> slowdown_buckets(const std::vector<FlowRecord>& flows);

@@ -167,7 +167,7 @@ struct RunResult {
 
 /// Runs the scenario as its command would (one size: workload.all is refused) and returns its
 /// metrics and result. `observer` (optional) watches it (rdmasim/observer.hpp); the budget
-/// simulates nothing and is not observed, nor (yet) is an open-loop `flows` run. run() writes no files: a scenario with outputs
+/// simulates nothing and is not observed. run() writes no files: a scenario with outputs
 /// (trace, pcap, csv) is refused unless the caller passes `exports`, the recorders it opened
 /// and will write (rdmasim/exports.hpp; `rdmasim` does), and keeps the per-message samples a
 /// CSV needs in the result (config.record_samples).

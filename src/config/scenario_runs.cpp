@@ -1,5 +1,6 @@
 #include "config/scenario_runs.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cmath>
@@ -115,7 +116,7 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
       break;
     }
     case Command::flows: {
-      const FlowsResult& r = out.detail.emplace<FlowsResult>(run_flows(to_flows_config(s.options)));
+      const FlowsResult& r = out.detail.emplace<FlowsResult>(run_flows(to_flows_config(s.options), exports));
       m.push_back({"flows", static_cast<double>(r.flows.size())});
       m.push_back({"completed", static_cast<double>(r.completed)});
       m.push_back({"offered_load", r.offered_load});
@@ -152,7 +153,7 @@ RunResult run(const Scenario& s, RunObserver* observer, Exports* exports) {
   if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: a run takes one size");
   RunResult out;
   out.command = s.command;
-  if (!observer || s.command == Command::budget || s.command == Command::flows) {
+  if (!observer || s.command == Command::budget) {
     config::run_into(s, c, exports, out);
     return out;
   }
@@ -163,7 +164,13 @@ RunResult run(const Scenario& s, RunObserver* observer, Exports* exports) {
     const int flows = !o.pattern.empty()        ? bottleneck_sharing(config::to_traffic_config(o))
                       : s.command == Command::bw ? o.qps * (o.bidirectional ? 2 : 1)
                                                  : 1;
-    po.interval = first_slice(c, s.command == Command::lat, flows, po.target_samples);
+    if (s.command == Command::flows) {  // about target_samples slices over the arrivals
+      const std::vector<FlowArrival> arrivals = config::to_flows_config(o).flows;
+      const Time span = arrivals.empty() ? Time::us(1) : std::max(arrivals.back().start, Time::us(1));
+      po.interval = std::max(Time::ns(100), Time::ps(span.count_ps() / std::max(1, po.target_samples)));
+    } else {
+      po.interval = first_slice(c, s.command == Command::lat, flows, po.target_samples);
+    }
   }
   po.sink = [observer](Sample&& x) { observer->on_sample(std::move(x)); };
   SampleProbe probe(po);

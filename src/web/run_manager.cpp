@@ -1,5 +1,7 @@
 #include "web/run_manager.hpp"
 
+#include "rdmasim/flows.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -80,10 +82,16 @@ std::string RunManager::submit(RunRequest req) {
     throw ApiError(400, "host_profile", "host_profile: files on the server cannot be named over the API");
   if (s.options.all) throw ApiError(422, "workload.all", "workload.all: one message size per run over the API");
   if (s.command == Command::demo) throw ApiError(422, "command", "command: lat, bw or budget");
-  // An open-loop run is not observed (run() neither samples it nor stops it at the API's event
-  // and simulated-time limits), and its flow and CDF files would be the server's.
-  if (s.command == Command::flows)
-    throw ApiError(422, "command", "command: flows runs from the command line (`rdmasim flows`), not over the API yet");
+  // An open-loop run's flow and CDF files would be the server's: only registered distributions.
+  if (!s.options.open_loop.flow_file.empty())
+    throw ApiError(400, "workload.flow_file", "workload.flow_file: files on the server cannot be named over the API");
+  if (s.command == Command::flows) {
+    bool named = false;
+    for (const FlowSizeCdf* d : flow_size_cdfs()) named = named || d->name == s.options.open_loop.cdf;
+    if (!named)
+      throw ApiError(400, "workload.cdf",
+                     "workload.cdf: over the API a registered distribution (`rdmasim list`), not a file on the server");
+  }
   LatConfig c;
   try {
     c = config::scenario_config(s);
@@ -111,7 +119,10 @@ std::string RunManager::submit(RunRequest req) {
     throw ApiError(400, "ports", "ports: only a switched network.topology has ports to watch");
   }
   const std::int64_t flows = s.command == Command::budget ? 0 : flow_count(s.options, hosts);
-  const double messages = static_cast<double>(flows) * static_cast<double>(s.options.iters);
+  // An open-loop run posts one message per flow.
+  const double messages = s.command == Command::flows
+                              ? static_cast<double>(config::to_flows_config(s.options).flows.size())
+                              : static_cast<double>(flows) * static_cast<double>(s.options.iters);
   if (messages > static_cast<double>(limits_.max_messages))
     throw ApiError(422, "workload.iters",
                    "workload.iters: " + std::to_string(s.options.iters) + " iterations x " + std::to_string(flows) +

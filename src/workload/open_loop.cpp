@@ -10,6 +10,7 @@
 #include "model/path.hpp"
 #include "rdmasim/flows.hpp"
 #include "sim/rc_connection.hpp"
+#include "workload/export_session.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
@@ -53,6 +54,7 @@ class OpenLoop final : public MessageSink, public EventHandler {
   }
 
   const PathInstance* path(std::size_t i) const { return paths_[i].get(); }
+  HostResources& host(int h) { return *hosts_[static_cast<std::size_t>(h)]; }
   std::int64_t violations = 0;
   Time last_completion{};
 
@@ -119,7 +121,9 @@ std::vector<SlowdownRow> slowdown_buckets(const std::vector<FlowRecord>& flows) 
           bucket(flows, "long (>= 1MB)", kM, kInf),     bucket(flows, "all", 0, kInf)};
 }
 
-FlowsResult run_flows(const FlowsConfig& c) {
+FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
+  if (exports && (exports->trace() || exports->pcap() || exports->options().hop_ledger))
+    throw std::invalid_argument("flows: --trace/--pcap/--hop-ledger of an open-loop run are not modelled yet");
   LatConfig base = c.base;
   if (base.topology != LatTopology::fabric) throw std::invalid_argument("open-loop flows run on a switched --topology");
   if (base.transport != Transport::rdma || base.test != TestKind::write)
@@ -150,7 +154,16 @@ FlowsResult run_flows(const FlowsConfig& c) {
   for (std::size_t i = 0; i < c.flows.size(); ++i) r.flows[i].flow = c.flows[i];
   SimWorld w(base.seed);
   OpenLoop loop(r.config, w, topo, r.flows);
+  if (!c.flows.empty()) {  // the fabric before the first arrival, so a probe sees its ports
+    const FabricNetwork first(topo, base.profile, fabric_options(base), c.flows[0].src, c.flows[0].dst,
+                              base.fabric.udp_sport);
+    w.fabric_for(*first.forward_flow);
+  }
+  ExportSession session(exports, w, base);
+  for (int h = 0; h < hosts; ++h) session.add_host(loop.host(h), h);
+  session.start(c.flows.empty() ? 0 : c.flows[0].src);
   loop.run();
+  session.finish();
   r.events = w.sched.executed();
   r.invariant_violations = loop.violations;
   r.simulated = loop.last_completion;
