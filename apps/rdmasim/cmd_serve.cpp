@@ -13,7 +13,7 @@ namespace rdmasim::cli {
 
 std::function<int()> add_serve_command(CLI::App& app, CLI::App*& sub) {
   auto o = std::make_shared<web::ServerOptions>();
-  sub = app.add_subcommand("serve", "web dashboard: the lessons' visualizations driven by the simulator (JSON API)");
+  sub = app.add_subcommand("serve", "web dashboard: latency ledgers, fabric heat maps and runs driven by the simulator (JSON API)");
   sub->add_option("--port", o->port, "TCP port (0: any free port, printed)")->check(CLI::Range(0, 65535))->capture_default_str();
   sub->add_option("--bind", o->bind, "address to listen on")->capture_default_str();
   sub->add_option("--allow-host", o->allowed_hosts,

@@ -7,7 +7,7 @@
 // (t_completed[i+w-1] - t_posted[i]) / w, posts in post order and completions in completion
 // order, as perftest indexes them across QPs). Also reported: the ideal goodput of the path's
 // bottleneck link, B x payload / bytes on the wire (B: the slowest cable on the route), which
-// the lesson's "raise the MTU" advice moves.
+// the classic "raise the MTU" advice moves.
 //
 // QPs (-q): every QP posts `iters` messages (perftest: iters x qps in all); over a fabric each
 // QP is its own RC connection with its own UDP source port (sport, sport + 1, ...), so ECMP

@@ -1,7 +1,7 @@
-// The lessons' progressive story on one path, as simulations: TCP baseline -> kernel bypass
-// -> zero copy -> full RDMA (completion by polling), plus the first lesson's what-if
+// The classic RDMA latency story on one path, as simulations: TCP baseline -> kernel bypass
+// -> zero copy -> full RDMA (completion by polling), plus the toy model's what-if
 // "RDMA without zero copy". Each step is a full `lat` run (SEND ping-pong, perftest stats and
-// ledger); the summary reproduces the first lesson's printout.
+// ledger); the summary reproduces the toy model's printout.
 #pragma once
 
 #include <string>
@@ -25,7 +25,7 @@ struct DemoSizeRow {
 
 struct DemoResult {
   std::vector<DemoStep> steps;  // the four progressive steps
-  LatResult rdma_no_zero_copy;  // full RDMA with zero copy off (the lesson's "partial")
+  LatResult rdma_no_zero_copy;  // full RDMA with zero copy off (the "partial" step)
   double latency_cut_pct = 0;   // (1 - rdma_avg / tcp_avg) * 100
   double zero_copy_share_pct = 0;  // (no_zc_avg - rdma_avg) / (tcp_avg - rdma_avg) * 100
   std::vector<DemoSizeRow> by_size;  // the same steps at larger messages (where copies matter)

@@ -190,7 +190,7 @@ struct BudgetResult {
   int rtt_factor = 2;
   Ledger rtt;                         // one uncontended exchange (expected jitter included)
   double reported_ps = 0;             // rtt / rtt_factor: comparable with t_typical
-  // The lessons' formulas evaluated with the same parameters (one direction of the exchange).
+  // The textbook latency formulas evaluated with the same parameters (one direction of the exchange).
   Bytes message_wire_bytes{};
   Time lesson_transmit{};             // S/B with S = bytes on the wire
   Time lesson_propagate{};            // D/v

@@ -1,6 +1,6 @@
 // The latency ledger: where every picosecond of a message's end-to-end time went.
 //
-// The four top-level categories are the lesson's L_e2e = L_queue + L_transmit + L_propagate +
+// The four top-level categories are the classic L_e2e = L_queue + L_transmit + L_propagate +
 // L_process; process is subdivided by what does the work. Invariant (checked for every
 // completed message): the entries sum exactly, in integer picoseconds, to the end-to-end time.
 //

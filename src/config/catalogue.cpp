@@ -56,7 +56,7 @@ std::vector<Component> build() {
                  "--pattern / workload.pattern" + (p->params.empty() ? std::string() : "; " + p->params), {}});
   c.push_back({"workload", "lat", "perftest ib_*_lat ping-pong (and kernel TCP), perftest statistics and the ledger", "rdmasim lat", {}});
   c.push_back({"workload", "bw", "perftest ib_*_bw window of acknowledged WRITE/SEND; many flows with --pattern", "rdmasim bw", {}});
-  c.push_back({"workload", "budget", "closed-form max-plus evaluation of the same path, the lessons' formulas", "rdmasim budget", {}});
+  c.push_back({"workload", "budget", "closed-form max-plus evaluation of the same path, the textbook latency formulas", "rdmasim budget", {}});
   c.push_back({"workload", "allreduce", "nccl-tests all_reduce_perf: AllReduce across hosts x GPUs on a fabric, GPUDirect or staged",
                "rdmasim allreduce", {}});
   c.push_back({"workload", "flows", "open-loop flows: Poisson arrivals from a flow-size distribution at a load, or a "

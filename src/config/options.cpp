@@ -353,17 +353,13 @@ AllReduceConfig to_allreduce_config(const ScenarioOptions& l) {
   return c;
 }
 
-namespace {
-
-std::string read_input(const std::string& path, const char* option) {
+std::optional<std::string> read_text_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::invalid_argument(std::string(option) + " " + path + ": cannot read the file");
+  if (!f) return std::nullopt;
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
 }
-
-}  // namespace
 
 FlowsConfig to_flows_config(const ScenarioOptions& o) {
   const OpenLoopOptions& l = o.open_loop;
@@ -375,20 +371,22 @@ FlowsConfig to_flows_config(const ScenarioOptions& o) {
   if (!l.flow_file.empty()) {
     if (l.cdf != defaults.cdf || l.load != defaults.load || l.count != 0 || !o.duration.empty())
       throw std::invalid_argument("--flow-file lists the flows: drop --cdf/--load/--flows/-D");
-    c.flows = parse_hpcc_flow_file(read_input(l.flow_file, "--flow-file"), l.flow_file);
+    const std::optional<std::string> text = read_text_file(l.flow_file);
+    if (!text) throw std::invalid_argument("--flow-file " + l.flow_file + ": cannot read the file");
+    c.flows = parse_hpcc_flow_file(*text, l.flow_file);
     return c;
   }
   const std::vector<const FlowSizeCdf*> cdfs = flow_size_cdfs();
   const bool named = std::any_of(cdfs.begin(), cdfs.end(), [&](const FlowSizeCdf* d) { return d->name == l.cdf; });
   FlowSizeCdf file;
   if (!named) {
-    std::ifstream probe(l.cdf);
-    if (!probe) {
+    const std::optional<std::string> text = read_text_file(l.cdf);
+    if (!text) {
       std::string names;
       for (const FlowSizeCdf* d : cdfs) names += (names.empty() ? "" : ", ") + d->name;
       throw std::invalid_argument("--cdf: \"" + l.cdf + "\" is neither a distribution (" + names + ") nor a readable file");
     }
-    file = parse_flow_size_cdf(read_input(l.cdf, "--cdf"), l.cdf);
+    file = parse_flow_size_cdf(*text, l.cdf);
   }
   const Time duration = !o.duration.empty() ? parse_seconds_or_time(o.duration, "-D/--duration")
                         : l.count > 0       ? Time::zero()

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,8 @@ std::vector<std::int64_t> all_sizes();
 std::int64_t parse_nccl_size(const std::string& v, const char* flag);
 /// Throws std::invalid_argument naming the flag.
 AllReduceConfig to_allreduce_config(const ScenarioOptions& o);
+/// The whole file, or nothing when it cannot be opened (scenario, flow and CDF files).
+std::optional<std::string> read_text_file(const std::string& path);
 /// `flows`: the fabric and the flow list — read from --flow-file, or drawn (Poisson arrivals
 /// from --cdf at --load for -D / --flows; the topology's hosts, the link rate and --seed).
 /// Throws std::invalid_argument naming the option (and the file and line of a bad file).

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -326,12 +325,10 @@ Scenario parse_scenario(std::string_view text, const std::string& name, bool jso
 }
 
 Scenario load_scenario(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::invalid_argument(path + ": cannot read the scenario file");
-  std::stringstream ss;
-  ss << f.rdbuf();
+  const std::optional<std::string> text = config::read_text_file(path);
+  if (!text) throw std::invalid_argument(path + ": cannot read the scenario file");
   const bool json = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-  return parse_scenario(ss.str(), path, json);
+  return parse_scenario(*text, path, json);
 }
 
 void apply_override(Scenario& s, std::string_view assignment) {

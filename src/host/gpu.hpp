@@ -1,7 +1,7 @@
 // GpuCopyEngine: a GPU's device<->host copy engine (cudaMemcpyAsync-like): one copy of B bytes
 // costs gpu.copy_latency + B / gpu.copy_bw on the host's copy-engine FIFO server, charged to
 // `gpu`. The CPU-staged path uses it on both ends (D2H before the NIC reads the host buffer,
-// H2D after the NIC wrote it): whole messages (non-pipelined, the lesson's
+// H2D after the NIC wrote it): whole messages (non-pipelined, the textbook's
 // T = D/B_cpu + D/B_pcie + D/B_link) or chunk by chunk (pipelined: between the NIC's split and
 // merge, the first packet of each chunk pays the chunk's D2H copy and the last packet of each
 // chunk pays its H2D copy, so chunk k's copy overlaps chunk k-1's transfer and the message

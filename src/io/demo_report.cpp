@@ -50,7 +50,7 @@ void print_demo(std::FILE* out, const DemoResult& d) {
   }
   const auto& tcp = d.steps.front().result.stats;
   const auto& rdma = d.steps.back().result.stats;
-  std::fprintf(out, "\nThe first lesson's printout, from the simulation:\n");
+  std::fprintf(out, "\nThe toy model's printout, from the simulation:\n");
   std::fprintf(out, "TCP   avg %.2f us  p50 %.2f us\n", tcp.avg_us(), tcp.typical_us());
   std::fprintf(out, "RDMA  avg %.2f us  p50 %.2f us\n", rdma.avg_us(), rdma.typical_us());
   std::fprintf(out, "RDMA(no zero-copy) avg %.2f us\n", d.rdma_no_zero_copy.stats.avg_us());

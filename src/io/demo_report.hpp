@@ -1,5 +1,5 @@
 // Printing of the progressive demo: the ledgers side by side (a column per step), each
-// step's saving and its share of the total, and the first lesson's summary lines.
+// step's saving and its share of the total, and the toy model's summary lines.
 #pragma once
 
 #include <cstdio>

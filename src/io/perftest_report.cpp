@@ -226,7 +226,7 @@ void print_budget(std::FILE* out, const BudgetResult& b) {
   std::fprintf(out, " %-12s %12.3f %7.1f%%   (%" PRId64 " ps)\n", "total", total / 1e6, 100.0,
                static_cast<std::int64_t>(total));
   std::fprintf(out, "%s", kResultLine);
-  std::fprintf(out, " The lessons' formulas with these parameters (one direction):\n");
+  std::fprintf(out, " The textbook formulas with these parameters (one direction):\n");
   std::fprintf(out, "   L_e2e = L_queue + S/B + D/v + L_process\n");
   std::fprintf(out, "   S/B   = %" PRId64 " B on the wire / %s = %.3f usec\n", b.message_wire_bytes.count(),
                format_rate(c.profile.link.rate).c_str(), b.lesson_transmit.to_us());
@@ -237,7 +237,7 @@ void print_budget(std::FILE* out, const BudgetResult& b) {
                b.kernel_rx.to_us(), (b.kernel_tx + b.kernel_rx).to_us());
   std::fprintf(out, "   T_saved = (n-1)(T_copy + T_switch) = (%d-1)(%.3f + %.3f) = %.3f usec\n", b.copies_n,
                b.copy_one.to_us(), b.switch_one.to_us(), b.zero_copy_saving.to_us());
-  std::fprintf(out, "     (the lesson's estimate; the model's --zero-copy off adds host.tx_copies + host.rx_copies\n"
+  std::fprintf(out, "     (the formula's estimate; the model's --zero-copy off adds host.tx_copies + host.rx_copies\n"
                     "      copies and no syscalls, so compare the ledgers of `lat --zero-copy on|off`)\n");
   std::fprintf(out, "%s", kResultLine);
 }

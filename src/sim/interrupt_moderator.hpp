@@ -3,7 +3,7 @@
 // fires when `frames` are pending or `usecs` after the first pending one arrived, whichever
 // comes first, and releases every pending packet in arrival order; the first is marked as the
 // batch head (it pays the irq cost downstream). The wait is charged to `interrupt`: it is the
-// lesson's L_batch. frames == 1 means no moderation. Tie rule: a packet arriving exactly when
+// formula's L_batch. frames == 1 means no moderation. Tie rule: a packet arriving exactly when
 // the timer expires does not join the expiring batch (the timer fires first), whatever the
 // order of the two events at that instant.
 #pragma once
@@ -29,7 +29,7 @@ class InterruptModerator : public EventHandler {
   void arrive(Packet& p, Stage& owner, Time usecs, int frames, bool adaptive = false);
   std::uint64_t interrupts() const { return interrupts_; }
   std::uint64_t packets() const { return packets_; }
-  /// Sum and maximum of the packets' waits here (the lesson's L_batch), measured.
+  /// Sum and maximum of the packets' waits here (the formula's L_batch), measured.
   Time total_wait() const { return total_wait_; }
   Time max_wait() const { return max_wait_; }
 
