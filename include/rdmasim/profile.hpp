@@ -250,6 +250,8 @@ struct ParamDef {
   std::string source;  // where the default comes from
   std::function<std::string(const Profile&)> get;
   std::function<void(Profile&, std::string_view)> set;  // throws std::invalid_argument
+  std::string range;                                     // the values it accepts: "1..31", "0 (off) or 16KiB..1GiB"
+  std::function<bool(const Profile&)> in_range;          // the profile's value is one of them
 };
 
 const std::vector<ParamDef>& profile_params();
@@ -258,7 +260,8 @@ const std::vector<ParamDef>& profile_params();
 /// (and, for an unknown key, the nearest valid keys).
 void apply_override(Profile& p, std::string_view assignment);
 
-/// Checks ranges (rates > 0, counts >= 0, PCIe gen 1..5, ...). Throws std::invalid_argument.
+/// Checks every parameter against its ParamDef's range, then the relations between parameters
+/// (switch.pfc_xoff <= switch.buffer, ...). Throws std::invalid_argument naming the key.
 void validate(const Profile& p);
 
 }  // namespace rdmasim

@@ -13,6 +13,7 @@ nlohmann::ordered_json list_json() {
     nlohmann::ordered_json o;
     o["key"] = d.key;
     o["type"] = d.type;
+    o["range"] = d.range;
     for (const std::string& name : profile_names()) o[name] = d.get(make_profile(name));
     o["help"] = d.help;
     o["source"] = d.source;
@@ -37,10 +38,11 @@ void print_list(std::FILE* out) {
     std::fprintf(out, "%-18s %-24s %s  [%s]\n", c.kind.c_str(), c.name.c_str(), c.description.c_str(),
                  c.selected_by.c_str());
   std::fprintf(out, "\nParameters (profiles: default, seed-demo; set with --set key=value or [params] in a scenario):\n\n");
-  std::fprintf(out, "%-24s %-7s %-12s %-12s %s\n", "parameter", "type", "default", "seed-demo", "meaning [source]");
+  std::fprintf(out, "%-24s %-7s %-12s %-12s %-24s %s\n", "parameter", "type", "default", "seed-demo", "range",
+               "meaning [source]");
   for (const ParamDef& d : profile_params())
-    std::fprintf(out, "%-24s %-7s %-12s %-12s %s [%s]\n", d.key.c_str(), d.type.c_str(), d.get(def).c_str(),
-                 d.get(seed).c_str(), d.help.c_str(), d.source.c_str());
+    std::fprintf(out, "%-24s %-7s %-12s %-12s %-24s %s [%s]\n", d.key.c_str(), d.type.c_str(), d.get(def).c_str(),
+                 d.get(seed).c_str(), d.range.c_str(), d.help.c_str(), d.source.c_str());
 }
 
 }  // namespace rdmasim
