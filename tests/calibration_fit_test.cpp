@@ -33,17 +33,11 @@ CalibrationReport synthetic() {
   return r;
 }
 
-Profile fitted(const FitResult& f) {
-  Profile p = make_profile("default");
-  for (const auto& [k, v] : f.parameters) apply_override(p, k + "=" + v);
-  return p;
-}
-
 }  // namespace
 
 TEST(CalibrationFit, DerivesEachParameter) {
   const FitResult f = fit_host_profile(synthetic());
-  const Profile p = fitted(f);
+  const Profile p = fitted_profile(f);
   EXPECT_EQ(p.kernel.syscall, Time::ns(200));
   EXPECT_EQ(p.kernel.wakeup, Time::ns(2600));
   EXPECT_EQ(p.mem.copy_fixed, Time::ns(40));
@@ -56,7 +50,7 @@ TEST(CalibrationFit, DerivesEachParameter) {
 
 TEST(CalibrationFit, ModelReproducesTheFittedMeasurementExactly) {
   const CalibrationReport r = synthetic();
-  const std::vector<CheckRow> rows = check_model(r, fitted(fit_host_profile(r)));
+  const std::vector<CheckRow> rows = check_model(r, fitted_profile(fit_host_profile(r)));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_DOUBLE_EQ(rows[0].model_p50_ns, 9000.0);
   EXPECT_DOUBLE_EQ(rows[0].measured_p50_ns, 9000.0);
@@ -68,7 +62,7 @@ TEST(CalibrationFit, ImpossibleMeasurementsClampWithANote) {
   CalibrationReport r = synthetic();
   r.tcp[0].one_way.p50_ns = 100;  // faster than its known parts
   const FitResult f = fit_host_profile(r);
-  EXPECT_EQ(fitted(f).kernel.rx_stack, Time::zero());
+  EXPECT_EQ(fitted_profile(f).kernel.rx_stack, Time::zero());
   bool noted = false;
   for (const auto& n : f.notes) noted = noted || n.find("set to 0") != std::string::npos;
   EXPECT_TRUE(noted);
@@ -96,8 +90,16 @@ TEST(CalibrationFit, CopyBandwidthFromTheSingleSegmentSlope) {
   t.one_way.count = 100;
   t.one_way.p50_ns = 9000 + 0.4 * 32767;  // 0.2 ns/B per copy, two copies: 5 GB/s
   r.tcp.push_back(t);
-  const Profile p = fitted(fit_host_profile(r));
+  const Profile p = fitted_profile(fit_host_profile(r));
   EXPECT_NEAR(static_cast<double>(p.mem.copy_bw.bits_per_sec()), 40e9, 1e3);
   // The 1 B point is still reproduced exactly with that bandwidth.
   EXPECT_DOUBLE_EQ(check_model(r, p)[0].model_p50_ns, 9000.0);
+}
+
+TEST(CalibrationFit, FitTextListsEveryParameterAndNote) {
+  const FitResult f = fit_host_profile(synthetic());
+  const std::string text = fit_text(f);
+  EXPECT_EQ(text.rfind("\nFitted host profile:\n", 0), 0u);
+  for (const auto& [k, v] : f.parameters) EXPECT_NE(text.find(k), std::string::npos) << k;
+  for (const std::string& n : f.notes) EXPECT_NE(text.find("  note: " + n + "\n"), std::string::npos) << n;
 }

@@ -61,7 +61,7 @@ expect_ok "bisection bandwidth 400Gbps" topo --topology leaf-spine --leaves 4 --
 expect_error "fat-tree: k must be even" topo --k 5
 expect_error "--to: no host \"h16\"" topo --k 4 --from h0 --to h16
 expect_error "--from and --to go together" topo --from h0
-expect_error "--topology: torus not in" topo --topology torus
+expect_error '--topology: unknown value "torus" (valid: back-to-back' topo --topology torus
 
 expect_ok "ECMP route    : h0 -> edge0.0 -> agg0." lat --topology fat-tree --from h0 --to h15 -n 20
 expect_ok "route: h0 -> leaf0 -> spine" budget --topology leaf-spine --from h0 --to h9
@@ -174,7 +174,7 @@ expect_error "pcie.gen: integer out of range" lat --set pcie.gen=999999999999999
 expect_error "limit 1048576" lat -s 1073741824 --mtu 256 -n 5
 expect_error "would simulate more than 11 days" lat -n 100000000 -s 1073741824
 expect_error "cannot write there" calibrate --quick -o /nonexistent/dir/x.toml
-expect_error "single-switch: hosts must be 2..100000" topo --topology single-switch --hosts 2000000000
+expect_error "--hosts: must be 2..100000, got 2000000000" topo --topology single-switch --hosts 2000000000
 expect_error "flows (limit 20000)" bw --pattern alltoall --topology fat-tree --k 16
 expect_error "must stay below 65536" bw --topology fat-tree --pattern permutation --sport 65535
 

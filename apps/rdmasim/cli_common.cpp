@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "config/scenario_keys.hpp"
+#include "config/tool_habits.hpp"
 
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
@@ -20,9 +21,9 @@ CLI::Validator unsigned_number() {
       "UINT");
 }
 
-void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd) {
+void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd, const std::function<bool(const ScenarioKey&)>& only) {
   for (const ScenarioKey& k : scenario_keys()) {
-    if ((k.commands & command_bit(cmd)) == 0 || k.flags.empty()) continue;
+    if ((k.commands & command_bit(cmd)) == 0 || k.flags.empty() || (only && !only(k))) continue;
     const ScenarioKey* key = &k;
     const auto set = [&o, key](const std::string& v) {
       try {
@@ -60,60 +61,22 @@ void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd) {
 
 void note(const std::string& text) { std::fprintf(stderr, "rdmasim: note: %s\n", text.c_str()); }
 
-void add_perftest_habits(CLI::App& app) {
-  const auto ignored = [&app](const char* flags, const char* what, const char* why) {
-    app.add_option_function<std::string>(
-        flags,
-        [flags, why](const std::string& v) {
-          const std::string f(flags);
-          note(f.substr(0, f.find(',')) + " " + v + ": ignored (" + why + ")");
-        },
-        std::string("perftest's ") + what + ": accepted and ignored");
-  };
-  ignored("-d,--ib-dev", "RDMA device", "the simulated NIC is the profile's: --profile");
-  ignored("-i,--ib-port", "device port", "the simulated NIC has one port");
-  ignored("-x,--gid-index", "GID index", "RoCEv2 addressing is simulated");
-  ignored("-p,--port", "TCP port of the connection exchange", "nothing listens: both ends are simulated");
-  app.add_flag_callback("-F,--CPU-freq", [] { note("-F: ignored (no CPU frequency to check)"); },
-                        "perftest's CPU-frequency check: accepted and ignored");
-  app.add_flag_callback("--cpu_util", [] { note("--cpu_util: the simulated hosts' CPU use is always printed"); },
-                        "perftest's CPU utilisation report: always printed");
-  app.add_option_function<std::string>(
-      "-c,--connection",
-      [](const std::string& v) {
-        if (v != "RC")
-          throw CLI::ValidationError("--connection", v + ": rdmasim models RC (reliable connected) QPs only");
-      },
-      "perftest's connection type: RC (the one modelled)");
-  app.add_flag_callback(
-      "--run_infinitely",
-      [] {
-        throw CLI::ValidationError("--run_infinitely", "a simulation needs an end: give -D/--duration (simulated time)");
-      },
-      "refused: a simulation needs an end (-D)");
-}
-
-void add_nccl_tests_habits(CLI::App& app) {
-  const auto only = [&app](const char* flags, const char* modelled, const char* help) {
-    app.add_option_function<std::string>(
-        flags,
-        [flags, modelled](const std::string& v) {
-          const std::string f(flags);
-          if (v != modelled)
-            throw CLI::ValidationError(f.substr(f.find(',') + 1), v + ": rdmasim models " + std::string(modelled) + " only");
-        },
-        help);
-  };
-  only("-c,--check", "1", "nccl-tests' result check: 1 (results are always checked)");
-  only("-o,--op", "sum", "nccl-tests' reduction: sum (the one modelled)");
-  only("-d,--datatype", "float", "nccl-tests' data type: float (the one modelled)");
-  only("-t,--nthreads", "1", "nccl-tests' threads per process: 1 (ranks are hosts x -g)");
-  app.add_option_function<std::string>(
-      "-z,--blocking", [](const std::string& v) { note("-z " + v + ": ignored (one simulated process per host)"); },
-      "nccl-tests' blocking collectives: accepted and ignored");
-  app.add_option_function<std::string>(
-      "-a,--average", [](const std::string& v) { note("-a " + v + ": ignored (every rank is simulated: one figure)"); },
-      "nccl-tests' how ranks' times are combined: accepted and ignored");
+void add_tool_habits(CLI::App& app, Command cmd) {
+  for (const ToolHabit& h : tool_habits()) {
+    if ((h.commands & command_bit(cmd)) == 0) continue;
+    const ToolHabit* habit = &h;
+    const auto take = [habit](const std::string& v) {
+      if (habit->kind == ToolHabit::Kind::note) return note(habit_note(*habit, v));
+      if (habit->kind == ToolHabit::Kind::refuse || v != habit->value) {
+        const std::string e = habit_error(*habit, v);
+        throw CLI::ValidationError(e.substr(0, e.find(": ")), e.substr(e.find(": ") + 2));
+      }
+    };
+    if (h.value.empty())
+      app.add_flag_callback(h.flags, [take] { take(""); }, habit_help(h));
+    else
+      app.add_option_function<std::string>(h.flags, take, habit_help(h));
+  }
 }
 
 void add_lat_options(CLI::App& app, ScenarioOptions& o, Command cmd) {
@@ -123,7 +86,7 @@ void add_lat_options(CLI::App& app, ScenarioOptions& o, Command cmd) {
   app.add_flag("--json", o.json, "print JSON instead of tables");
   if (cmd == Command::bw) app.add_flag("--report-gbits,--report_gbits", o.report_gbits, "report Gb/s instead of MiB/s");
   if (cmd == Command::lat || cmd == Command::bw) {
-    add_perftest_habits(app);
+    add_tool_habits(app, cmd);
     app.add_flag("--connect-per-msg", o.connect_per_msg, "a new RC connection for every message, timed (connection.reuse = 1)");
     app.add_flag("--quiet", o.quiet, "no progress line on stderr (it is shown only when stderr is a terminal "
                                      "and the run takes more than a second)");

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,18 +25,14 @@ using namespace rdmasim::config;  // the options and their conversions, by their
 CLI::Validator unsigned_number();
 /// The flags of the scenario keys that apply to `cmd` (config/scenario_keys.hpp), each setting
 /// its key in `o` exactly as a scenario file would (same checks, same messages).
-void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd);
+/// `only`, when given, picks among them.
+void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd,
+                     const std::function<bool(const ScenarioKey&)>& only = {});
 /// add_key_options plus the flags that are not keys (--set, --json, --quiet, ...) and, for lat
-/// and bw, perftest's habits (add_perftest_habits).
+/// and bw, perftest's habits (add_tool_habits).
 void add_lat_options(CLI::App& app, ScenarioOptions& o, Command cmd);
-/// perftest flags a pasted command line carries that select hardware or a transport: -d, -i,
-/// -x, -p, -F and --cpu_util are accepted with a note on stderr (the simulated NIC is the
-/// profile's; the CPU is always accounted); -c takes RC, the transport rdmasim models;
-/// --run_infinitely is refused (a simulation needs an end: -D).
-void add_perftest_habits(CLI::App& app);
-/// nccl-tests' -c, -o, -d, -t, -z, -a: the values rdmasim models (check on, sum, float, one
-/// thread) are accepted, -z and -a with a note; anything else is refused.
-void add_nccl_tests_habits(CLI::App& app);
+/// perftest's and nccl-tests' flags that are not keys (config/tool_habits.hpp), for `cmd`.
+void add_tool_habits(CLI::App& app, Command cmd);
 /// "rdmasim: note: ..." on stderr.
 void note(const std::string& text);
 /// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.

@@ -23,13 +23,6 @@ struct Options {
   int threads = 0;
 };
 
-Scenario load_with_sets(const std::string& path, const std::vector<std::string>& sets) {
-  Scenario s = load_scenario(path);
-  for (const std::string& a : sets) apply_override(s, a);
-  scenario_config(s);  // every check before anything runs
-  return s;
-}
-
 void write_file(const std::string& path, const std::string& text) { write_text_file(path, text, "-o"); }
 
 // Before anything runs: -o can be written.
@@ -76,7 +69,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
   return [o, run, cmp, sw, run_command]() -> int {
     if (run->parsed()) {
       check_output(o->output);
-      Scenario s = load_with_sets(o->files.at(0), o->sets);
+      Scenario s = load_with_overrides(o->files.at(0), o->sets);
       s.options.json = s.options.json || o->json;
       s.options.quiet = s.options.quiet || o->quiet;
       if (o->output.empty()) return run_command(s, nullptr);
@@ -90,34 +83,16 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       return rc;
     }
     if (cmp->parsed()) {
-      std::vector<Scenario> schemes;
-      for (const std::string& f : o->files) schemes.push_back(load_with_sets(f, o->sets));
-      for (const std::string& v : o->vs) {
-        schemes.push_back(variant(schemes.front(), v));
-        scenario_config(schemes.back());
-      }
-      if (schemes.size() < 2) throw std::invalid_argument("compare: give two or more scenarios, or one with --vs");
-      for (const Scenario& s : schemes) refuse_outputs(s, "compare writes no files (use `rdmasim run` for one scheme's outputs)");
-      for (const Scenario& s : schemes)
-        if (s.command != schemes.front().command)
-          throw std::invalid_argument("compare: " + s.path + " runs a different command than " + schemes.front().path);
-      std::vector<std::string> names, failures;
-      std::vector<std::vector<Metric>> cols;
-      for (const Scenario& s : schemes) {
-        names.push_back(s.name.empty() ? s.path : s.name);
-        RunResult r = rdmasim::run(s);
-        cols.push_back(std::move(r.metrics));
-        failures.push_back(std::move(r.failure));
-      }
+      const CompareTable t = run_compare(o->files, o->vs, o->sets);
       if (o->json)
-        std::printf("%s\n", compare_json(names, cols, failures).dump(2).c_str());
+        std::printf("%s\n", compare_json(t.names, t.columns, t.failures).dump(2).c_str());
       else
-        print_compare(stdout, names, cols);
-      return failed(names, failures);
+        print_compare(stdout, t.names, t.columns);
+      return failed(t.names, t.failures);
     }
     if (sw->parsed()) {
       check_output(o->output);
-      const Scenario base = load_with_sets(o->files.at(0), o->sets);
+      const Scenario base = load_with_overrides(o->files.at(0), o->sets);
       refuse_outputs(base, "sweep writes one table, not each run's files (use `rdmasim run`)");
       std::vector<SweepParam> params;
       for (const std::string& p : o->params) params.push_back(parse_sweep_param(p));
@@ -130,11 +105,7 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       else
         write_file(o->output, text);
       std::vector<std::string> rows;
-      for (const std::vector<std::string>& values : t.rows_params) {
-        std::string row;
-        for (std::size_t k = 0; k < values.size(); ++k) row += (k ? "," : "") + t.params[k] + "=" + values[k];
-        rows.push_back(row);
-      }
+      for (std::size_t i = 0; i < t.rows.size(); ++i) rows.push_back(t.row_label(i));
       return failed(rows, t.failures);
     }
     return -1;

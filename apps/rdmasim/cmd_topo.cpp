@@ -3,23 +3,33 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
+#include "cli_common.hpp"
+#include "config/scenario.hpp"
 #include "io/json_report.hpp"
 #include "io/topo_report.hpp"
-#include "rdmasim/profile.hpp"
+#include "model/path.hpp"
 
 namespace rdmasim::cli {
 namespace {
 
 struct TopoOptions {
-  TopologyParams topo;
-  std::string from, to;
+  ScenarioOptions scenario = default_options(Command::lat);
   bool hops = false, json = false;
-  std::int64_t size = 2, mtu = 4096;
-  std::string profile = "default";
-  std::vector<std::string> sets;
 };
+
+// The scenario keys `topo` takes: the fabric's shape, the host pair, and what the per-path
+// latency is computed for.
+bool topo_key(const ScenarioKey& k) {
+  static const std::set<std::string> keys{"network.topology", "network.k",        "network.hosts",
+                                          "network.leaves",   "network.spines",   "network.hosts_per_leaf",
+                                          "network.switches", "network.hosts_per_switch", "network.ring_routing",
+                                          "network.from",     "network.to",       "network.mtu",
+                                          "workload.size",    "profile"};
+  return keys.count(k.path) > 0;
+}
 
 int host_arg(const Topology& t, const std::string& v, const char* flag) {
   const int h = t.find_host(v);
@@ -33,47 +43,25 @@ int host_arg(const Topology& t, const std::string& v, const char* flag) {
 
 std::function<int()> add_topo_command(CLI::App& app, CLI::App*& sub) {
   auto o = std::make_shared<TopoOptions>();
-  o->topo.name = "fat-tree";
+  o->scenario.topology = "fat-tree";
   sub = app.add_subcommand("topo", "topology summary, equal-cost paths and hop counts between hosts");
-  std::vector<std::string> names;
-  for (const TopologyBuilder& b : topology_builders()) names.push_back(b.name);
-  sub->add_option("--topology", o->topo.name, "back-to-back | single-switch | leaf-spine | fat-tree | ring")
-      ->check(CLI::IsMember(names))
-      ->capture_default_str();
-  sub->add_option("--k", o->topo.k, "fat-tree arity (even)")->capture_default_str();
-  sub->add_option("--hosts", o->topo.hosts, "single-switch: number of hosts")->capture_default_str();
-  sub->add_option("--leaves", o->topo.leaves, "leaf-spine: leaves")->capture_default_str();
-  sub->add_option("--spines", o->topo.spines, "leaf-spine: spines")->capture_default_str();
-  sub->add_option("--hosts-per-leaf", o->topo.hosts_per_leaf, "leaf-spine: hosts per leaf")->capture_default_str();
-  sub->add_option("--switches", o->topo.switches, "ring: switches")->capture_default_str();
-  sub->add_option("--hosts-per-switch", o->topo.hosts_per_switch, "ring: hosts per switch")->capture_default_str();
-  sub->add_option("--ring-routing", o->topo.ring_routing, "ring: clockwise | up-down")
-      ->check(CLI::IsMember({"clockwise", "up-down"}))
-      ->capture_default_str();
-  sub->add_option("--from", o->from, "source host (h0 or 0)");
-  sub->add_option("--to", o->to, "destination host");
+  add_key_options(*sub, o->scenario, Command::lat, topo_key);
+  for (const char* pair : {"--from", "--to"}) sub->get_option(pair)->default_str("")->description("with the other: one host pair's paths");
+  sub->add_option("--set", o->scenario.sets, "override a parameter, key=value (e.g. switch.cut_through=off)");
   sub->add_flag("--hops", o->hops, "histogram of hop counts over all host pairs");
-  sub->add_option("-s,--size", o->size, "message size for the per-path latency (RDMA WRITE)")->capture_default_str();
-  sub->add_option("-m,--mtu", o->mtu, "RDMA path MTU")->capture_default_str();
-  sub->add_option("--profile", o->profile, "parameter profile")->capture_default_str();
-  sub->add_option("--set", o->sets, "override a parameter, key=value (e.g. switch.cut_through=off)");
   sub->add_flag("--json", o->json, "print JSON");
-  return [o]() {
-    LatConfig c;
-    c.size = Bytes(o->size);
-    c.mtu = Bytes(o->mtu);
-    c.profile = make_profile(o->profile);
-    for (const std::string& s : o->sets) apply_override(c.profile, s);
-    validate(c);
-    TopologyParams tp = o->topo;
-    tp.host_rate = tp.fabric_rate = c.profile.link.rate;
-    tp.host_length_mm = c.profile.link.length_mm;
-    tp.fabric_length_mm = c.profile.sw.fabric_length_mm;
-    const Topology t = build_topology(tp);
-    if (o->from.empty() != o->to.empty()) throw std::invalid_argument("--from and --to go together");
+  CLI::App* topo = sub;
+  return [o, topo]() {
+    const bool from = topo->count("--from") > 0, to = topo->count("--to") > 0;
+    if (from != to) throw std::invalid_argument("--from and --to go together");
+    if (o->scenario.topology == "loopback") throw std::invalid_argument("--topology: loopback has no cables to describe");
+    Scenario s = make_scenario(Command::lat);
+    s.options = o->scenario;
+    const LatConfig c = scenario_config(s);
+    const Topology t = *FabricNetwork::make_topology(c);
     std::optional<std::pair<int, int>> pair;
-    if (!o->from.empty()) {
-      pair = std::pair{host_arg(t, o->from, "--from"), host_arg(t, o->to, "--to")};
+    if (from) {
+      pair = std::pair{host_arg(t, o->scenario.from, "--from"), host_arg(t, o->scenario.to, "--to")};
       if (pair->first == pair->second) throw std::invalid_argument("--from and --to name the same host");
     }
     const TopoReport r = make_topo_report(t, pair, o->hops, c);

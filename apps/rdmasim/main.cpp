@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "calibrate/calibration.hpp"
+#include "calibrate/calibrate_command.hpp"
 #include "cli_common.hpp"
 #include "live_run.hpp"
 #include "cmd_allreduce.hpp"
@@ -22,7 +22,8 @@
 #include "io/host_report.hpp"
 #include "io/demo_report.hpp"
 #include "core/atomic_file.hpp"
-#include "io/hop_report.hpp"
+#include "io/command_report.hpp"
+#include "config/sweeps.hpp"
 #include "io/json_report.hpp"
 #include "io/nccl_report.hpp"
 #include "io/list_report.hpp"
@@ -61,27 +62,9 @@ int experiment_failed(const std::string& why) {
   return kExperimentFailed;
 }
 
-// A latency test's hop ledger is per exchange: WRITE/SEND there and back (two traced messages,
-// 2 x t_avg), READ one round trip (t_avg).
-HopUnit lat_hop_unit(const LatResult& r) {
-  return r.rtt_factor == 2 ? HopUnit{"exchange (there and back: 2 x t_avg)", 2} : HopUnit{"exchange (t_avg)", 1};
-}
-
-// The scenario at each size it asks for (-a: 2 B .. 8 MiB), every one checked before any runs.
-std::vector<Scenario> per_size(const Scenario& s) {
-  std::vector<Scenario> runs;
-  for (std::int64_t size : s.options.all ? cli::all_sizes() : std::vector<std::int64_t>{s.options.size}) {
-    runs.push_back(s);
-    runs.back().options.size = size;
-    runs.back().options.all = false;
-    config::scenario_config(runs.back());
-  }
-  return runs;
-}
-
 int run_lat(const Scenario& s) {
   const ScenarioOptions& o = s.options;
-  const std::vector<Scenario> runs = per_size(s);
+  const std::vector<Scenario> runs = config::per_size(s);
   std::vector<LatResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
@@ -99,43 +82,14 @@ int run_lat(const Scenario& s) {
     if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   cli::publish_exports(exports.get());
   if (csv) csv->publish();
-  if (wants_json(o)) {
-    nlohmann::ordered_json j = lat_json(rows);
-    if (o.exports.hop_ledger) j["hop_ledger"] = hop_ledger_json(exports->stats, lat_hop_unit(rows.front()));
-    if (emit_json(o, std::move(j))) return 0;
-  }
-  print_lat_header(stdout, rows.front());
-  print_data_path(stdout, rows.front().config, rows.front().toggles);
-  print_lat_table(stdout, rows);
-  if (rows.size() == 1)
-    print_ledger(stdout, rows.front());
-  else
-    print_ledger_matrix(stdout, " Latency ledger per size: mean usec of the kept samples, columns add up to t_avg",
-                        ledger_rows(rows));
-  if (o.exports.hop_ledger) print_hop_ledger(stdout, exports->stats, lat_hop_unit(rows.front()));
-  print_connections(stdout, rows.back());
-  print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
+  const ExportStats* hop = o.exports.hop_ledger ? &exports->stats : nullptr;
+  if (!(wants_json(o) && emit_json(o, lat_report_json(rows, hop)))) print_lat_report(stdout, rows, hop);
   return 0;
 }
 
-// The coalescing trade-off: the same run for each rx-frames value (and the given rx-usecs).
 int run_coalescing(const Scenario& s, const std::vector<int>& frames) {
-  const ScenarioOptions& o = s.options;
-  std::vector<Scenario> runs;
-  for (int f : frames) {  // each run rx-frames = f (which turns coalescing on), all checked first
-    if (f < 1 || f > 65535) throw std::invalid_argument("--frames: each value must be 1..65535, got " + std::to_string(f));
-    runs.push_back(s);
-    runs.back().options.rx_frames = f;
-    config::scenario_config(runs.back());
-  }
-  std::vector<CoalescingRow> rows;
-  for (const Scenario& x : runs) {
-    const LatResult r = std::get<LatResult>(run(x).detail);
-    rows.push_back({static_cast<int>(x.options.rx_frames), r.config.profile.nic.rx_usecs, r});
-    if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
-  }
-  if (wants_json(o) && emit_json(o, coalescing_json(rows))) return 0;
-  print_coalescing(stdout, rows);
+  const std::vector<CoalescingRow> rows = config::run_coalescing(s, frames);
+  if (!(wants_json(s.options) && emit_json(s.options, coalescing_json(rows)))) print_coalescing(stdout, rows);
   return 0;
 }
 
@@ -143,48 +97,13 @@ int run_budget_cmd(const Scenario& s) {
   const ScenarioOptions& o = s.options;
   if (!o.all) {
     const BudgetResult b = std::get<BudgetResult>(run(s).detail);
-    const LatConfig& c = b.config;
-    std::optional<GbnEstimate> gbn;
-    if (c.fabric.loss > 0) gbn = estimate_go_back_n(c, c.fabric.loss);
-    if (wants_json(o)) {
-      nlohmann::ordered_json j = budget_json(b);
-      if (gbn) j["go_back_n"] = go_back_n_json(*gbn);
-      if (emit_json(o, std::move(j))) return 0;
-    }
-    print_budget(stdout, b);
-    if (o.stages) print_critical_path(stdout, b);
-    if (gbn) print_go_back_n(stdout, *gbn, c.profile.rc.timeout);
+    if (!(wants_json(o) && emit_json(o, budget_report_json(b)))) print_budget_report(stdout, b, o.stages);
     return 0;
   }
   std::vector<BudgetResult> rows;
-  for (const Scenario& x : per_size(s)) rows.push_back(std::get<BudgetResult>(run(x).detail));
-  if (wants_json(o)) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::array();
-    for (const BudgetResult& b : rows) j.push_back(budget_json(b));
-    if (emit_json(o, std::move(j))) return 0;
-  }
-  std::vector<LedgerRow> table;
-  for (const BudgetResult& b : rows) table.push_back(ledger_row(b));
-  print_ledger_matrix(stdout, " Latency budget per size (closed form), usec, columns add up to the total", table);
+  for (const Scenario& x : config::per_size(s)) rows.push_back(std::get<BudgetResult>(run(x).detail));
+  if (!(wants_json(o) && emit_json(o, budget_sizes_json(rows)))) print_budget_sizes(stdout, rows);
   return 0;
-}
-
-// Whether bw's -q, -b, -D or -f was given (the two-host test's options, not --pattern's or
-// --loss-sweep's).
-bool two_host_options(const ScenarioOptions& o) {
-  return o.qps != 1 || o.bidirectional || !o.duration.empty() || !o.margin.empty();
-}
-
-// The pattern over `seeds` seeds (each a new permutation): one line per seed, then the spread.
-int run_pattern_seeds(Scenario x, const ScenarioOptions& o) {
-  std::vector<TrafficResult> runs;
-  for (int i = 0; i < o.seeds; ++i, ++x.options.seed) runs.push_back(std::get<TrafficResult>(run(x).detail));
-  const SeedSpread s = seed_spread(runs);
-  std::string why;
-  for (std::size_t i = 0; i < runs.size() && why.empty(); ++i)
-    if (const std::string w = traffic_failure(runs[i]); !w.empty()) why = "seed " + std::to_string(runs[i].config.base.seed) + ": " + w;
-  if (!(wants_json(o) && emit_json(o, seed_spread_json(runs, s)))) print_seed_spread(stdout, runs, s);
-  return why.empty() ? 0 : experiment_failed(why);
 }
 
 int run_pattern(const Scenario& s) {
@@ -192,7 +111,12 @@ int run_pattern(const Scenario& s) {
   const TrafficConfig t = cli::to_traffic_config(o);
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
-  if (o.seeds > 1) return run_pattern_seeds(s, o);
+  if (o.seeds > 1) {
+    const config::SeedRuns runs = config::run_seeds(s);
+    const SeedSpread spread = seed_spread(runs.runs);
+    if (!(wants_json(o) && emit_json(o, seed_spread_json(runs.runs, spread)))) print_seed_spread(stdout, runs.runs, spread);
+    return runs.failure.empty() ? 0 : experiment_failed(runs.failure);
+  }
   const int hosts = FabricNetwork::make_topology(t.base)->host_count();
   cli::LiveRun live(o, static_cast<std::int64_t>(pattern_flow_count(t, hosts)) * t.base.iters);
   const TrafficResult r = std::get<TrafficResult>(run(s, live.observer(), exports.get()).detail);
@@ -205,63 +129,24 @@ int run_pattern(const Scenario& s) {
     csv->add("timeseries.csv", live.timeseries_csv());
     csv->publish();
   }
+  const ExportStats* hop = o.exports.hop_ledger ? &exports->stats : nullptr;
+  if (!(wants_json(o) && emit_json(o, traffic_report_json(r, hop)))) print_traffic_report(stdout, r, hop);
   const std::string why = traffic_failure(r);
-  const int rc = why.empty() ? 0 : kExperimentFailed;
-  if (wants_json(o)) {
-    nlohmann::ordered_json j = traffic_json(r);
-    if (o.exports.hop_ledger) j["hop_ledger"] = hop_ledger_json(exports->stats, {});
-    if (emit_json(o, std::move(j))) return rc == 0 ? 0 : experiment_failed(why);
-  }
-  print_traffic(stdout, r);
-  if (o.exports.hop_ledger) print_hop_ledger(stdout, exports->stats, {});
-  return rc == 0 ? 0 : experiment_failed(why);
-}
-
-// `bw --loss-sweep`: one simulated bw run per loss rate, beside the closed forms.
-int run_loss_sweep(const Scenario& s) {
-  const ScenarioOptions& o = s.options;
-  cli::open_csv(o);  // refuses --csv
-  if (!o.exports.trace_path.empty() || !o.exports.pcap_path.empty() || o.exports.hop_ledger)
-    throw std::invalid_argument("--trace/--pcap/--hop-ledger export one run; --loss-sweep makes one per loss rate");
-  if (config::scenario_config(s).topology != LatTopology::fabric)
-    throw std::invalid_argument("--loss-sweep: needs a switched --topology");
-  std::vector<Scenario> runs;  // per loss rate: RDMA, then the same messages over packet-level kernel TCP
-  for (double p : o.loss_sweep) {
-    if (!(p >= 0 && p < 1)) throw std::invalid_argument("--loss-sweep: expected probabilities in [0, 1), got " + std::to_string(p));
-    Scenario x = s;
-    x.options.loss_sweep.clear();
-    x.options.fabric.loss = p;
-    runs.push_back(x);
-    x.options.transport = "tcp";
-    x.options.test = "send";
-    x.options.kernel_bypass = x.options.zero_copy = x.options.inline_data = x.options.busy_poll = "";
-    x.options.interrupt_coalescing = "off";
-    runs.push_back(x);
-  }
-  std::vector<LossRow> rows;
-  for (std::size_t i = 0; i < runs.size(); i += 2) {
-    LossRow r;
-    r.loss = runs[i].options.fabric.loss;
-    r.rdma = std::get<BwResult>(run(runs[i]).detail);
-    r.rdma_estimate = estimate_go_back_n(r.rdma.config.base, r.loss);
-    r.tcp = estimate_tcp_under_loss(r.rdma.config.base, r.loss);
-    r.tcp_sim = std::get<BwResult>(run(runs[i + 1]).detail);
-    if (r.tcp_sim.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
-    rows.push_back(std::move(r));
-  }
-  if (wants_json(o) && emit_json(o, loss_table_json(rows))) return 0;
-  print_loss_table(stdout, rows, rows.front().rdma.config.base.profile.rc.timeout);
-  return 0;
+  return why.empty() ? 0 : experiment_failed(why);
 }
 
 int run_bw(const Scenario& s) {
   const ScenarioOptions& o = s.options;
-  if (!o.loss_sweep.empty() && two_host_options(o))
-    throw std::invalid_argument("--loss-sweep runs one QP one way for --iters messages: drop -q/-b/-D");
-  if (!o.loss_sweep.empty()) return run_loss_sweep(s);
+  if (!o.loss_sweep.empty()) {
+    cli::open_csv(o);  // refuses --csv
+    const std::vector<LossRow> rows = config::run_loss_sweep(s);
+    if (!(wants_json(o) && emit_json(o, loss_table_json(rows))))
+      print_loss_table(stdout, rows, rows.front().rdma.config.base.profile.rc.timeout);
+    return 0;
+  }
   if (!o.pattern.empty()) return run_pattern(s);
   const BwConfig b = cli::to_bw_config(o);
-  const std::vector<Scenario> runs = per_size(s);
+  const std::vector<Scenario> runs = config::per_size(s);
   std::vector<BwResult> rows;
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
@@ -290,22 +175,8 @@ int run_bw(const Scenario& s) {
     if (rows.back().fabric) csv->add("ports.csv", ports_csv(*rows.back().fabric));
     csv->publish();
   }
-  if (wants_json(o)) {
-    nlohmann::ordered_json j = bw_json(b, rows);
-    if (o.exports.hop_ledger) j["hop_ledger"] = hop_ledger_json(exports->stats, {});
-    if (emit_json(o, std::move(j))) return 0;
-  }
-  print_test_header(stdout, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth, b.qps, b.bidirectional,
-                    b.outstanding_reads);
-  print_data_path(stdout, b.base, resolve(b.base));
-  print_bw_table(stdout, rows, o.report_gbits);
-  if (b.post_list > 1 || b.cq_mod > 1) print_batching(stdout, rows);
-  print_bw_connections_and_receiver(stdout, rows);
-  if (o.exports.hop_ledger) print_hop_ledger(stdout, exports->stats, {});
-  print_host_counters(stdout, rows.back().hosts, rows.back().simulated);
-  if (rows.back().rc) print_rc_stats(stdout, *rows.back().rc);
-  if (rows.back().tcp) print_tcp_stats(stdout, *rows.back().tcp);
-  if (rows.back().fabric) print_fabric_stats(stdout, *rows.back().fabric);
+  const ExportStats* hop = o.exports.hop_ledger ? &exports->stats : nullptr;
+  if (!(wants_json(o) && emit_json(o, bw_report_json(b, rows, hop)))) print_bw_report(stdout, b, rows, o.report_gbits, hop);
   return 0;
 }
 
@@ -339,52 +210,14 @@ int run_list(bool json) {
   return 0;
 }
 
-struct CalibrateOptions {
-  bool quick = false, check = false, cross_core = false;
-  std::string output;
-  int timeout_ms = 5000;
-  std::vector<std::int64_t> sizes{1, 64, 1024, 4096, 16384, 65000, 65536};
-};
-
-int run_calibrate(const CalibrateOptions& o) {
-  if (!o.output.empty()) check_writable(o.output, "-o");  // fail before minutes of probing, not after
-  calibrate::CalibrationOptions co;
-  co.probe.quick = o.quick;
-  co.probe.timeout = std::chrono::milliseconds(o.timeout_ms);
-  co.same_core = !o.cross_core;
-  co.tcp_sizes = o.sizes;
-  const bool tty = ::isatty(2) == 1;
-  const auto progress = [tty](const std::string& step, int done, int total) {
-    if (!tty) return;
-    const int width = 30, filled = width * done / total;
-    std::fprintf(stderr, "\r[%s%s] %2d/%d %-16s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                 std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), done, total, step.c_str());
-    if (done == total) std::fprintf(stderr, "\r%*s\r", width + 30, "");
-    std::fflush(stderr);
-  };
-  const calibrate::CalibrationReport r = calibrate::run_probes(co, progress);
-  std::printf("%s", calibrate::report_text(r).c_str());
-  calibrate::FitResult fit;
-  try {
-    fit = calibrate::fit_host_profile(r);
-  } catch (const std::runtime_error& e) {
-    std::fprintf(stderr, "rdmasim: error: cannot fit a host profile: %s (try a larger --timeout)\n", e.what());
-    return 2;
-  }
-  std::printf("\nFitted host profile:\n");
-  for (const auto& [k, v] : fit.parameters) std::printf("  %-22s = %s\n", k.c_str(), v.c_str());
-  for (const std::string& n : fit.notes) std::printf("  note: %s\n", n.c_str());
-  if (!o.output.empty()) {
-    write_host_profile(o.output, calibrate::host_profile_doc(r, fit));
-    std::printf("written to %s (use: rdmasim lat --transport tcp --host-profile %s)\n", o.output.c_str(),
-                o.output.c_str());
-  }
-  if (o.check) {
-    Profile p = make_profile("default");
-    for (const auto& [k, v] : fit.parameters) apply_override(p, k + "=" + v);
-    std::printf("%s", calibrate::check_text(calibrate::check_model(r, p)).c_str());
-  }
-  return 0;
+// The probes' progress bar on stderr, when it is a terminal.
+void calibrate_progress(const std::string& step, int done, int total) {
+  if (::isatty(2) != 1) return;
+  const int width = 30, filled = width * done / total;
+  std::fprintf(stderr, "\r[%s%s] %2d/%d %-16s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), done, total, step.c_str());
+  if (done == total) std::fprintf(stderr, "\r%*s\r", width + 30, "");
+  std::fflush(stderr);
 }
 
 // A command's scenario: its flags are the scenario's keys.
@@ -439,7 +272,7 @@ int main(int argc, char** argv) {
     coal->remove_option(coal->get_option(name));
   coal->add_option("--frames", coal_frames, "rx-frames values to sweep (e.g. 1,2,4,8)")->delimiter(',')->capture_default_str();
 
-  CalibrateOptions cal_o;
+  calibrate::CalibrateCommand cal_o;
   CLI::App* cal = app.add_subcommand("calibrate", "measure this host's software costs and fit a host profile");
   cal->add_flag("--quick", cal_o.quick, "short probes (seconds; for CI)");
   cal->add_flag("--check", cal_o.check, "compare measured TCP loopback latency with the fitted model");
@@ -513,7 +346,10 @@ int main(int argc, char** argv) {
     }
     if (list->parsed()) return run_list(list_json);
     if (const int rc = run_scenarios(); rc >= 0) return rc;
-    if (cal->parsed()) return run_calibrate(cal_o);
+    if (cal->parsed()) {
+      calibrate::run_calibrate_command(cal_o, stdout, calibrate_progress);
+      return 0;
+    }
     if (topo->parsed()) return run_topo();
     if (serve->parsed()) return run_serve();
     return 0;
@@ -527,6 +363,9 @@ int main(int argc, char** argv) {
     if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
       throw OutputError(std::string("writing standard output failed: ") + std::strerror(errno != 0 ? errno : EIO));
     return rc;
+  } catch (const calibrate::CannotFit& e) {
+    std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
+    return 2;
   } catch (const OutputError& e) {
     std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
     return 1;

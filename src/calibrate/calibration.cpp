@@ -204,6 +204,23 @@ std::string report_text(const CalibrationReport& r) {
   return s;
 }
 
+Profile fitted_profile(const FitResult& f) {
+  Profile p = make_profile("default");
+  for (const auto& [k, v] : f.parameters) apply_override(p, k + "=" + v);
+  return p;
+}
+
+std::string fit_text(const FitResult& f) {
+  std::string s = "\nFitted host profile:\n";
+  char buf[256];
+  for (const auto& [k, v] : f.parameters) {
+    std::snprintf(buf, sizeof buf, "  %-22s = %s\n", k.c_str(), v.c_str());
+    s += buf;
+  }
+  for (const std::string& n : f.notes) s += "  note: " + n + "\n";
+  return s;
+}
+
 std::string check_text(const std::vector<CheckRow>& rows) {
   std::string s =
       "\nMeasured TCP loopback vs the model (rdmasim lat --transport tcp --topology loopback, fitted profile)\n";

@@ -59,6 +59,10 @@ struct FitResult {
 /// Throws std::runtime_error when a probe the fit needs failed.
 FitResult fit_host_profile(const CalibrationReport& r);
 HostProfileDoc host_profile_doc(const CalibrationReport& r, const FitResult& f);
+/// The default profile with the fitted parameters applied.
+Profile fitted_profile(const FitResult& f);
+/// "Fitted host profile:" and one line per parameter and note.
+std::string fit_text(const FitResult& f);
 
 struct CheckRow {
   std::int64_t bytes = 0;

@@ -1,4 +1,5 @@
 #include "config/scenario_keys.hpp"
+#include "config/tool_habits.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -498,28 +499,18 @@ std::string long_flag(const ScenarioKey& k) {
 }
 
 const std::vector<NonKeyFlag>& non_key_flags() {
-  static const std::vector<NonKeyFlag> flags{
-      {"--set KEY=VALUE", "all", "the key `params.KEY`: a profile parameter"},
-      {"--connect-per-msg", "lat, bw", "the same as `connection.reuse = 1`"},
-      {"--json", "all", "how results print, not what is simulated (`rdmasim run --json`)"},
-      {"--report-gbits", "bw", "how results print (Gb/s instead of MiB/s)"},
-      {"--quiet", "lat, bw", "the progress line on a terminal, not the experiment (`rdmasim run --quiet`)"},
-      {"--ib-dev (-d) DEV", "lat, bw", "perftest's RDMA device: accepted with a note (the simulated NIC is the profile's)"},
-      {"--ib-port (-i) N", "lat, bw", "perftest's device port: accepted with a note (one simulated port)"},
-      {"--gid-index (-x) N", "lat, bw", "perftest's GID index: accepted with a note (RoCEv2 addressing is simulated)"},
-      {"--port (-p) N", "lat, bw", "perftest's TCP port for the connection exchange: accepted with a note"},
-      {"--CPU-freq (-F)", "lat, bw", "perftest's CPU-frequency check: accepted with a note"},
-      {"--cpu_util", "lat, bw", "perftest's CPU report: accepted with a note (the hosts' CPU use is always printed)"},
-      {"--connection (-c) RC", "lat, bw", "perftest's connection type: RC is what is modelled (UC, UD, XRC, DC are refused)"},
-      {"--run_infinitely", "lat, bw", "refused: a simulation needs an end (`workload.duration`)"},
-      {"--check (-c) 1", "allreduce", "nccl-tests' result check: results are always checked (0 is refused)"},
-      {"--op (-o) sum", "allreduce", "nccl-tests' reduction: sum is what is modelled (others are refused)"},
-      {"--datatype (-d) float", "allreduce", "nccl-tests' data type: float is what is modelled (others are refused)"},
-      {"--nthreads (-t) 1", "allreduce", "nccl-tests' threads per process: 1 (ranks are hosts x -g)"},
-      {"--blocking (-z) N", "allreduce", "nccl-tests' blocking collectives: accepted with a note"},
-      {"--average (-a) N", "allreduce", "nccl-tests' combining of ranks' times: accepted with a note"},
-      {"--version", "all", "prints the program's version"},
-  };
+  static const std::vector<NonKeyFlag> flags = [] {
+    std::vector<NonKeyFlag> f{
+        {"--set KEY=VALUE", "all", "the key `params.KEY`: a profile parameter"},
+        {"--connect-per-msg", "lat, bw", "the same as `connection.reuse = 1`"},
+        {"--json", "all", "how results print, not what is simulated (`rdmasim run --json`)"},
+        {"--report-gbits", "bw", "how results print (Gb/s instead of MiB/s)"},
+        {"--quiet", "lat, bw", "the progress line on a terminal, not the experiment (`rdmasim run --quiet`)"},
+    };
+    for (const ToolHabit& h : tool_habits()) f.push_back({habit_flags_text(h), habit_commands_text(h), habit_help(h)});
+    f.push_back({"--version", "all", "prints the program's version"});
+    return f;
+  }();
   return flags;
 }
 

@@ -206,6 +206,42 @@ Scenario variant(const Scenario& base, const std::string& assignments) {
   return s;
 }
 
+Scenario load_with_overrides(const std::string& path, const std::vector<std::string>& sets) {
+  Scenario s = load_scenario(path);
+  for (const std::string& a : sets) apply_override(s, a);
+  scenario_config(s);  // every check before anything runs
+  return s;
+}
+
+CompareTable run_compare(const std::vector<std::string>& files, const std::vector<std::string>& vs,
+                         const std::vector<std::string>& sets) {
+  std::vector<Scenario> schemes;
+  for (const std::string& f : files) schemes.push_back(load_with_overrides(f, sets));
+  for (const std::string& v : vs) {
+    schemes.push_back(variant(schemes.front(), v));
+    scenario_config(schemes.back());
+  }
+  if (schemes.size() < 2) throw std::invalid_argument("compare: give two or more scenarios, or one with --vs");
+  for (const Scenario& s : schemes) refuse_outputs(s, "compare writes no files (use `rdmasim run` for one scheme's outputs)");
+  for (const Scenario& s : schemes)
+    if (s.command != schemes.front().command)
+      throw std::invalid_argument("compare: " + s.path + " runs a different command than " + schemes.front().path);
+  CompareTable t;
+  for (const Scenario& s : schemes) {
+    t.names.push_back(s.name.empty() ? s.path : s.name);
+    RunResult r = rdmasim::run(s);
+    t.columns.push_back(std::move(r.metrics));
+    t.failures.push_back(std::move(r.failure));
+  }
+  return t;
+}
+
+std::string SweepTable::row_label(std::size_t row) const {
+  std::string label;
+  for (std::size_t k = 0; k < params.size(); ++k) label += (k ? "," : "") + params[k] + "=" + rows_params[row][k];
+  return label;
+}
+
 SweepParam parse_sweep_param(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 >= text.size())

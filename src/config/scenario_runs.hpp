@@ -19,6 +19,19 @@ namespace rdmasim::config {
 /// `--vs "a=1,b=2"`: the base scenario with these overrides.
 Scenario variant(const Scenario& base, const std::string& assignments);
 
+/// A scenario file with `--set` overrides, checked as a run would check it.
+Scenario load_with_overrides(const std::string& path, const std::vector<std::string>& sets);
+
+struct CompareTable {
+  std::vector<std::string> names;              // per scheme: its name, else its path
+  std::vector<std::vector<Metric>> columns;
+  std::vector<std::string> failures;           // per scheme: RunResult::failure
+};
+/// `rdmasim compare`: the files, then `vs` variants of the first, each with `sets`; all checked
+/// (two or more, one command, no output files) before any runs; one column of metrics each.
+CompareTable run_compare(const std::vector<std::string>& files, const std::vector<std::string>& vs,
+                         const std::vector<std::string>& sets);
+
 struct SweepParam {
   std::string key;
   std::vector<std::string> values;
@@ -31,6 +44,8 @@ struct SweepTable {
   std::vector<std::vector<std::string>> rows_params;
   std::vector<std::vector<Metric>> rows;
   std::vector<std::string> failures;         // per row: RunResult::failure ("" when it succeeded)
+  /// "key=value,key=value": the row's parameter values.
+  std::string row_label(std::size_t row) const;
 };
 /// Every combination of the parameters' values (the last parameter varies fastest) on
 /// `threads` worker threads.

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "config/sweeps.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/latency.hpp"
 
@@ -22,11 +23,7 @@ nlohmann::ordered_json data_path_json(const LatConfig& c, const ResolvedToggles&
 /// Connection setup in or outside the timed loop.
 void print_connections(std::FILE* out, const LatResult& r);
 
-struct CoalescingRow {
-  int frames = 1;
-  Time usecs{};
-  LatResult result;
-};
+using config::CoalescingRow;
 /// One row per moderation setting: interrupts per message, packets per interrupt,
 /// interrupts/s, p50/p99 latency, mean and max moderation wait, receiver CPU busy share.
 void print_coalescing(std::FILE* out, const std::vector<CoalescingRow>& rows);
