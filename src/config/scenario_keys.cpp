@@ -9,6 +9,7 @@
 #include "core/number_text.hpp"
 #include "rdmasim/collective.hpp"
 #include "rdmasim/flows.hpp"
+#include "net/topology.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/rate_control.hpp"
@@ -52,6 +53,15 @@ void check_choice(const std::string& v, const std::vector<std::string>& choices)
 using K = ScenarioKey;
 using O = ScenarioOptions;
 using Texts = std::vector<std::string>;
+
+// The topology registry's names, with loopback (kernel TCP over lo: no cables) after
+// back-to-back.
+Texts topology_choices() {
+  Texts names{"loopback"};
+  for (const TopologyBuilder& b : topology_builders())
+    names.insert(b.name == "back-to-back" ? names.begin() : names.end(), b.name);
+  return names;
+}
 
 constexpr unsigned kOne = kLat | kBudget | kBw;    // the two-host path's commands
 constexpr unsigned kNet = kOne | kAllreduce | kFlows;  // every command that builds a network
@@ -299,7 +309,7 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(text("network.topology", "--topology", kNet,
                    "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric (allreduce: "
                    "switched only)",
-                   {"back-to-back", "loopback", "single-switch", "leaf-spine", "fat-tree", "ring"}, F(topology)));
+                   topology_choices(), F(topology)));
   r.push_back(integer("network.k", "--k", kNet, "fat-tree arity (even)", 2, 64, F(fabric.k)));
   r.push_back(integer("network.hosts", "--hosts", kNet, "single-switch: hosts", 2, 100000, F(fabric.hosts)));
   r.push_back(integer("network.leaves", "--leaves", kNet, "leaf-spine: leaves", 1, 10000, F(fabric.leaves)));
