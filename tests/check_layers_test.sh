@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The layering check: passes on the tree; fails on an upward include fed to it (a core header
-# including the server), on one from the public API into src/, and on a stale allowed entry.
+# including the server), on one from the public API into src/, on a stale allowed entry and on
+# a source file in a directory no layer owns.
 # Usage: check_layers_test.sh SOURCE_DIR
 set -u
 src=$1
@@ -29,6 +30,12 @@ check "and says to remove it" grep -q "no longer occurs" "$tmp/out"
 printf '#pragma once\n#include "net/packet.hpp"\n' >"$tmp/include/rdmasim/api.hpp"
 python3 "$script" "$tmp" "$tmp/allowed.txt" >"$tmp/out"
 check "the public API including src/ fails" test $? -eq 1
+rm "$tmp/include/rdmasim/api.hpp"
+mkdir -p "$tmp/src/newdir"
+printf '#pragma once\n' >"$tmp/src/newdir/thing.hpp"
+python3 "$script" "$tmp" "$tmp/allowed.txt" >"$tmp/out"
+check "a source file in no layer fails" test $? -eq 1
+check "and is named" grep -q "unplaced file: src/newdir/thing.hpp" "$tmp/out"
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

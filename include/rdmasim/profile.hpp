@@ -7,6 +7,7 @@
 // which is what --set, `rdmasim list` and the docs use: one source of truth.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -37,6 +38,8 @@ struct SwitchParams {
   std::string buffer_policy = "dynamic-threshold";  // lossy admission (rdmasim/buffer_policy.hpp)
   double dt_alpha = 1.0;                     // dynamic-threshold: a lossy queue holds alpha x free shared buffer
   Bytes queue_limit{512 * 1024};             // static-threshold: a lossy queue's limit
+  std::string scheduler = "strict-priority";  // egress class selection (rdmasim/queue_scheduler.hpp)
+  std::array<int, 8> ets_weights{50, 0, 0, 50, 0, 0, 0, 0};  // ets: per class, 0 = strict, else its share (%)
   int data_tc = 3;                           // traffic class (802.1p priority) of RDMA data and ACKs
   bool lossless = true;                      // RoCE: the data class is lossless (PFC); off: lossy
   Bytes pfc_xoff{64 * 1024};                 // per ingress port and priority: send XOFF above this

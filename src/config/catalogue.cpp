@@ -2,6 +2,7 @@
 
 #include "net/topology.hpp"
 #include "rdmasim/buffer_policy.hpp"
+#include "rdmasim/queue_scheduler.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/collective.hpp"
 #include "rdmasim/flows.hpp"
@@ -34,8 +35,8 @@ std::vector<Component> build() {
                "--link-layer / network.link_layer; switch.lossless", {}});
   c.push_back({"link layer", "ib", "InfiniBand: credit-based flow control per VL, lossless by construction",
                "--link-layer / network.link_layer", {}});
-  c.push_back({"queue discipline", "strict-priority", "switch ports: 8 traffic classes, FIFO within a class",
-               "switch.data_tc", {}});
+  for (const QueueSchedulerSpec* s : queue_schedulers())
+    c.push_back(registered("queue scheduler", *s, "--set switch.scheduler (switch ports: 8 traffic classes, FIFO within one)"));
   c.push_back({"queue discipline", "qp-round-robin", "host NIC ports: one packet per QP in turn, within nic.tx_window",
                "nic.tx_window", {}});
   for (const BufferPolicySpec* s : buffer_policies())

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "rdmasim/buffer_policy.hpp"
+#include "rdmasim/queue_scheduler.hpp"
 
 namespace rdmasim {
 namespace {
@@ -53,6 +54,36 @@ std::string format_bytes(Bytes b) { return std::to_string(b.count()) + "B"; }
 std::string format_length(std::int64_t mm) {
   if (mm % 1000 == 0) return std::to_string(mm / 1000) + "m";
   return std::to_string(mm) + "mm";
+}
+
+// switch.ets_weights: eight integers, "50,0,0,50,0,0,0,0".
+std::string format_weights(const std::array<int, 8>& w) {
+  std::string s;
+  for (std::size_t i = 0; i < w.size(); ++i) s += (i ? "," : "") + std::to_string(w[i]);
+  return s;
+}
+std::array<int, 8> parse_weights(std::string_view v) {
+  std::array<int, 8> w{};
+  std::size_t n = 0;
+  for (std::size_t at = 0; at <= v.size(); ++n) {
+    const std::size_t comma = std::min(v.find(',', at), v.size());
+    if (n == w.size()) break;
+    const std::int64_t x = parse_int(v.substr(at, comma - at));
+    if (x < 0 || x > 100) throw std::invalid_argument("each weight must be 0..100, got " + std::to_string(x));
+    w[n] = static_cast<int>(x);
+    at = comma + 1;
+  }
+  if (n != w.size() || std::count(v.begin(), v.end(), ',') != 7)
+    throw std::invalid_argument("expected 8 comma-separated weights (one per traffic class), got \"" + std::string(v) + "\"");
+  return w;
+}
+bool weights_ok(const std::array<int, 8>& w) {
+  int sum = 0;
+  for (int x : w) {
+    if (x < 0 || x > 100) return false;
+    sum += x;
+  }
+  return sum == 0 || sum == 100;
 }
 
 // A length in millimetres, as a range endpoint.
@@ -230,6 +261,19 @@ std::vector<ParamDef> build_params() {
   r.push_back(number_param("switch.dt_alpha", &SwitchParams::dt_alpha, &P::sw,
                            "dynamic threshold: a lossy egress queue may hold alpha x the free shared buffer",
                            "Choudhury & Hahne DT; alpha 1 is a common default", Interval{0, 64, true}));
+  r.push_back({"switch.scheduler", "choice",
+               "which traffic class a switch port transmits next (`rdmasim list` shows the schedulers)",
+               "strict priority: 802.1Q's default transmission selection",
+               [](const P& p) { return p.sw.scheduler; },
+               [](P& p, std::string_view v) { p.sw.scheduler = queue_scheduler(v).name; },
+               "a registered queue scheduler", [](const P&) { return true; }});
+  r.push_back({"switch.ets_weights", "weights",
+               "--set switch.scheduler=ets: per traffic class 0..7, 0 = strict priority (served first), else the "
+               "class's share of the port in percent",
+               "estimate: a common RoCE QoS setup, RDMA (3) and TCP (0) 50 % each, CNPs (6) strict",
+               [](const P& p) { return format_weights(p.sw.ets_weights); },
+               [](P& p, std::string_view v) { p.sw.ets_weights = parse_weights(v); },
+               "8 weights, each 0 to 100; the non-zero ones sum to 100", [](const P& p) { return weights_ok(p.sw.ets_weights); }});
   r.push_back(bytes_param("switch.queue_limit", &SwitchParams::queue_limit, &P::sw,
                           "static threshold: the most a lossy egress queue may hold",
                           "estimate: a 16 MiB buffer over 32 ports", Bounds<Bytes>{Bytes(1), Bytes(16 * kGiB)}));

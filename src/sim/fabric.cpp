@@ -74,6 +74,9 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   if (!hash_only_) lb_ = lb.make(opt_.sw, {static_cast<int>(topo.nodes().size()), seed});
   static_routes_ = !lb.dynamic;
   buffer_policy_ = buffer_policy(opt_.sw.buffer_policy).make(opt_.sw);
+  const QueueSchedulerSpec& scheduler = queue_scheduler(opt_.sw.scheduler);
+  for (Port& p : ports_)
+    if (is_switch(p.node)) p.scheduled = (p.scheduler = scheduler.make(opt_.sw)) != nullptr;
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
     const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;
     if (cables[ci].down_at != Time::max() || cables[ci].up_at != Time::max()) static_routes_ = false;
@@ -338,21 +341,40 @@ Packet* Fabric::pick(Port& e) {
     } while (prev != e.ring);
     return nullptr;
   }
+  if (e.scheduled) [[unlikely]]
+    return pick_scheduled(e);
   // A switch port: the highest class with frames that is neither paused nor (IB) out of
   // credits; only the classes with frames are looked at, and a frame only for its credits.
   for (unsigned ready = e.backlog & ~e.paused; ready;) {
     const unsigned tc = 31u - static_cast<unsigned>(__builtin_clz(ready));
     ready &= ~(1u << tc);
-    Packet* p = e.cls[tc].head;
-    if (opt_.layer == LinkLayer::ib && e.peer_switch && e.cls[tc].credits < p->wire.count()) continue;
-    e.cls[tc].head = p->next_in_queue;
-    if (!e.cls[tc].head) {
-      e.cls[tc].tail = nullptr;
-      e.backlog = static_cast<std::uint8_t>(e.backlog & ~(1u << tc));
-    }
-    return p;
+    if (opt_.layer == LinkLayer::ib && e.peer_switch && e.cls[tc].credits < e.cls[tc].head->wire.count()) continue;
+    return pop_head(e, tc);
   }
   return nullptr;
+}
+
+Packet* Fabric::pop_head(Port& e, unsigned tc) {
+  Packet* p = e.cls[tc].head;
+  e.cls[tc].head = p->next_in_queue;
+  if (!e.cls[tc].head) {
+    e.cls[tc].tail = nullptr;
+    e.backlog = static_cast<std::uint8_t>(e.backlog & ~(1u << tc));
+  }
+  return p;
+}
+
+Packet* Fabric::pick_scheduled(Port& e) {
+  std::int64_t heads[fabric_detail::kClasses];
+  unsigned eligible = 0;
+  for (unsigned ready = e.backlog & ~e.paused; ready; ready &= ready - 1) {
+    const auto tc = static_cast<unsigned>(__builtin_ctz(ready));
+    heads[tc] = e.cls[tc].head->wire.count();
+    if (opt_.layer == LinkLayer::ib && e.peer_switch && e.cls[tc].credits < heads[tc]) continue;
+    eligible |= 1u << tc;
+  }
+  if (!eligible) return nullptr;
+  return pop_head(e, e.scheduler->pick({e.backlog, eligible, heads}));
 }
 
 void Fabric::try_start(Port& e) {

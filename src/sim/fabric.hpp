@@ -2,7 +2,7 @@
 // every switch's buffer, queues, flow control, ECN marking and forwarding decision.
 //
 // A port is one end of a cable (id = cable * 2 + 0 at node a, + 1 at node b; the peer port is
-// id ^ 1). Each port transmits to its peer from 8 strict-priority egress queues (traffic
+// id ^ 1). Each port transmits to its peer from 8 egress queues (traffic
 // classes), one frame at a time at the cable's rate; a frame reaches the peer after the
 // propagation delay. A switch forwards a frame after its pipeline latency to the egress port
 // its routing picks among the equal-cost next hops: ECMP (the flow's 5-tuple hash), spray
@@ -32,8 +32,9 @@
 // with that probability; the receiving port discards it (rx_errors), in any class.
 //
 // A host's NIC port arbitrates between its flows (QPs) round robin, one packet at a time, as
-// NIC send schedulers do; a switch port serves its traffic classes in strict priority, FIFO
-// within a class.
+// NIC send schedulers do; a switch port serves its traffic classes in strict priority (inline)
+// or by its queue scheduler (`switch.scheduler`, rdmasim/queue_scheduler.hpp: ETS), FIFO within
+// a class.
 //
 // Ledger: queue (waiting at an egress queue, paused or out of credits, unless it continues
 // its message's critical path — sim/critical_path.hpp), transmit (serialization up to
@@ -231,6 +232,8 @@ class Fabric {
   template <bool Observed>
   void start_next(Port& e);  // try_start with (Observed) or without a tracer / tap attached
   Packet* pick(Port& e);
+  Packet* pick_scheduled(Port& e);      // a switch port with a queue scheduler
+  Packet* pop_head(Port& e, unsigned tc);  // dequeues class tc's head frame
   bool sendable(const Port& e, const Packet& p) const;
   /// `p` enters switch `node` from `in_port`, to egress `routed` (nullptr: routed now).
   void admit(Packet& p, int node, int in_port, Port* routed);

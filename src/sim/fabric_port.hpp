@@ -1,5 +1,6 @@
 // Fabric::Port: one end of a cable inside the packet-level fabric (sim/fabric.hpp) — its
-// transmitter and strict-priority egress queues towards the peer, the PFC / credit state it
+// transmitter and per-class egress queues towards the peer (strict priority, or a registered
+// queue scheduler), the PFC / credit state it
 // obeys, and the ingress accounting of the frames it received and its node still buffers.
 // Internal to the fabric's sources (fabric.cpp, fabric_pfc.cpp).
 #pragma once
@@ -11,6 +12,7 @@
 
 #include "core/scheduler.hpp"
 #include "net/packet.hpp"
+#include "rdmasim/queue_scheduler.hpp"
 #include "sim/critical_path.hpp"
 #include "sim/fabric.hpp"
 
@@ -44,6 +46,7 @@ struct Fabric::Port final : EventHandler {
   bool blocked = false;
   bool down = false;    // its link is down (link fault)
   bool faulty = false;  // frames it sends may be lost on arrival: down, drops, windows or loss
+  bool scheduled = false;  // a switch port with a queue scheduler (`scheduler`, below)
   // Into a cut-through switch: every frame may be handed on early (no cable out of the peer
   // is faster than this one), or only those whose next hops are not faster (checked per frame).
   enum class CutThrough : std::uint8_t { off, always, per_frame } cut_through = CutThrough::off;
@@ -94,6 +97,7 @@ struct Fabric::Port final : EventHandler {
     }
   };
   std::unique_ptr<Losses> losses;  // nullptr: none scheduled
+  std::unique_ptr<QueueScheduler> scheduler;  // switch port: null = strict priority (Fabric::pick, inline)
   struct alignas(64) Class {
     Packet* head = nullptr;  // egress: the strict-priority queue toward the peer
     Packet* tail = nullptr;
