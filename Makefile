@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: demo test test-sanitize build release deps bench bench-fabric docs golden fuzz-smoke clean
+.PHONY: validate demo test test-sanitize build release deps bench bench-fabric docs golden fuzz-smoke clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -65,6 +65,10 @@ bench-fabric: release
 # Generated documents (CI fails when they are stale).
 docs: build
 	@./build/dev/rdmasim list --scenario-format > docs/scenario-format.md
+
+# The published measurements (validation/points.toml) through rdmasim: docs/validation.md.
+validate: build
+	@./build/dev/rdmasim validate validation/points.toml -o docs/validation.md
 
 # After an intended model change: rewrite tests/golden/*.json from scenarios/*.toml.
 golden: build

@@ -11,12 +11,14 @@
 #include "core/atomic_file.hpp"
 #include "io/json_report.hpp"
 #include "io/sweep_report.hpp"
+#include "io/validation_report.hpp"
 
 namespace rdmasim::cli {
 namespace {
 
 struct Options {
   std::vector<std::string> files, sets, vs, params;
+  std::string points = "validation/points.toml";
   std::string output;
   bool json = false;
   bool quiet = false;
@@ -66,7 +68,23 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
   sw->add_flag("--json", o->json, "JSON instead of CSV");
   sw->add_option("-j,--threads", o->threads, "worker threads (default: the machine's cores)")->check(CLI::Range(1, 256));
 
-  return [o, run, cmp, sw, run_command]() -> int {
+  CLI::App* val = app.add_subcommand("validate", "run the published measurements of a validation list and compare");
+  val->add_option("points", o->points, "the list (TOML, [[point]] entries)")->capture_default_str();
+  val->add_option("-o,--output", o->output, "also write the report as markdown (docs/validation.md)");
+  val->add_option("-j,--threads", o->threads, "worker threads (default: the machine's cores)")->check(CLI::Range(1, 256));
+
+  return [o, run, cmp, sw, val, run_command]() -> int {
+    const int threads = o->threads > 0 ? o->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (val->parsed()) {  // exit 3 when a point misses its tolerance or a known gap is met
+      check_output(o->output);
+      const std::vector<ValidationPoint> points = load_validation(o->points);
+      const std::vector<ValidationRow> rows = run_validation(points, threads);
+      print_validation(stdout, points, rows);
+      if (!o->output.empty()) write_file(o->output, validation_markdown(points, rows));
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        if (const std::string v = validation_verdict(points[i], rows[i]); v == "FAIL" || v == "gap met") return 3;
+      return 0;
+    }
     if (run->parsed()) {
       check_output(o->output);
       Scenario s = load_with_overrides(o->files.at(0), o->sets);
@@ -96,7 +114,6 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       refuse_outputs(base, "sweep writes one table, not each run's files (use `rdmasim run`)");
       std::vector<SweepParam> params;
       for (const std::string& p : o->params) params.push_back(parse_sweep_param(p));
-      const int threads = o->threads > 0 ? o->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
       const SweepTable t = run_sweep(base, params, threads);
       const bool json = o->json || (o->output.size() > 5 && o->output.compare(o->output.size() - 5, 5, ".json") == 0);
       const std::string text = json ? sweep_json(t) : sweep_csv(t);

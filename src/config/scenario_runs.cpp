@@ -254,6 +254,28 @@ SweepParam parse_sweep_param(const std::string& text) {
   return p;
 }
 
+std::vector<RunResult> run_all(const std::vector<Scenario>& runs, int threads) {
+  std::vector<RunResult> results(runs.size());
+  std::vector<std::exception_ptr> errors(runs.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < runs.size();) {
+      try {
+        results[i] = run(runs[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  const int n = std::max(1, std::min<int>(threads, static_cast<int>(runs.size())));
+  for (int i = 0; i < n; ++i) pool.emplace_back(worker);
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return results;
+}
+
 SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params, int threads) {
   SweepTable t;
   std::size_t total = 1;
@@ -277,27 +299,10 @@ SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params
     runs.push_back(std::move(s));
     t.rows_params.push_back(std::move(vals));
   }
-  t.rows.resize(total);
-  t.failures.resize(total);
-  std::vector<std::exception_ptr> errors(total);
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < total;) {
-      try {
-        RunResult r = run(runs[i]);
-        t.rows[i] = std::move(r.metrics);
-        t.failures[i] = std::move(r.failure);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  const int n = std::max(1, std::min<int>(threads, static_cast<int>(total)));
-  for (int i = 0; i < n; ++i) pool.emplace_back(worker);
-  for (std::thread& th : pool) th.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  for (RunResult& r : run_all(runs, threads)) {
+    t.rows.push_back(std::move(r.metrics));
+    t.failures.push_back(std::move(r.failure));
+  }
   return t;
 }
 

@@ -47,6 +47,10 @@ struct SweepTable {
   /// "key=value,key=value": the row's parameter values.
   std::string row_label(std::size_t row) const;
 };
+/// Each scenario's run on `threads` worker threads, each in its own simulator; results in the
+/// scenarios' order whatever the thread count. The first run that throws rethrows here.
+std::vector<RunResult> run_all(const std::vector<Scenario>& runs, int threads);
+
 /// Every combination of the parameters' values (the last parameter varies fastest) on
 /// `threads` worker threads.
 SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params, int threads);
