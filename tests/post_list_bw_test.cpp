@@ -16,8 +16,11 @@ using namespace rdmasim;
 
 namespace {
 
+// What the CPU costs per message is what most of these tests measure: the NIC's send engine
+// (nic.wqe_process) is taken out of the way unless a test puts it back.
 BwConfig small(int list, int cq_mod, std::int64_t iters = 20000) {
   BwConfig c;
+  c.base.profile.nic.wqe_process = Time::zero();
   c.base.size = Bytes(2);
   c.base.iters = iters;
   c.post_list = list;
@@ -161,4 +164,29 @@ TEST(PostList, ListOrModerationLargerThanTheSqDepthIsAClearError) {
   c = small(4, 1, 1000);
   c.base.toggles.kernel_bypass = false;
   EXPECT_THROW(run_bandwidth(c), std::invalid_argument);
+}
+
+// The NIC's send engine: one QP's 2-byte WRITEs, with the CPU's cost per message (post +
+// poll / 32 = 41.6 ns) below it, complete exactly nic.wqe_process (130 ns) apart. Each QP has
+// an engine of its own: two QPs (one CQE each, 90 ns of CPU per message) are bound by the CPU,
+// not by one shared engine.
+TEST(PostList, EachQpsSendEngineBoundsItsMessageRate) {
+  const Profile p;
+  BwConfig c = small(1, 32);
+  c.base.profile.nic.wqe_process = p.nic.wqe_process;
+  const ClientRun r = run_client(c);
+  for (std::size_t i : {3'200u, 6'400u, 9'600u})
+    EXPECT_EQ(r.completed[i + 3200] - r.completed[i], 3200 * p.nic.wqe_process.count_ps());
+  const BwResult engine_bound = run_bandwidth(c);
+  EXPECT_NEAR(engine_bound.msg_rate_mpps, 1e6 / static_cast<double>(p.nic.wqe_process.count_ps()), 0.01);
+  EXPECT_EQ(engine_bound.cost.engine_ps, static_cast<double>(p.nic.wqe_process.count_ps()));
+  EXPECT_EQ(engine_bound.cost.bound_mpps(), 1e6 / static_cast<double>(p.nic.wqe_process.count_ps()));
+  EXPECT_EQ(run_bandwidth(small(32, 1)).cost.bound_mpps(), 1e6 / 70'625.0);  // no engine: the CPU
+  c.cq_mod = 1;
+  const double one = run_bandwidth(c).msg_rate_mpps;
+  EXPECT_NEAR(one, 1e6 / static_cast<double>(p.nic.wqe_process.count_ps()), 0.01);
+  c.qps = 2;
+  const double cpu_bound = 1e6 / static_cast<double>((p.verbs.post + p.verbs.poll_detect).count_ps());
+  EXPECT_NEAR(run_bandwidth(c).msg_rate_mpps, cpu_bound, 0.02 * cpu_bound);
+  EXPECT_GT(cpu_bound, 1.4 * one);
 }

@@ -41,6 +41,20 @@ void Nic::append_tx_pipeline(PathSpec& path, int side) const {
   path.delay(side, Category::nic, pre(side) + "nic.tx_pipeline", c);
 }
 
+void Nic::append_wqe_pipeline(PathSpec& path, int side) const {
+  if (p_.tx_jitter > Time::zero()) {
+    Cost j;
+    j.jitter = p_.tx_jitter;
+    path.delay(side, Category::queue, pre(side) + "nic.tx_jitter", j);
+  }
+  Cost engine;
+  engine.fixed = p_.wqe_process;
+  path.serve(side, ResourceKind::qp_engine, Category::nic, pre(side) + "nic.wqe_engine", engine);
+  Cost rest;
+  rest.fixed = p_.tx_pipeline - p_.wqe_process;
+  path.delay(side, Category::nic, pre(side) + "nic.tx_pipeline", rest);
+}
+
 void Nic::append_payload_read(PathSpec& path, int side) const {
   pcie_.append_dma_read(path, side, pre(side) + "pcie.payload_read", Basis::payload, Bytes{});
 }

@@ -163,7 +163,9 @@ nlohmann::ordered_json bw_json(const BwConfig& b, const std::vector<BwResult>& r
                             {"cpu_ns_per_msg", rows[i].cost.cpu_ps / 1e3},
                             {"pcie_down_ns_per_msg", rows[i].cost.pcie_down_ps / 1e3},
                             {"pcie_up_ns_per_msg", rows[i].cost.pcie_up_ps / 1e3},
-                            {"wire_ns_per_msg", rows[i].cost.wire_ps / 1e3}};
+                            {"wire_ns_per_msg", rows[i].cost.wire_ps / 1e3},
+                            {"engine_ns_per_msg", rows[i].cost.engine_ps / 1e3},
+                            {"bound_Mpps", rows[i].cost.bound_mpps()}};
   j["results"] = res;
   if (rows.back().fabric) j["fabric"] = fabric_stats_json(*rows.back().fabric);
   if (rows.back().rc) j["rc"] = rc_stats_json(*rows.back().rc);

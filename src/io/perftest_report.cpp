@@ -291,12 +291,12 @@ void print_batching(std::FILE* out, const std::vector<BwResult>& rows) {
   std::fprintf(out, " Batching: post list %d (one doorbell and one WQE fetch per list), cq-mod %d (%s)\n", c.post_list,
                c.cq_mod, c.cq_mod == 1 ? "every WQE signaled" : ("one WQE in " + std::to_string(c.cq_mod) + " signaled").c_str());
   std::fprintf(out, " Client cost per message: busy time of host A's servers / messages, nsec\n");
-  std::fprintf(out, " %-8s %10s %10s %10s %10s %10s %10s %16s\n", "#bytes", "doorbells", "CQEs", "cpu", "pcie_down",
-               "pcie_up", "wire", "cpu bound[Mpps]");
+  std::fprintf(out, " %-8s %10s %10s %10s %10s %10s %10s %10s %12s\n", "#bytes", "doorbells", "CQEs", "cpu", "pcie_down",
+               "pcie_up", "wire", "nic engine", "bound[Mpps]");
   for (const BwResult& r : rows)
-    std::fprintf(out, " %-8" PRId64 " %10" PRId64 " %10" PRId64 " %10.3f %10.3f %10.3f %10.3f %16.6f\n",
+    std::fprintf(out, " %-8" PRId64 " %10" PRId64 " %10" PRId64 " %10.3f %10.3f %10.3f %10.3f %10.3f %12.6f\n",
                  r.config.base.size.count(), r.lists, r.signaled, r.cost.cpu_ps / 1e3, r.cost.pcie_down_ps / 1e3,
-                 r.cost.pcie_up_ps / 1e3, r.cost.wire_ps / 1e3, r.cost.cpu_ps > 0 ? 1e6 / r.cost.cpu_ps : 0.0);
+                 r.cost.pcie_up_ps / 1e3, r.cost.wire_ps / 1e3, r.cost.engine_ps / 1e3, r.cost.bound_mpps());
   const BwResult& r = rows.back();
   if (r.completed > 0) {
     std::fprintf(out, " Latency ledger of a WQE from its list's post to its completion (mean usec, %" PRId64 " B)\n",

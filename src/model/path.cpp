@@ -82,7 +82,7 @@ void rdma_transmit(PathSpec& path, const Components& k, const LatConfig& c, cons
                    const NetworkAppender& network, bool receiver_staging) {
   const int r = 1 - s;
   const Profile& p = c.profile;
-  k.nic.append_tx_pipeline(path, s);
+  k.nic.append_wqe_pipeline(path, s);
   const FrameKind fk = c.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
   path.split(s, SplitSpec{c.mtu, fk, c.link_layer, false, t.inline_data ? p.nic.tx_window : read_window(c, t, s)},
              pre(s) + "nic.segment");
@@ -149,7 +149,7 @@ void rdma_read(PathSpec& path, const Components& k, const LatConfig& c, const Re
     k.kernel.append_tx_stack(path, s);
   }
   k.nic.append_post(path, s, false);
-  k.nic.append_tx_pipeline(path, s);
+  k.nic.append_wqe_pipeline(path, s);
   path.split(s, SplitSpec{c.mtu, FrameKind::roce_read_request, c.link_layer, true}, pre(s) + "nic.read_request");
   network(path, s);
   k.nic.append_rx_pipeline(path, r);

@@ -409,6 +409,11 @@ std::vector<ParamDef> build_params() {
   // nic
   r.push_back(time_param("nic.tx_pipeline", &P::nic, &NicParams::tx_pipeline, "NIC send pipeline (WQE to packet)",
                          "ConnectX-6 'sub-600ns' adapter latency split tx/rx"));
+  r.push_back(time_param("nic.wqe_process", &P::nic, &NicParams::wqe_process,
+                         "the part of nic.tx_pipeline during which the QP's send engine is busy with one WQE: "
+                         "one QP sends at most 1 / wqe_process WQEs per second (QPs have engines of their own)",
+                         "fitted: 7.50 Mpps, one QP with post list 128 (perftest#273); 1 KB ib_send_bw 63.6 Gb/s "
+                         "= 7.8 Mpps (perftest PR #98)"));
   r.push_back(time_param("nic.rx_pipeline", &P::nic, &NicParams::rx_pipeline, "NIC receive pipeline (packet to DMA)",
                          "as nic.tx_pipeline"));
   r.push_back(time_param("nic.tx_jitter", &P::nic, &NicParams::tx_jitter,
@@ -631,6 +636,7 @@ void validate(const Profile& p) {
           "switch.ecn_kmin/ecn_kmax: need 0 <= kmin <= kmax <= switch.buffer");
   require(w.ib_vl_buffer <= w.buffer, "switch.ib_vl_buffer: must not exceed switch.buffer");
   require(p.verbs.doorbell <= p.verbs.post, "verbs.doorbell: must not exceed verbs.post (it is part of it)");
+  require(p.nic.wqe_process <= p.nic.tx_pipeline, "nic.wqe_process: must not exceed nic.tx_pipeline (it is part of it)");
   require(p.nic.read_buffer.count() == 0 || p.nic.read_buffer >= p.pcie.max_read_request,
           "nic.read_buffer: must be 0 (not modelled) or at least pcie.max_read_request");
   require(p.timely.t_low < p.timely.t_high, "timely.t_low: must be below timely.t_high");

@@ -110,9 +110,18 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     HostResources& h = *hosts.at(static_cast<std::size_t>(s.side));
     switch (s.kind) {
       case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx_, s)); break;
-      case StageKind::serve:
-        stages_.push_back(std::make_unique<ServeStage>(ctx_, s, server_for(h, s), takes_interrupt(s) ? &h.interrupts : nullptr));
+      case StageKind::serve: {
+        FifoServer* server = nullptr;
+        if (s.res == ResourceKind::qp_engine) {  // this path's QP's send engine on that side
+          std::unique_ptr<FifoServer>& e = engines_.at(static_cast<std::size_t>(s.side));
+          if (!e) e = std::make_unique<FifoServer>(ctx_.sched);
+          server = e.get();
+        } else {
+          server = &server_for(h, s);
+        }
+        stages_.push_back(std::make_unique<ServeStage>(ctx_, s, *server, takes_interrupt(s) ? &h.interrupts : nullptr));
         break;
+      }
       case StageKind::split: stages_.push_back(std::make_unique<SplitStage>(ctx_, s)); break;
       case StageKind::merge: stages_.push_back(std::make_unique<MergeStage>(ctx_)); break;
       case StageKind::moderate: stages_.push_back(std::make_unique<ModerateStage>(ctx_, s, h.moderator)); break;

@@ -98,6 +98,7 @@ class PathInstance {
   void link_route();  // each stage to the next on route_ (Stage::link)
 
   SimContext& ctx_;
+  std::array<std::unique_ptr<FifoServer>, 2> engines_;  // qp_engine per side (before the stages bound to them)
   std::vector<std::unique_ptr<Stage>> stages_;
   std::vector<const std::string*> labels_;  // interned (SimContext::labels)
   std::vector<const NetworkStage*> network_;

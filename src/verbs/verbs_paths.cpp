@@ -23,7 +23,7 @@ PathSpec VerbsPaths::request(RequestKind k) const {
   const PcieLink pcie(p_.pcie);
   const Nic nic(p_.nic, p_.verbs, pcie);
   PathSpec path;
-  nic.append_tx_pipeline(path, 0);
+  nic.append_wqe_pipeline(path, 0);
   if (k == RequestKind::read) {
     path.split(0, SplitSpec{mtu_, FrameKind::roce_read_request, layer_, true}, "A.nic.read_request");
     network_(path, 0);

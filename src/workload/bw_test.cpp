@@ -246,12 +246,22 @@ BwDirection direction_rates(const BwConfig& c, const std::vector<std::int64_t>& 
   return d;
 }
 
+}  // namespace
+
+double ClientCost::bound_mpps() const {
+  const double busiest = std::max({cpu_ps, pcie_down_ps, pcie_up_ps, wire_ps, engine_ps});
+  return busiest > 0 ? 1e6 / busiest : 0.0;
+}
+
+namespace {
+
 void fill_cost(BwResult& r, const SimWorld& w) {
   const double n = static_cast<double>(r.completed);
   r.cost.cpu_ps = static_cast<double>(w.a.core.busy_time().count_ps()) / n;
   r.cost.pcie_down_ps = static_cast<double>(w.a.pcie_down.busy_time().count_ps()) / n;
   r.cost.pcie_up_ps = static_cast<double>(w.a.pcie_up.busy_time().count_ps()) / n;
   r.cost.wire_ps = static_cast<double>(w.a.wire.busy_time().count_ps()) / n;
+  r.cost.engine_ps = static_cast<double>(r.config.base.profile.nic.wqe_process.count_ps());
 }
 
 // --post-list / --cq-mod: the batching client (workload/post_list_bw.hpp).
