@@ -282,7 +282,9 @@ void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const
   if (const RcConnection* rc = test.send_path().rc()) r.rc = rc->stats();
   r.hosts[0] = w.a.counters();
   r.hosts[1] = w.b.counters();
-  r.simulated = w.sched.now();
+  // The run ends with its last completion: a timer still armed after it (an RC or TCP
+  // retransmission timer with nothing to do) does not stretch the CPU accounting's window.
+  r.simulated = test.completed.empty() ? w.sched.now() : Time::ps(test.completed.back());
   if (r.completed == 0) {
     if (w.fabric) r.fabric = w.fabric->stats(w.sched.now());
     return;
@@ -483,13 +485,15 @@ BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
     r.lists = r.signaled = static_cast<std::int64_t>(test.done_[0].size() + test.done_[1].size());
     r.hosts[0] = test.world().a.counters();
     r.hosts[1] = test.world().b.counters();
-    r.simulated = test.world().sched.now();
     std::int64_t first = -1, last = -1;  // first post, last completion (either direction)
     for (int d = 0; d < dirs; ++d)
       if (!test.done_[d].empty()) {
         first = first < 0 ? test.posted_[d].front() : std::min(first, test.posted_[d].front());
         last = std::max(last, test.done_[d].back().completed);
       }
+    // The run ends with its last completion: a timer still armed after it (an RC or TCP
+    // retransmission timer with nothing to do) does not stretch the CPU accounting's window.
+    r.simulated = last >= 0 ? Time::ps(last) : test.world().sched.now();
     if (first < 0) {  // the QPs failed before anything completed
       if (test.world().fabric) r.fabric = test.world().fabric->stats(test.world().sched.now());
       return r;
