@@ -30,23 +30,22 @@ void Nic::append_post_list(PathSpec& path, int side, int n, bool inline_data) co
                         p_.wqe_size * n);
 }
 
+void Nic::append_tx_jitter(PathSpec& path, int side) const {
+  if (p_.tx_jitter <= Time::zero()) return;
+  Cost j;
+  j.jitter = p_.tx_jitter;
+  path.delay(side, Category::queue, pre(side) + "nic.tx_jitter", j);
+}
+
 void Nic::append_tx_pipeline(PathSpec& path, int side) const {
-  if (p_.tx_jitter > Time::zero()) {
-    Cost j;
-    j.jitter = p_.tx_jitter;
-    path.delay(side, Category::queue, pre(side) + "nic.tx_jitter", j);
-  }
+  append_tx_jitter(path, side);
   Cost c;
   c.fixed = p_.tx_pipeline;
   path.delay(side, Category::nic, pre(side) + "nic.tx_pipeline", c);
 }
 
 void Nic::append_wqe_pipeline(PathSpec& path, int side) const {
-  if (p_.tx_jitter > Time::zero()) {
-    Cost j;
-    j.jitter = p_.tx_jitter;
-    path.delay(side, Category::queue, pre(side) + "nic.tx_jitter", j);
-  }
+  append_tx_jitter(path, side);
   Cost engine;
   engine.fixed = p_.wqe_process;
   path.serve(side, ResourceKind::qp_engine, Category::nic, pre(side) + "nic.wqe_engine", engine);

@@ -49,6 +49,7 @@ class Nic {
   void append_eth_tx_packet(PathSpec& path, int side) const;
 
  private:
+  void append_tx_jitter(PathSpec& path, int side) const;  // nic.tx_jitter, when set
   NicParams p_;
   VerbsParams v_;
   const PcieLink& pcie_;
