@@ -34,7 +34,7 @@ PathSpec network_only(const std::shared_ptr<const Topology>& t, const FabricPath
   net.network = std::make_shared<NetworkSpec>(
       NetworkSpec{t, 0, dst, roce_flow(0, dst, sport), o, {}, {}, {}});
   net.expansion.emplace_back();
-  FabricRoute(*t, r, prof).append(net.expansion[0], 0);
+  FabricRoute(*t, r, prof, false).append(net.expansion[0], 0);
   p.stages.push_back(net);
   p.merge(1, "merge");
   return p;
@@ -115,4 +115,20 @@ TEST(FabricRoute, CutThroughKeepsTheTransmitterBusyForTheWholeFrame) {
                       serialization_time(prof.sw.cut_through_bytes, prof.link.rate) + prop +
                       prof.sw.pipeline + ser_rest + prop;
   EXPECT_EQ(budget.total(), expect);
+}
+
+// An InfiniBand fabric's switches forward in switch.ib_pipeline, an Ethernet fabric's in
+// switch.pipeline: the route's unloaded time differs by exactly that difference per switch.
+TEST(FabricRoute, InfiniBandSwitchesForwardInTheirOwnPipeline) {
+  const Topology& t = fat_tree(4);
+  const Profile prof;
+  const FabricPath r = ecmp_route(t, 0, t.find_host("h15"), roce_flow(0, 15, 49152));
+  const int switches = static_cast<int>(r.cables.size()) - 1;
+  ASSERT_EQ(switches, 5);
+  const Bytes wire(1024);
+  const Time eth = FabricRoute(t, r, prof, false).unloaded(wire, 0);
+  const Time ib = FabricRoute(t, r, prof, true).unloaded(wire, 0);
+  EXPECT_EQ(eth - ib, (prof.sw.pipeline - prof.sw.ib_pipeline) * switches);
+  EXPECT_EQ(prof.sw.forwarding(true), Time::ns(130));
+  EXPECT_EQ(prof.sw.forwarding(false), Time::ns(300));
 }

@@ -29,7 +29,8 @@ struct LinkParams {
 };
 
 struct SwitchParams {
-  Time pipeline = Time::ns(300);             // forwarding pipeline, ingress to egress
+  Time pipeline = Time::ns(300);             // forwarding pipeline, ingress to egress (Ethernet)
+  Time ib_pipeline = Time::ns(130);          // the same in an InfiniBand switch
   bool cut_through = true;                   // forward after the headers (else store-and-forward)
   Bytes cut_through_bytes{64};               // bytes received before forwarding starts
   std::int64_t fabric_length_mm = 10'000;    // cable length between switches
@@ -57,6 +58,8 @@ struct SwitchParams {
   Time route_convergence = Time::ms(10);     // link down/up: the switches' routing follows after this
   Time flowlet_timeout = Time::us(100);      // --routing flowlet: the idle gap that starts a new flowlet
   int flowlet_table = 4096;                  // --routing flowlet: flowlet slots per switch
+  /// The forwarding pipeline of this fabric's switches: InfiniBand's or Ethernet's.
+  Time forwarding(bool infiniband) const { return infiniband ? ib_pipeline : pipeline; }
 };
 
 struct PcieParams {

@@ -24,7 +24,7 @@ TopoReport make_topo_report(const Topology& t, std::optional<std::pair<int, int>
     r.to = pair->second;
     const ResolvedToggles tog = resolve(c);
     for (const FabricPath& p : equal_cost_paths(t, r.from, r.to)) {
-      const FabricRoute route(t, p, c.profile);
+      const FabricRoute route(t, p, c.profile, c.link_layer == LinkLayer::ib);
       const PathSpec spec = build_path(c, tog, 0, [&](PathSpec& s, int from) { route.append(s, from); });
       r.paths.push_back({p, evaluate_path(spec, c.size, false)});
     }

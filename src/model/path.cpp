@@ -325,8 +325,8 @@ FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile
   forward_path = fwd;
   std::reverse(rev.nodes.begin(), rev.nodes.end());  // FabricRoute wants side 0 -> side 1
   std::reverse(rev.cables.begin(), rev.cables.end());
-  forward = std::make_shared<FabricRoute>(t, fwd, p);
-  reverse = std::make_shared<FabricRoute>(t, rev, p);
+  forward = std::make_shared<FabricRoute>(t, fwd, p, o.layer == LinkLayer::ib);
+  reverse = std::make_shared<FabricRoute>(t, rev, p, o.layer == LinkLayer::ib);
   const auto profile = std::make_shared<const Profile>(p);
   forward_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, a, b, roce_flow(a, b, sport), o, p.rc, profile, p.tcp});
   reverse_flow = std::make_shared<NetworkSpec>(NetworkSpec{topology, b, a, roce_flow(b, a, sport), o, p.rc, profile, p.tcp});

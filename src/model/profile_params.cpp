@@ -244,6 +244,10 @@ std::vector<ParamDef> build_params() {
   // switch
   r.push_back(time_param("switch.pipeline", &P::sw, &SwitchParams::pipeline, "switch forwarding pipeline latency",
                          "Spectrum-2 '300ns' (Linley 2017)"));
+  r.push_back(time_param("switch.ib_pipeline", &P::sw, &SwitchParams::ib_pipeline,
+                         "InfiniBand switch forwarding pipeline latency (--link-layer ib; switch.pipeline is Ethernet's)",
+                         "estimate: HDR InfiniBand switches are quoted at 130 ns port to port (NVIDIA Quantum "
+                         "QM87xx), NDR at under 150 ns (router-switch.com, Quantum-2 QM9700)"));
   r.push_back(bool_param("switch.cut_through", &SwitchParams::cut_through, &P::sw,
                          "cut-through forwarding (off: store-and-forward)", "Ethernet/IB datacenter ASICs"));
   r.push_back(bytes_param("switch.cut_through_bytes", &SwitchParams::cut_through_bytes, &P::sw,

@@ -50,7 +50,7 @@ void FabricRoute::append(PathSpec& path, int from) const {
     path.delay(from, Category::propagate, h.from + "->" + h.to + ".propagate", prop);
     if (h.into_switch) {
       Cost pipe;
-      pipe.fixed = p_.sw.pipeline;
+      pipe.fixed = pipeline_;
       path.delay(from, Category::switch_, h.to + ".pipeline", pipe);
     }
   }
@@ -60,7 +60,7 @@ Time FabricRoute::unloaded(Bytes wire, int from) const {
   Time t{};
   for (const Hop& h : hops(from)) {
     t += release_time(h.serialize, serialization_time(wire, h.serialize.rate)) + h.propagate;
-    if (h.into_switch) t += p_.sw.pipeline;
+    if (h.into_switch) t += pipeline_;
   }
   return t;
 }

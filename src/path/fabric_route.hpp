@@ -18,7 +18,9 @@ namespace rdmasim {
 class FabricRoute {
  public:
   /// `route` runs from side 0's host to side 1's host; a message from side 1 uses it reversed.
-  FabricRoute(const Topology& t, FabricPath route, const Profile& p) : t_(t), route_(std::move(route)), p_(p) {}
+  /// `infiniband`: its switches forward in switch.ib_pipeline (else switch.pipeline).
+  FabricRoute(const Topology& t, FabricPath route, const Profile& p, bool infiniband)
+      : t_(t), route_(std::move(route)), p_(p), pipeline_(p.sw.forwarding(infiniband)) {}
   void append(PathSpec& path, int from) const;
   /// Unloaded one-way time of one frame of `wire` bytes from the start of its transmission at
   /// the first node to its arrival at the last (the stages `append` adds, evaluated for it).
@@ -40,6 +42,7 @@ class FabricRoute {
   const Topology& t_;
   FabricPath route_;
   Profile p_;
+  Time pipeline_;  // per switch crossed
 };
 
 }  // namespace rdmasim

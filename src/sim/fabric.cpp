@@ -73,6 +73,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   hash_only_ = lb.hash_only;
   if (!hash_only_) lb_ = lb.make(opt_.sw, {static_cast<int>(topo.nodes().size()), seed});
   static_routes_ = !lb.dynamic;
+  pipeline_ = opt_.sw.forwarding(opt_.layer == LinkLayer::ib);
   buffer_policy_ = buffer_policy(opt_.sw.buffer_policy).make(opt_.sw);
   const QueueSchedulerSpec& scheduler = queue_scheduler(opt_.sw.scheduler);
   for (Port& p : ports_)
@@ -441,7 +442,7 @@ void Fabric::start_next(Port& e) {
   ++in_transit_;
   EventHandler* to = &arrive_;
   if (e.peer_switch && static_routes_) to = &ports_[static_cast<std::size_t>(route(p, e.peer))];
-  sched_.schedule_in(release + (e.peer_switch ? e.prop + opt_.sw.pipeline : e.prop), *to, packet_arg(p));
+  sched_.schedule_in(release + (e.peer_switch ? e.prop + pipeline_ : e.prop), *to, packet_arg(p));
   sched_.schedule_in(service, e, free_arg(e));
   if (!e.node_switch) p.notify_pacer();  // last: the NIC may fetch its next packet now
 }

@@ -297,6 +297,7 @@ class Fabric {
   bool static_routes_ = false;
   bool hash_only_ = true;              // the balancer is ECMP's: no call per hop
   bool telemetry_ = false;  // some flow wants its switch egresses (stamp_telemetry)
+  Time pipeline_{};  // a switch's forwarding pipeline: switch.pipeline, or switch.ib_pipeline on InfiniBand
   std::unique_ptr<BufferPolicy> buffer_policy_;  // lossy admission (rdmasim/buffer_policy.hpp)
   std::unique_ptr<LoadBalancer> lb_;   // otherwise this one chooses (rdmasim/load_balancer.hpp)
   bool check_pending_ = false;  // a deadlock check is scheduled
