@@ -13,7 +13,6 @@
 
 #include "calibrate/calibrate_command.hpp"
 #include "cli_common.hpp"
-#include "live_run.hpp"
 #include "cmd_allreduce.hpp"
 #include "cmd_scenario.hpp"
 #include "cmd_serve.hpp"
@@ -23,6 +22,7 @@
 #include "io/demo_report.hpp"
 #include "core/atomic_file.hpp"
 #include "io/command_report.hpp"
+#include "io/live_run.hpp"
 #include "config/sweeps.hpp"
 #include "io/json_report.hpp"
 #include "io/nccl_report.hpp"
@@ -69,7 +69,7 @@ int run_lat(const Scenario& s) {
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
   for (const Scenario& x : runs) {
-    cli::LiveRun live(o, 2 * x.options.iters);  // ping-pong: a message each way
+    LiveRun live(o, 2 * x.options.iters);  // ping-pong: a message each way
     rows.push_back(std::get<LatResult>(run(x, live.observer(), exports.get()).detail));
     live.finish();
     if (csv) {
@@ -118,7 +118,7 @@ int run_pattern(const Scenario& s) {
     return runs.failure.empty() ? 0 : experiment_failed(runs.failure);
   }
   const int hosts = FabricNetwork::make_topology(t.base)->host_count();
-  cli::LiveRun live(o, static_cast<std::int64_t>(pattern_flow_count(t, hosts)) * t.base.iters);
+  LiveRun live(o, static_cast<std::int64_t>(pattern_flow_count(t, hosts)) * t.base.iters);
   const TrafficResult r = std::get<TrafficResult>(run(s, live.observer(), exports.get()).detail);
   live.finish();
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
@@ -151,7 +151,7 @@ int run_bw(const Scenario& s) {
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
   for (const Scenario& sx : runs) {
-    cli::LiveRun live(o, b.duration > Time::zero() ? 0 : b.base.iters * b.qps * (b.bidirectional ? 2 : 1));
+    LiveRun live(o, b.duration > Time::zero() ? 0 : b.base.iters * b.qps * (b.bidirectional ? 2 : 1));
     rows.push_back(std::get<BwResult>(run(sx, live.observer(), exports.get()).detail));
     live.finish();
     if (csv) {

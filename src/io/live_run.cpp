@@ -1,4 +1,4 @@
-#include "live_run.hpp"
+#include "io/live_run.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -7,7 +7,7 @@
 
 #include "io/csv_export.hpp"
 
-namespace rdmasim::cli {
+namespace rdmasim {
 
 bool progress_wanted(const ScenarioOptions& o) { return !o.quiet && !o.json && ::isatty(STDERR_FILENO) == 1; }
 
@@ -43,4 +43,4 @@ std::string LiveRun::timeseries_csv() const {
   return rdmasim::timeseries_csv(samples_, port_names_, options_.watch);
 }
 
-}  // namespace rdmasim::cli
+}  // namespace rdmasim

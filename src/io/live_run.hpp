@@ -1,4 +1,4 @@
-// LiveRun: what the CLI watches while one run is simulated — the samples behind `--csv`'s
+// LiveRun: what the command line watches while one run is simulated — the samples behind `--csv`'s
 // timeseries.csv and the one-line progress on stderr (io/progress_line.hpp) when stderr is a
 // terminal and --quiet is not given. It is the run's RunObserver (rdmasim/observer.hpp), handed
 // to rdmasim::run() only when it has something to do (observer()), so a run without either is
@@ -14,7 +14,7 @@
 #include "config/scenario.hpp"
 #include "io/progress_line.hpp"
 
-namespace rdmasim::cli {
+namespace rdmasim {
 
 class LiveRun final : public RunObserver {
  public:
@@ -42,4 +42,4 @@ class LiveRun final : public RunObserver {
 /// Progress on stderr for this command: stderr is a terminal and no --quiet.
 bool progress_wanted(const ScenarioOptions& o);
 
-}  // namespace rdmasim::cli
+}  // namespace rdmasim
