@@ -205,6 +205,16 @@ struct TimelyParams {
   Rate min_rate = Rate::bps(100'000'000);    // floor of the rate
 };
 
+// Swift (src/cc/swift.hpp): delay-based AIMD on a window, paced as window / RTT.
+struct SwiftParams {
+  Time target = Time::us(25);                // target delay (fixed: no flow or hop scaling)
+  double ai = 1.0;                           // additive increase, packets per round trip
+  double beta = 0.8;                         // multiplicative decrease per unit of relative excess delay
+  double max_mdf = 0.5;                      // largest decrease in one step
+  double min_cwnd = 0.01;                    // packets (below 1: the QP is paced at a fraction of a packet per RTT)
+  Rate min_rate = Rate::bps(100'000'000);    // floor of the rate
+};
+
 // HPCC rate control (src/cc/hpcc.hpp): in-band telemetry keeps the bottleneck at eta.
 struct HpccParams {
   double eta = 0.95;                         // target utilisation
@@ -229,6 +239,7 @@ struct Profile {
   DcqcnParams dcqcn;
   EcnFractionParams ecn_fraction;
   TimelyParams timely;
+  SwiftParams swift;
   HpccParams hpcc;
   GpuParams gpu;
   ConnParams conn;

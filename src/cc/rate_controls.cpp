@@ -5,6 +5,7 @@
 #include "core/registry.hpp"
 #include "cc/ecn_fraction.hpp"
 #include "cc/hpcc.hpp"
+#include "cc/swift.hpp"
 #include "cc/timely.hpp"
 #include "rdmasim/rate_control.hpp"
 #include "cc/dcqcn.hpp"
@@ -24,6 +25,7 @@ Registry<RateControlSpec>& registry() {
     x.add(ecn_fraction_rate_control());
     x.add(timely_rate_control());
     x.add(hpcc_rate_control());
+    x.add(swift_rate_control());
     return x;
   }();
   return r;

@@ -532,6 +532,24 @@ std::vector<ParamDef> build_params() {
                          "TIMELY paper: N = 5 x delta"));
   r.push_back(rate_param("timely.min_rate", &TimelyParams::min_rate, &P::timely, "floor of the rate",
                          "HPCC simulator RdmaHw MinRate 100 Mb/s"));
+  // swift
+  r.push_back(time_param("swift.target", &P::swift, &SwiftParams::target,
+                         "target delay: below it the window grows, above it the window is cut",
+                         "estimate: Swift (Kumar et al., SIGCOMM 2020) uses a base target of tens of us plus flow "
+                         "and hop scaling, not modelled here", kPositiveDuration));
+  r.push_back(number_param("swift.ai", &SwiftParams::ai, &P::swift, "additive increase, packets per round trip",
+                           "Swift paper, Algorithm 1: ai (value an estimate: 1 packet)", Interval{0, 100, true}));
+  r.push_back(number_param("swift.beta", &SwiftParams::beta, &P::swift,
+                           "multiplicative decrease per unit of relative excess delay ((delay - target) / delay)",
+                           "Swift paper, Algorithm 1: beta (value an estimate: 0.8)", kGain));
+  r.push_back(number_param("swift.max_mdf", &SwiftParams::max_mdf, &P::swift, "largest cut in one decrease",
+                           "Swift paper, Algorithm 1: max_mdf (value an estimate: 0.5)", kGain));
+  r.push_back(number_param("swift.min_cwnd", &SwiftParams::min_cwnd, &P::swift,
+                           "smallest window, packets (below 1 the QP is paced slower than a packet per RTT)",
+                           "Swift paper: windows below one packet are paced (value an estimate: 0.01)",
+                           Interval{0, 1, true}));
+  r.push_back(rate_param("swift.min_rate", &SwiftParams::min_rate, &P::swift, "floor of the rate",
+                         "as the other rate controls: 100 Mb/s (the HPCC simulator's MinRate)"));
   // hpcc
   r.push_back(number_param("hpcc.eta", &HpccParams::eta, &P::hpcc, "target utilisation of the most utilised link",
                            "HPCC paper (Li et al., SIGCOMM 2019) and HPCC simulator U_TARGET: 0.95", kGain));
