@@ -44,3 +44,17 @@ TEST(JsonReport, BudgetJson) {
   EXPECT_EQ(j["rtt_ps"].get<std::int64_t>(), b.rtt.total().count_ps());
   EXPECT_EQ(j["lesson"]["message_wire_bytes"], 102);
 }
+
+// bw --json with --post-list: each result's batching carries the client's costs per message,
+// the QP's send engine among them, and the bound of the busiest.
+TEST(JsonReport, BatchingCarriesTheEngineAndTheBound) {
+  BwConfig b;
+  b.base.size = Bytes(2);
+  b.base.iters = 2000;
+  b.post_list = 32;
+  const BwResult r = run_bandwidth(b);
+  const nlohmann::ordered_json j = bw_json(b, {r})["results"][0]["batching"];
+  EXPECT_EQ(j["engine_ns_per_msg"], 130.0);
+  EXPECT_EQ(j["bound_Mpps"], 1e6 / 130'000.0);
+  EXPECT_EQ(j["cpu_ns_per_msg"], r.cost.cpu_ps / 1e3);
+}

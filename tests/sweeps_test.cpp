@@ -88,3 +88,10 @@ TEST(Sweeps, BudgetReportRefusesBeforePrinting) {
   EXPECT_EQ(std::ftell(out), 0);
   std::fclose(out);
 }
+
+TEST(Sweeps, ARowIsLabelledByItsParameterValues) {
+  SweepTable t;
+  t.params = {"workload.qps", "network.mtu"};
+  t.rows_params = {{"1", "1024"}, {"4", "4096"}};
+  EXPECT_EQ(t.row_label(1), "workload.qps=4,network.mtu=4096");
+}

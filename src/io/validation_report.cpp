@@ -8,7 +8,7 @@ namespace {
 
 std::string number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, v >= 100 ? "%.1f" : v >= 1 ? "%.3g" : "%.3g", v);
+  std::snprintf(buf, sizeof buf, v >= 100 ? "%.1f" : "%.3g", v);
   return buf;
 }
 

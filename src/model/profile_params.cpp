@@ -63,18 +63,17 @@ std::string format_weights(const std::array<int, 8>& w) {
   return s;
 }
 std::array<int, 8> parse_weights(std::string_view v) {
+  if (std::count(v.begin(), v.end(), ',') != 7)
+    throw std::invalid_argument("expected 8 comma-separated weights (one per traffic class), got \"" + std::string(v) + "\"");
   std::array<int, 8> w{};
-  std::size_t n = 0;
-  for (std::size_t at = 0; at <= v.size(); ++n) {
+  std::size_t at = 0;
+  for (int& x : w) {
     const std::size_t comma = std::min(v.find(',', at), v.size());
-    if (n == w.size()) break;
-    const std::int64_t x = parse_int(v.substr(at, comma - at));
-    if (x < 0 || x > 100) throw std::invalid_argument("each weight must be 0..100, got " + std::to_string(x));
-    w[n] = static_cast<int>(x);
+    const std::int64_t n = parse_int(v.substr(at, comma - at));
+    if (n < 0 || n > 100) throw std::invalid_argument("each weight must be 0..100, got " + std::to_string(n));
+    x = static_cast<int>(n);
     at = comma + 1;
   }
-  if (n != w.size() || std::count(v.begin(), v.end(), ',') != 7)
-    throw std::invalid_argument("expected 8 comma-separated weights (one per traffic class), got \"" + std::string(v) + "\"");
   return w;
 }
 bool weights_ok(const std::array<int, 8>& w) {
