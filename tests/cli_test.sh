@@ -300,7 +300,7 @@ json_keys "$(doc_keys 'bw --json')" bw -n 10 --json
 json_keys "$(doc_keys 'bw --pattern P --json')" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --json
 json_keys "$(doc_keys 'bw --pattern P --seeds N --json')" bw --topology fat-tree --pattern permutation --seeds 2 -n 5 --json
 json_keys "$(doc_keys 'bw --loss-sweep L --json')" bw --topology single-switch -n 10 --loss-sweep 0,1e-3 --json
-json_keys "$(doc_keys 'allreduce --json')" allreduce -b 64K -e 64K -n 1 --json
+json_keys "$(doc_keys 'all_reduce --json')" all_reduce -b 64K -e 64K -n 1 --json
 json_keys "$(doc_keys 'flows --json')" flows --flows 20 --json
 json_keys "$(doc_keys 'topo --json')" topo --json
 json_keys "$(doc_keys 'list --json')" list --json
@@ -317,11 +317,19 @@ expect_ok "# Out of bounds values : 0 OK" allreduce --hosts 4 -b 64K -e 256K -n 
 expect_error "halving-doubling needs a power-of-two number of ranks, got 6" allreduce --hosts 6 --algo halving-doubling -b 1M -e 1M
 expect_error "--minbytes: expected a size like 8, 64K, 32M or 1G, got \"12Q\"" allreduce -b 12Q
 expect_error "--nodes: the topology has 8 hosts" allreduce --nodes 9 -b 1M -e 1M
+# nccl-tests' other programs: their own table lines (redop, root) and algorithms.
+expect_ok "# Collective test starting: all_gather_perf" all_gather --hosts 4 -b 1M -e 1M -n 1
+expect_ok "      262144         16384     float    none      -1 " alltoall --hosts 4 -b 256K -e 256K -n 1
+expect_ok "     1048576        262144     float    none       0 " broadcast --hosts 4 -b 1M -e 1M -n 1
+expect_ok "# Out of bounds values : 0 OK" reduce_scatter --hosts 4 --algo recursive-halving -b 1M -e 1M -n 1
+expect_ok "1 steps per rank, 1048576 bytes sent by rank 0 (S = 1048576.0)" sendrecv --hosts 4 -b 1M -e 1M -n 1
+expect_error "command line: --algo: unknown alltoall algorithm \"ring\" (valid: direct, pairwise)" alltoall --algo ring
+expect_error "--root: 3: rdmasim models root 0 only" broadcast -r 3
 
 # perftest and nccl-tests habits: hardware selection accepted with a note, other transports refused.
 expect_ok "rdmasim 0.1.0" --version
 expect_ok "rdmasim 0.1.0" bw --version
-expect_error "unknown command \"nosuch\" (valid: lat, budget, bw, allreduce, flows, demo" nosuch
+expect_error "unknown command \"nosuch\" (valid: lat, budget, bw, all_reduce, all_gather, reduce_scatter, alltoall, broadcast, sendrecv, flows, demo" nosuch
 expect_ok " #bytes #iterations" lat -d mlx5_0 -i 1 -x 3 -p 18515 -F -c RC -n 10
 check "-d mlx5_0 gets a note on stderr" sh -c "'$bin' lat -d mlx5_0 -n 10 2>&1 >/dev/null | grep -q 'note: -d mlx5_0: ignored (the simulated NIC is the profile'"
 expect_error "--connection: UD: rdmasim models RC (reliable connected) QPs only" bw -c UD

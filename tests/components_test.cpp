@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "rdmasim/collective.hpp"
+
 #include <map>
 #include <set>
 
@@ -20,7 +22,7 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
   }
   const std::map<std::string, std::string> kind_of{{"network.topology", "topology"}, {"network.routing", "routing"},
                                                    {"network.link_layer", "link layer"}, {"workload.pattern", "pattern"},
-                                                   {"workload.algo", "collective"}, {"network.cc", "congestion control"},
+                                                   {"network.cc", "congestion control"},
                                                    {"network.ring_routing", "ring routing"}, {"profile", "profile"},
                                                    {"network.tcp_cc", "tcp congestion control"},
                                                    {"workload.cdf", "flow sizes"}};
@@ -33,6 +35,8 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
       }
     }
   }
+  for (const CollectiveSpec* c : collectives())  // every operation's algorithms, under "<operation> algorithm"
+    EXPECT_TRUE(listed[std::string(coll_op_info(c->op).name) + " algorithm"].count(c->name)) << c->name;
   for (const TopologyBuilder& b : topology_builders()) EXPECT_TRUE(listed["topology"].count(b.name)) << b.name;
-  for (const char* w : {"lat", "bw", "budget", "demo", "allreduce", "flows"}) EXPECT_TRUE(listed["workload"].count(w)) << w;
+  for (const char* w : {"lat", "bw", "budget", "demo", "all_reduce", "all_gather", "alltoall", "flows"}) EXPECT_TRUE(listed["workload"].count(w)) << w;
 }

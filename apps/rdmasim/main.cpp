@@ -13,7 +13,8 @@
 
 #include "calibrate/calibrate_command.hpp"
 #include "cli_common.hpp"
-#include "cmd_allreduce.hpp"
+#include "cmd_collective.hpp"
+#include "rdmasim/collective.hpp"
 #include "cmd_scenario.hpp"
 #include "cmd_serve.hpp"
 #include "cmd_topo.hpp"
@@ -194,11 +195,11 @@ int run_flows_cmd(const Scenario& s) {
   return run_result.failure.empty() ? 0 : experiment_failed(run_result.failure);
 }
 
-int run_allreduce_cmd(const Scenario& s) {
+int run_collective_cmd(const Scenario& s) {
   const ScenarioOptions& o = s.options;
-  const AllReduceResult r = std::get<AllReduceResult>(run(s).detail);
-  if (wants_json(o) && emit_json(o, allreduce_json(r))) return 0;
-  print_allreduce(stdout, r);
+  const CollectiveResult r = std::get<CollectiveResult>(run(s).detail);
+  if (wants_json(o) && emit_json(o, collective_json(r))) return 0;
+  print_collective(stdout, r);
   return 0;
 }
 
@@ -223,6 +224,7 @@ void calibrate_progress(const std::string& step, int done, int total) {
 // A command's scenario: its flags are the scenario's keys.
 Scenario flags(Command c, const ScenarioOptions& o) {
   Scenario s = make_scenario(c);
+  s.path = "command line";
   s.options = o;
   return s;
 }
@@ -248,9 +250,19 @@ int main(int argc, char** argv) {
   ScenarioOptions bw_o = cli::default_options(Command::bw);
   CLI::App* bw = app.add_subcommand("bw", "perftest-style bandwidth test (ib_write_bw/ib_send_bw)");
   cli::add_lat_options(*bw, bw_o, Command::bw);
-  ScenarioOptions allreduce_o = cli::default_options(Command::allreduce);
-  CLI::App* allreduce = app.add_subcommand("allreduce", "nccl-tests all_reduce_perf: ring or halving-doubling AllReduce across hosts x GPUs on a fabric");
-  cli::add_allreduce_options(*allreduce, allreduce_o);
+  // nccl-tests' programs, one subcommand each (all_reduce also answers to "allreduce").
+  std::vector<ScenarioOptions> coll_o(coll_ops().size(), cli::default_options(Command::allreduce));
+  std::vector<CLI::App*> coll;
+  for (const CollOpInfo& op : coll_ops()) {
+    ScenarioOptions& o = coll_o[static_cast<std::size_t>(op.op)];
+    o.collective.op = op.name;
+    std::string algos;
+    for (const CollectiveSpec* a : collectives(op.op)) algos += (algos.empty() ? "" : " or ") + a->name;
+    coll.push_back(app.add_subcommand(std::string(op.name), "nccl-tests " + std::string(op.program) + ": " + algos +
+                                                                " across hosts x GPUs on a fabric"));
+    cli::add_collective_options(*coll.back(), o);
+  }
+  coll.front()->alias("allreduce");
   ScenarioOptions flows_o = cli::default_options(Command::flows);
   CLI::App* flows = app.add_subcommand(
       "flows", "open-loop workload: flows arriving from a size distribution at a load; FCT slowdown per flow size");
@@ -300,7 +312,7 @@ int main(int argc, char** argv) {
         switch (s.command) {
           case Command::bw: return run_bw(s);
           case Command::budget: return run_budget_cmd(s);
-          case Command::allreduce: return run_allreduce_cmd(s);
+          case Command::allreduce: return run_collective_cmd(s);
           case Command::flows: return run_flows_cmd(s);
           default: return run_lat(s);
         }
@@ -314,7 +326,7 @@ int main(int argc, char** argv) {
   for (CLI::App* sub : app.get_subcommands({})) {
     sub->set_version_flag("--version", version);
     commands += (commands.empty() ? "" : ", ") + sub->get_name();
-    known = known || sub->get_name() == argv[1];
+    known = known || sub->check_name(argv[1]);
   }
   if (!known) {
     std::fprintf(stderr, "rdmasim: unknown command \"%s\" (valid: %s)\n", argv[1], commands.c_str());
@@ -337,7 +349,8 @@ int main(int argc, char** argv) {
     if (budget->parsed()) return run_budget_cmd(flags(Command::budget, budget_o));
     if (bw->parsed()) return run_bw(flags(Command::bw, bw_o));
     if (demo->parsed()) return run_demo_cmd(demo_o);
-    if (allreduce->parsed()) return run_allreduce_cmd(flags(Command::allreduce, allreduce_o));
+    for (std::size_t i = 0; i < coll.size(); ++i)
+      if (coll[i]->parsed()) return run_collective_cmd(flags(Command::allreduce, coll_o[i]));
     if (flows->parsed()) return run_flows_cmd(flags(Command::flows, flows_o));
     if (coal->parsed()) return run_coalescing(flags(Command::lat, coal_o), coal_frames);
     if (list->parsed() && list_format) {

@@ -17,7 +17,7 @@
 #include <variant>
 #include <vector>
 
-#include "rdmasim/allreduce.hpp"
+#include "rdmasim/nccl_test.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/exports.hpp"
 #include "rdmasim/flows.hpp"
@@ -29,9 +29,11 @@ namespace rdmasim {
 
 enum class Command { lat, budget, demo, bw, allreduce, flows };
 
-/// `rdmasim allreduce`; its iterations are ScenarioOptions::iters.
+/// `rdmasim all_reduce`, `all_gather`, ... (command "allreduce"); its iterations are
+/// ScenarioOptions::iters.
 struct CollectiveOptions {
-  std::string algo = "ring";           // ring | halving-doubling
+  std::string op = "all_reduce";       // the nccl-tests operation (rdmasim/collective.hpp)
+  std::string algo;                    // one of its algorithms ("": its first)
   int nodes = 0;                       // hosts taking part (0: all)
   int gpus = 1;                        // GPUs per host
   std::string gpudirect = "on";        // on | off (staged through host memory)
@@ -155,8 +157,8 @@ struct RunResult {
   Command command = Command::lat;
   std::vector<Metric> metrics;  // in a fixed order per command
   /// The command's own result: LatResult (lat), BudgetResult (budget), BwResult (bw),
-  /// TrafficResult (bw with a pattern), AllReduceResult (allreduce), FlowsResult (flows).
-  std::variant<std::monostate, LatResult, BudgetResult, BwResult, TrafficResult, AllReduceResult, FlowsResult> detail;
+  /// TrafficResult (bw with a pattern), CollectiveResult (allreduce), FlowsResult (flows).
+  std::variant<std::monostate, LatResult, BudgetResult, BwResult, TrafficResult, CollectiveResult, FlowsResult> detail;
   /// "" when the experiment succeeded; else what failed, as `rdmasim` says before it exits 3:
   /// a QP in error ("4 QPs in RETRY_EXC_ERR"), a PFC deadlock, drops in a lossless class, wrong
   /// AllReduce results. The metrics are still those of the run.

@@ -58,14 +58,17 @@ std::vector<Component> build() {
   c.push_back({"workload", "lat", "perftest ib_*_lat ping-pong (and kernel TCP), perftest statistics and the ledger", "rdmasim lat", {}});
   c.push_back({"workload", "bw", "perftest ib_*_bw window of acknowledged WRITE/SEND; many flows with --pattern", "rdmasim bw", {}});
   c.push_back({"workload", "budget", "closed-form max-plus evaluation of the same path, the textbook latency formulas", "rdmasim budget", {}});
-  c.push_back({"workload", "allreduce", "nccl-tests all_reduce_perf: AllReduce across hosts x GPUs on a fabric, GPUDirect or staged",
-               "rdmasim allreduce", {}});
+  for (const CollOpInfo& op : coll_ops())
+    c.push_back({"workload", std::string(op.name),
+                 "nccl-tests " + std::string(op.program) + " across hosts x GPUs on a fabric, GPUDirect or staged; each rank sends " +
+                     std::string(op.bytes_formula),
+                 "rdmasim " + std::string(op.name), {}});
   c.push_back({"workload", "flows", "open-loop flows: Poisson arrivals from a flow-size distribution at a load, or a "
                "flow file; FCT slowdown per flow size (HPCC-style)", "rdmasim flows", {}});
   for (const FlowSizeCdf* d : flow_size_cdfs())
     c.push_back({"flow sizes", d->name, d->description + " (" + d->source + ")", "--cdf / workload.cdf", {}});
   for (const CollectiveSpec* k : collectives())
-    c.push_back({"collective", k->name, k->description + (k->source.empty() ? "" : " (" + k->source + ")"),
+    c.push_back({std::string(coll_op_info(k->op).name) + " algorithm", k->name, k->description + (k->source.empty() ? "" : " (" + k->source + ")"),
                  "--algo / workload.algo", {}});
   c.push_back({"pcie topology", "switch", "GPU and NIC under one PCIe switch: peer-to-peer DMA skips the root complex",
                "--set pcie.topology=switch", {}});

@@ -334,13 +334,18 @@ std::int64_t parse_nccl_size(const std::string& v, const char* flag) {
   return x * unit;
 }
 
-AllReduceConfig to_allreduce_config(const ScenarioOptions& l) {
+CollectiveConfig to_collective_config(const ScenarioOptions& l) {
   const CollectiveOptions& o = l.collective;
-  AllReduceConfig c;
+  CollectiveConfig c;
   ScenarioOptions base = l;
   base.iters = 1000;  // perftest's minimum of 5 does not apply to nccl-tests' -n
   c.base = to_config(base);
-  c.algo = collective(o.algo).name;
+  c.op = coll_op(o.op);
+  try {
+    c.algo = collective(c.op, o.algo).name;
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--algo: ") + e.what());
+  }
   c.nodes = o.nodes;
   c.gpus = o.gpus;
   c.gpudirect = o.gpudirect != "off";

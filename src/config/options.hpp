@@ -1,7 +1,7 @@
 // The options of an experiment as given (strings and integers, the command line's and the
 // scenario files' shared vocabulary) and their one conversion into validated run
 // configurations: LatConfig (lat, budget, demo), BwConfig (bw), TrafficConfig (bw --pattern),
-// AllReduceConfig (allreduce), FlowsConfig (flows). Values are kept as given so that every check happens in one
+// CollectiveConfig (allreduce), FlowsConfig (flows). Values are kept as given so that every check happens in one
 // place and produces one clear message (std::invalid_argument naming the option); the command
 // line, scenario files, `compare`, `sweep` and the HTTP API all convert through here.
 #pragma once
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "rdmasim/allreduce.hpp"
+#include "rdmasim/nccl_test.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/flows.hpp"
 #include "rdmasim/scenario.hpp"
@@ -44,7 +44,7 @@ std::vector<std::int64_t> all_sizes();
 /// nccl-tests sizes: a number with an optional K, M or G suffix (powers of 1024).
 std::int64_t parse_nccl_size(const std::string& v, const char* flag);
 /// Throws std::invalid_argument naming the flag.
-AllReduceConfig to_allreduce_config(const ScenarioOptions& o);
+CollectiveConfig to_collective_config(const ScenarioOptions& o);
 /// The whole file, or nothing when it cannot be opened (scenario, flow and CDF files).
 std::optional<std::string> read_text_file(const std::string& path);
 /// `flows`: the fabric and the flow list — read from --flow-file, or drawn (Poisson arrivals

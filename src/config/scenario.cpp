@@ -11,6 +11,7 @@
 #include "config/nesting_limit.hpp"
 #include "core/number_text.hpp"
 #include "model/path.hpp"
+#include "rdmasim/collective.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
@@ -187,10 +188,14 @@ Scenario from_leaves(const std::vector<Leaf>& leaves, const std::string& name) {
   bool known = false;
   for (Command c : kScenarioCommands)
     if (cmd->text == command_name(c)) s.command = c, known = true;
+  std::string op;  // a collective by its nccl-tests name: command = "all_gather"
+  for (const CollOpInfo& i : coll_ops())
+    if (cmd->text == i.name) s.command = Command::allreduce, known = true, op = i.name;
   if (!known)
     throw std::invalid_argument(cmd->where + ": command: unknown command \"" + cmd->text + "\" (valid: " +
-                                command_names() + ")");
+                                command_names() + ", or a collective: " + coll_op_names() + ")");
   s.options = default_options(s.command);
+  if (!op.empty()) s.options.collective.op = op;
   for (const Leaf& l : leaves) apply_leaf(s, l);
   return s;
 }
@@ -200,9 +205,9 @@ Scenario from_leaves(const std::vector<Leaf>& leaves, const std::string& name) {
 LatConfig scenario_config(const Scenario& s) {
   try {
     ScenarioOptions o = s.options;
-    if (s.command == Command::allreduce) o.iters = 1000;  // its iterations are checked by to_allreduce_config
+    if (s.command == Command::allreduce) o.iters = 1000;  // its iterations are checked by to_collective_config
     LatConfig c = to_config(o);
-    if (s.command == Command::allreduce) to_allreduce_config(s.options);
+    if (s.command == Command::allreduce) to_collective_config(s.options);
     if (s.command == Command::flows) to_flows_config(s.options);
     if (s.command == Command::bw && s.options.loss_sweep.empty())  // the bw test's own checks, before anything prints
       s.options.pattern.empty() ? static_cast<void>(to_bw_config(s.options)) : static_cast<void>(to_traffic_config(s.options));

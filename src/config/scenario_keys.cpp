@@ -266,12 +266,21 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(integer("workload.seeds", "--seeds", kBw, "pattern: run seeds seed .. seed+N-1 and report the spread", 1, 1000,
                       F(seeds)));
   r.push_back(flag("workload.stages", "--stages", kBudget, "also the critical path stage by stage", F(stages)));
-  K algo = key("workload.algo", "string", "--algo", kAllreduce, "the AllReduce algorithm (`rdmasim list`)");
-  for (const CollectiveSpec* c : collectives()) algo.choices.push_back(c->name);
-  algo.set = [](O& o, const std::string& v) {
-    collective(v);  // the registry's names now
-    o.collective.algo = v;
+  K op = key("workload.collective", "string", "", kAllreduce,
+              "the nccl-tests operation (the subcommand: all_reduce, all_gather, ...)");
+  for (const CollOpInfo& i : coll_ops()) op.choices.emplace_back(i.name);
+  op.set = [](O& o, const std::string& v) {
+    coll_op(v);  // a known operation
+    o.collective.op = v;
   };
+  op.get = [](const O& o) { return Texts{o.collective.op}; };
+  r.push_back(op);
+  K algo = key("workload.algo", "string", "--algo", kAllreduce,
+               "the operation's algorithm (`rdmasim list`; \"\": its first, ring or direct)");
+  algo.choices = {""};
+  for (const CollectiveSpec* c : collectives())
+    if (std::find(algo.choices.begin(), algo.choices.end(), c->name) == algo.choices.end()) algo.choices.push_back(c->name);
+  algo.set = [](O& o, const std::string& v) { o.collective.algo = v; };  // checked against the operation's when run
   algo.get = [](const O& o) { return Texts{o.collective.algo}; };
   r.push_back(algo);
   r.push_back(integer("workload.nodes", "--nodes", kAllreduce, "hosts taking part, h0..h(N-1) (0: every host)", 0, 100000,

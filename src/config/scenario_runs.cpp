@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "rdmasim/allreduce.hpp"
+#include "rdmasim/nccl_test.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/flows.hpp"
 #include "rdmasim/latency.hpp"
@@ -103,8 +103,8 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
       break;
     }
     case Command::allreduce: {
-      const AllReduceResult& r = out.detail.emplace<AllReduceResult>(run_allreduce(to_allreduce_config(s.options)));
-      const AllReduceRow& last = r.rows.back();
+      const CollectiveResult& r = out.detail.emplace<CollectiveResult>(run_collective(to_collective_config(s.options)));
+      const CollectiveRow& last = r.rows.back();
       m.push_back({"ranks", static_cast<double>(r.ranks)});
       m.push_back({"time_us", last.time_us});
       m.push_back({"algbw_GBps", last.algbw_gbs});

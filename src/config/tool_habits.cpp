@@ -26,6 +26,7 @@ const std::vector<ToolHabit>& tool_habits() {
       {"-t,--nthreads", kAllreduce, K::only, "1", "nccl-tests' threads per process",
        "rdmasim models 1 only (ranks are hosts x -g)"},
       {"-z,--blocking", kAllreduce, K::note, "N", "nccl-tests' blocking collectives", "one simulated process per host"},
+      {"-r,--root", kAllreduce, K::only, "0", "nccl-tests' root rank (broadcast)", "rdmasim models root 0 only"},
       {"-a,--average", kAllreduce, K::note, "N", "nccl-tests' combining of ranks' times",
        "every rank is simulated: one figure"},
   };

@@ -1,5 +1,7 @@
 #include "io/list_report.hpp"
 
+#include <algorithm>
+
 #include "config/catalogue.hpp"
 #include "rdmasim/profile.hpp"
 
@@ -33,9 +35,11 @@ nlohmann::ordered_json list_json() {
 
 void print_list(std::FILE* out) {
   const Profile def = make_profile("default"), seed = make_profile("seed-demo");
-  std::fprintf(out, "%-18s %-24s %s  [%s]\n", "component", "name", "what it models", "selected by");
+  int kind_w = 9;  // "component"
+  for (const config::Component& c : config::components()) kind_w = std::max(kind_w, static_cast<int>(c.kind.size()));
+  std::fprintf(out, "%-*s %-24s %s  [%s]\n", kind_w, "component", "name", "what it models", "selected by");
   for (const config::Component& c : config::components())
-    std::fprintf(out, "%-18s %-24s %s  [%s]\n", c.kind.c_str(), c.name.c_str(), c.description.c_str(),
+    std::fprintf(out, "%-*s %-24s %s  [%s]\n", kind_w, c.kind.c_str(), c.name.c_str(), c.description.c_str(),
                  c.selected_by.c_str());
   std::fprintf(out, "\nParameters (profiles: default, seed-demo; set with --set key=value or [params] in a scenario):\n\n");
   std::fprintf(out, "%-24s %-7s %-12s %-12s %-24s %s\n", "parameter", "type", "default", "seed-demo", "range",

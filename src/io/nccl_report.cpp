@@ -23,12 +23,14 @@ std::string nccl_time(double us) {
   return buf;
 }
 
-void print_allreduce(std::FILE* out, const AllReduceResult& r) {
-  const AllReduceConfig& c = r.config;
-  std::fprintf(out, "# rdmasim allreduce: %s AllReduce on %s, %d hosts x %d GPUs, GPUDirect RDMA %s\n",
-               c.algo.c_str(), c.base.fabric.topology.c_str(), c.nodes, c.gpus,
+void print_collective(std::FILE* out, const CollectiveResult& r) {
+  const CollectiveConfig& c = r.config;
+  const CollOpInfo& op = coll_op_info(c.op);
+  const std::string program(op.program), redop(op.redop);
+  std::fprintf(out, "# rdmasim %.*s: %s on %s, %d hosts x %d GPUs, GPUDirect RDMA %s\n", static_cast<int>(op.name.size()),
+               op.name.data(), c.algo.c_str(), c.base.fabric.topology.c_str(), c.nodes, c.gpus,
                c.gpudirect ? "on" : "off (staged through host memory)");
-  std::fprintf(out, "# Collective test starting: all_reduce_perf\n");
+  std::fprintf(out, "# Collective test starting: %s\n", program.c_str());
   std::fprintf(out,
                "# nThread 1 nGpus %d minBytes %" PRId64 " maxBytes %" PRId64 " step: %" PRId64
                "(factor) warmup iters: %d iters: %d agg iters: 1 validation: 1 graph: 0 unalign: 0\n",
@@ -46,8 +48,8 @@ void print_allreduce(std::FILE* out, const AllReduceResult& r) {
                "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
   std::fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s\n", "(B)", "(elements)", "", "",
                "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
-  for (const AllReduceRow& row : r.rows) {
-    std::fprintf(out, "%12" PRId64 "  %12" PRId64 "  %8s  %6s  %6i", row.bytes, row.count, "float", "sum", -1);
+  for (const CollectiveRow& row : r.rows) {
+    std::fprintf(out, "%12" PRId64 "  %12" PRId64 "  %8s  %6s  %6i", row.bytes, row.count, "float", redop.c_str(), op.root);
     for (int placement = 0; placement < 2; ++placement)
       std::fprintf(out, "  %7s  %6s  %6s %6g", nccl_time(row.time_us).c_str(), nccl_float(row.algbw_gbs, 6).c_str(),
                    nccl_float(row.busbw_gbs, 6).c_str(), static_cast<double>(row.wrong));
@@ -56,30 +58,30 @@ void print_allreduce(std::FILE* out, const AllReduceResult& r) {
   std::fprintf(out, "# %-20s : %d %s\n", "Out of bounds values", static_cast<int>(r.wrong), r.wrong == 0 ? "OK" : "FAILED");
   std::fprintf(out, "# %-20s : %g \n", "Avg bus bandwidth", r.avg_busbw_gbs);
   std::fprintf(out, "#\n");
-  const AllReduceRow& last = r.rows.back();
+  const CollectiveRow& last = r.rows.back();
   std::fprintf(out,
                "# rdmasim: %" PRId64 " bytes: %" PRId64 " steps per rank, %" PRId64
-               " bytes sent per rank (2(n-1)/n x S = %.1f), link goodput %.2f GB/s",
-               last.bytes, last.steps, last.bytes_sent.front(), 2.0 * (r.ranks - 1) / r.ranks * static_cast<double>(last.bytes),
-               r.link_goodput_gbs);
+               " bytes sent by rank 0 (%s = %.1f), link goodput %.2f GB/s",
+               last.bytes, last.steps, last.bytes_sent.front(), std::string(op.bytes_formula).c_str(),
+               bus_factor(c.op, r.ranks) * static_cast<double>(last.bytes), r.link_goodput_gbs);
   if (!c.gpudirect) std::fprintf(out, ", staging copies %.3f us per rank", last.staging_per_rank.to_us());
-  std::fprintf(out, "\n#\n# Collective test concluded: all_reduce_perf\n#\n");
+  std::fprintf(out, "\n#\n# Collective test concluded: %s\n#\n", program.c_str());
 }
 
-nlohmann::ordered_json allreduce_json(const AllReduceResult& r) {
+nlohmann::ordered_json collective_json(const CollectiveResult& r) {
   nlohmann::ordered_json j;
-  const AllReduceConfig& c = r.config;
-  j["config"] = {{"algo", c.algo}, {"topology", c.base.fabric.topology}, {"nodes", c.nodes},
+  const CollectiveConfig& c = r.config;
+  j["config"] = {{"collective", std::string(coll_op_info(c.op).name)}, {"algo", c.algo}, {"topology", c.base.fabric.topology}, {"nodes", c.nodes},
                  {"gpus", c.gpus},   {"ranks", r.ranks},  {"gpudirect", c.gpudirect},
                  {"min_bytes", c.min_bytes}, {"max_bytes", c.max_bytes}, {"step_factor", c.step_factor},
                  {"iters", c.iters}, {"warmup", c.warmup}, {"mtu", c.base.mtu.count()}};
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const AllReduceRow& row : r.rows)
+  for (const CollectiveRow& row : r.rows)
     rows.push_back({{"size", row.bytes},
                     {"count", row.count},
                     {"type", "float"},
-                    {"redop", "sum"},
-                    {"root", -1},
+                    {"redop", std::string(coll_op_info(c.op).redop)},
+                    {"root", coll_op_info(c.op).root},
                     {"time_us", row.time_us},
                     {"algbw_GBps", row.algbw_gbs},
                     {"busbw_GBps", row.busbw_gbs},

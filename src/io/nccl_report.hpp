@@ -1,4 +1,4 @@
-// nccl-tests' output for `rdmasim allreduce` (nccl-tests' common.cu): the header block, the size /
+// nccl-tests' output for `rdmasim all_reduce`, `all_gather`, ... (nccl-tests' common.cu): the header block, the size /
 // count / type / redop / root table with out-of-place and in-place columns (time, algbw,
 // busbw, #wrong; nccl-tests' getFloatStr fitting), "Out of bounds values" and "Avg bus
 // bandwidth". The simulator does not distinguish the placements (no buffer placement is
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rdmasim/allreduce.hpp"
+#include "rdmasim/nccl_test.hpp"
 
 namespace rdmasim {
 
@@ -18,7 +18,7 @@ namespace rdmasim {
 std::string nccl_float(double v, int width);
 /// nccl-tests' time column: "%7.2f" below 100 us, "%7.1f" below 10 ms, "%7.0f" above.
 std::string nccl_time(double us);
-void print_allreduce(std::FILE* out, const AllReduceResult& r);
-nlohmann::ordered_json allreduce_json(const AllReduceResult& r);
+void print_collective(std::FILE* out, const CollectiveResult& r);
+nlohmann::ordered_json collective_json(const CollectiveResult& r);
 
 }  // namespace rdmasim

@@ -1,10 +1,10 @@
-#include "cmd_allreduce.hpp"
+#include "cmd_collective.hpp"
 
 #include <stdexcept>
 
 namespace rdmasim::cli {
 
-void add_allreduce_options(CLI::App& app, ScenarioOptions& l) {
+void add_collective_options(CLI::App& app, ScenarioOptions& l) {
   add_key_options(app, l, Command::allreduce);
   app.add_option("--set", l.sets, "override a profile parameter, key=value (repeatable; `rdmasim list`) [params.KEY]");
   app.add_flag("--json", l.json, "print JSON instead of the table");

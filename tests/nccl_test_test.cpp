@@ -2,7 +2,7 @@
 // algbw x 2(n-1)/n; 8 ranks on one switch at 100 Gb/s reach the link's RDMA WRITE goodput
 // (12.25 GB/s at MTU 4096) at large sizes; #wrong is 0 and counts real errors; GPUDirect off
 // adds the staged copies of every step; the nccl-tests table is printed exactly.
-#include "rdmasim/allreduce.hpp"
+#include "rdmasim/nccl_test.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@ using namespace rdmasim;
 
 namespace {
 
-AllReduceConfig cfg(int hosts, std::int64_t bytes, const std::string& algo = "ring") {
-  AllReduceConfig c;
+CollectiveConfig cfg(int hosts, std::int64_t bytes, const std::string& algo = "ring") {
+  CollectiveConfig c;
   c.base.fabric.topology = "single-switch";
   c.base.fabric.hosts = hosts;
   c.algo = algo;
@@ -32,9 +32,9 @@ AllReduceConfig cfg(int hosts, std::int64_t bytes, const std::string& algo = "ri
 TEST(AllReduce, BytesMovedPerRankAre2NMinus1OverNTimesS) {
   for (const std::string algo : {"ring", "halving-doubling"}) {
     const std::int64_t s = 8 << 20;
-    const AllReduceResult r = run_allreduce(cfg(8, s, algo));
+    const CollectiveResult r = run_collective(cfg(8, s, algo));
     ASSERT_EQ(r.ranks, 8);
-    const AllReduceRow& row = r.rows.at(0);
+    const CollectiveRow& row = r.rows.at(0);
     EXPECT_EQ(row.wrong, 0);
     EXPECT_EQ(row.steps, algo == "ring" ? 14 : 6);
     for (std::int64_t b : row.bytes_sent) EXPECT_EQ(b, 2 * (8 - 1) * s / 8);
@@ -44,25 +44,25 @@ TEST(AllReduce, BytesMovedPerRankAre2NMinus1OverNTimesS) {
 }
 
 TEST(AllReduce, EightRanksOnOneSwitchReachTheLinkGoodput) {
-  const AllReduceResult r = run_allreduce(cfg(8, 256 << 20));
+  const CollectiveResult r = run_collective(cfg(8, 256 << 20));
   // 100 Gb/s x 4096 / 4178 wire bytes per packet: 12.25 GB/s of RDMA WRITE goodput.
   EXPECT_NEAR(r.link_goodput_gbs, 12.2546, 1e-3);
   EXPECT_GT(r.rows[0].busbw_gbs, 0.999 * r.link_goodput_gbs);
   EXPECT_LE(r.rows[0].busbw_gbs, r.link_goodput_gbs);
   // Small messages are latency-bound: busbw well below it.
-  EXPECT_LT(run_allreduce(cfg(8, 64 << 10)).rows[0].busbw_gbs, 0.5 * r.link_goodput_gbs);
+  EXPECT_LT(run_collective(cfg(8, 64 << 10)).rows[0].busbw_gbs, 0.5 * r.link_goodput_gbs);
 }
 
 TEST(AllReduce, SweepsSizesLikeNcclTests) {
-  AllReduceConfig c = cfg(4, 1024);
+  CollectiveConfig c = cfg(4, 1024);
   c.max_bytes = 1 << 20;
   c.step_factor = 4;
-  const AllReduceResult r = run_allreduce(c);
+  const CollectiveResult r = run_collective(c);
   ASSERT_EQ(r.rows.size(), 6u);  // 1K 4K 16K 64K 256K 1M
   EXPECT_EQ(r.rows[5].bytes, 1 << 20);
   EXPECT_EQ(r.rows[5].count, (1 << 20) / 4);
   double sum = 0;
-  for (const AllReduceRow& row : r.rows) {
+  for (const CollectiveRow& row : r.rows) {
     EXPECT_EQ(row.wrong, 0);
     sum += row.busbw_gbs;
   }
@@ -72,15 +72,15 @@ TEST(AllReduce, SweepsSizesLikeNcclTests) {
 
 TEST(AllReduce, UnevenChunksAndFewerElementsThanRanksStayCorrect) {
   for (std::int64_t s : {4, 20, 1000, 4100}) {
-    const AllReduceResult r = run_allreduce(cfg(8, s));
+    const CollectiveResult r = run_collective(cfg(8, s));
     EXPECT_EQ(r.rows[0].wrong, 0) << s;
   }
 }
 
 TEST(AllReduce, GpusOfOneHostExchangeByPeerCopy) {
-  AllReduceConfig c = cfg(2, 8 << 20);
+  CollectiveConfig c = cfg(2, 8 << 20);
   c.gpus = 4;
-  const AllReduceResult r = run_allreduce(c);
+  const CollectiveResult r = run_collective(c);
   EXPECT_EQ(r.ranks, 8);
   EXPECT_EQ(r.rows[0].wrong, 0);
   for (std::int64_t b : r.rows[0].bytes_sent) EXPECT_EQ(b, 2 * 7 * (8 << 20) / 8);
@@ -88,9 +88,9 @@ TEST(AllReduce, GpusOfOneHostExchangeByPeerCopy) {
 
 TEST(AllReduce, StagedPathAddsTheCopiesOfEveryStep) {
   const std::int64_t s = 8 << 20;
-  AllReduceConfig on = cfg(8, s), off = cfg(8, s);
+  CollectiveConfig on = cfg(8, s), off = cfg(8, s);
   off.gpudirect = false;
-  const AllReduceResult a = run_allreduce(on), b = run_allreduce(off);
+  const CollectiveResult a = run_collective(on), b = run_collective(off);
   EXPECT_EQ(b.rows[0].wrong, 0);
   // Each of the 14 steps: one D2H copy of S/8 before the send, one H2D copy after the receive,
   // on the hosts' copy engines (the host model's staged path).
@@ -108,16 +108,16 @@ TEST(AllReduce, StagedPathAddsTheCopiesOfEveryStep) {
 }
 
 TEST(AllReduce, BadInputIsAClearError) {
-  EXPECT_THROW(run_allreduce(cfg(6, 1 << 20, "halving-doubling")), std::invalid_argument);
-  AllReduceConfig c = cfg(8, 1 << 20);
+  EXPECT_THROW(run_collective(cfg(6, 1 << 20, "halving-doubling")), std::invalid_argument);
+  CollectiveConfig c = cfg(8, 1 << 20);
   c.nodes = 9;
-  EXPECT_THROW(run_allreduce(c), std::invalid_argument);
+  EXPECT_THROW(run_collective(c), std::invalid_argument);
   c = cfg(8, 2);
-  EXPECT_THROW(run_allreduce(c), std::invalid_argument);
+  EXPECT_THROW(run_collective(c), std::invalid_argument);
   c = cfg(1, 1 << 20);
   c.base.fabric.hosts = 2;
   c.nodes = 1;
-  EXPECT_THROW(run_allreduce(c), std::invalid_argument);
+  EXPECT_THROW(run_collective(c), std::invalid_argument);
 }
 
 TEST(AllReduce, PrintsNcclTestsTableExactly) {
@@ -127,12 +127,12 @@ TEST(AllReduce, PrintsNcclTestsTableExactly) {
   EXPECT_EQ(nccl_float(12345.678, 6), " 12346");
   EXPECT_EQ(nccl_float(115.37, 6), "115.37");
   EXPECT_EQ(nccl_float(4.5, 6), "  4.50");
-  AllReduceConfig c = cfg(2, 1 << 20);
-  const AllReduceResult r = run_allreduce(c);
+  CollectiveConfig c = cfg(2, 1 << 20);
+  const CollectiveResult r = run_collective(c);
   char* buf = nullptr;
   std::size_t len = 0;
   std::FILE* f = open_memstream(&buf, &len);
-  print_allreduce(f, r);
+  print_collective(f, r);
   std::fclose(f);
   const std::string out(buf, len);
   std::free(buf);
@@ -143,7 +143,7 @@ TEST(AllReduce, PrintsNcclTestsTableExactly) {
             std::string::npos)
       << out;
   char row[256];
-  const AllReduceRow& x = r.rows[0];
+  const CollectiveRow& x = r.rows[0];
   const std::string t = nccl_time(x.time_us), a = nccl_float(x.algbw_gbs, 6), b = nccl_float(x.busbw_gbs, 6);
   std::snprintf(row, sizeof row, "     1048576        262144     float     sum      -1  %s  %s  %s      0  %s  %s  %s      0\n",
                 t.c_str(), a.c_str(), b.c_str(), t.c_str(), a.c_str(), b.c_str());
@@ -154,9 +154,9 @@ TEST(AllReduce, PrintsNcclTestsTableExactly) {
 
 TEST(AllReduce, LostFramesAreRetransmittedByTheRcQps) {
   const std::int64_t s = 4 << 20;
-  AllReduceConfig lossy = cfg(4, s);
+  CollectiveConfig lossy = cfg(4, s);
   lossy.base.fabric.faults.push_back(LinkFault{"h0", "sw0", {}, 0, {50, 700}, {}});
-  const AllReduceResult clean = run_allreduce(cfg(4, s)), r = run_allreduce(lossy);
+  const CollectiveResult clean = run_collective(cfg(4, s)), r = run_collective(lossy);
   EXPECT_EQ(r.rows[0].wrong, 0);
   for (std::int64_t b : r.rows[0].bytes_sent) EXPECT_EQ(b, 2 * 3 * s / 4);
   EXPECT_GT(r.rows[0].time_us, clean.rows[0].time_us);  // go-back-N after each loss
@@ -167,11 +167,11 @@ TEST(AllReduce, LostFramesAreRetransmittedByTheRcQps) {
 // cx6-200g profile the NIC's outstanding DMA reads bound each read's round trip, which crosses
 // the inter-socket link twice (as in bw, README: ~24.5 vs ~12.6 GB/s).
 TEST(AllReduce, BadPcieTopologyHalvesGpuDirectBusBandwidth) {
-  AllReduceConfig good = cfg(4, 16 << 20);
+  CollectiveConfig good = cfg(4, 16 << 20);
   good.base.profile = make_profile("cx6-200g");
-  AllReduceConfig bad = good;
+  CollectiveConfig bad = good;
   bad.base.profile.pcie.topology = PcieTopology::cross_socket;
-  const AllReduceResult g = run_allreduce(good), b = run_allreduce(bad);
+  const CollectiveResult g = run_collective(good), b = run_collective(bad);
   EXPECT_EQ(g.rows[0].wrong, 0);
   EXPECT_EQ(b.rows[0].wrong, 0);
   const double ratio = b.rows[0].busbw_gbs / g.rows[0].busbw_gbs;
@@ -184,13 +184,82 @@ TEST(AllReduce, BadPcieTopologyHalvesGpuDirectBusBandwidth) {
 // Staged, the copies are the host model's D2H/H2D on each host's copy engine; a host's copy
 // engine serves one copy at a time.
 TEST(AllReduce, StagedCopiesRunOnTheHostsCopyEngine) {
-  AllReduceConfig c = cfg(4, 4 << 20);
+  CollectiveConfig c = cfg(4, 4 << 20);
   c.gpudirect = false;
   c.base.profile.gpu.copy_bw = Rate::bytes_per_sec(2'500'000'000);  // slower than the link
-  AllReduceConfig fast = c;
+  CollectiveConfig fast = c;
   fast.base.profile.gpu.copy_bw = Rate::bytes_per_sec(25'000'000'000);
-  const AllReduceResult slow = run_allreduce(c), quick = run_allreduce(fast);
+  const CollectiveResult slow = run_collective(c), quick = run_collective(fast);
   EXPECT_EQ(slow.rows[0].wrong, 0);
   EXPECT_EQ(slow.rows[0].staging_per_rank, GpuCopyEngine(c.base.profile.gpu).copy_time(Bytes((4 << 20) / 4)) * 12);
   EXPECT_LT(slow.rows[0].busbw_gbs, quick.rows[0].busbw_gbs);
+}
+
+// Every operation x algorithm through the packet-level fabric: #wrong is 0, each rank sends
+// nccl-tests' bus factor x S (broadcast's last rank: nothing), busbw = algbw x the factor, and
+// the run is the same to the picosecond when repeated with the seed.
+TEST(Collectives, EveryOperationAndAlgorithmMovesNcclTestsBytes) {
+  int runs = 0;
+  for (const CollectiveSpec* spec : collectives()) {
+    if (spec->name == "reverse-ring") continue;  // a test's own registration
+    for (int gpus : {1, 2}) {
+      SCOPED_TRACE(std::string(coll_op_info(spec->op).name) + " " + spec->name + " gpus=" + std::to_string(gpus));
+      CollectiveConfig c = cfg(4, 2 << 20, spec->name);
+      c.op = spec->op;
+      c.gpus = gpus;
+      const CollectiveResult r = run_collective(c);
+      const int n = 4 * gpus;
+      ASSERT_EQ(r.ranks, n);
+      const CollectiveRow& row = r.rows.at(0);
+      EXPECT_EQ(row.wrong, 0);
+      EXPECT_EQ(row.bytes, 2 << 20);
+      for (int rank = 0; rank < n; ++rank) {
+        const double want = spec->op == CollOp::broadcast && rank == n - 1 ? 0 : bus_factor(spec->op, n) * (2 << 20);
+        EXPECT_DOUBLE_EQ(static_cast<double>(row.bytes_sent[static_cast<std::size_t>(rank)]), want) << "rank " << rank;
+      }
+      EXPECT_DOUBLE_EQ(row.busbw_gbs, row.algbw_gbs * bus_factor(spec->op, n));
+      EXPECT_EQ(run_collective(c).rows[0].time_us, row.time_us);
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, 20);
+}
+
+// #wrong counts real errors: a schedule that forgets a step leaves chunks without their data.
+TEST(Collectives, WrongCountsTheElementsAScheduleMisses) {
+  if (collectives(CollOp::all_gather).size() < 3)
+    register_collective({"lazy-ring", "the ring without its last step", "a test", CollOp::all_gather, [](int n, int chunks) {
+                           CollSchedule s = collective(CollOp::all_gather, "ring").schedule(n, chunks);
+                           for (auto& steps : s) steps.pop_back();
+                           return s;
+                         }});
+  CollectiveConfig c = cfg(4, 1 << 20, "lazy-ring");
+  c.op = CollOp::all_gather;
+  const CollectiveResult r = run_collective(c);
+  // Each rank misses one chunk of S/4: 4 x 65536 elements.
+  EXPECT_EQ(r.rows[0].wrong, 4 * 65536);
+}
+
+// Broadcast pipelines its pieces down the chain: 16 MiB in 32 pieces over 3 hops takes about
+// (32 + 2) pieces' time, close to S at the link's goodput; alltoall's direct sends beat the
+// pairwise rounds; the table shows the root (0) and redop (none) as nccl-tests does.
+TEST(Collectives, BroadcastPipelinesAndAlltoallDirectBeatsPairwise) {
+  CollectiveConfig b = cfg(4, 16 << 20);
+  b.op = CollOp::broadcast;
+  const CollectiveResult br = run_collective(b);
+  EXPECT_EQ(br.rows[0].steps, 33);
+  EXPECT_GT(br.rows[0].busbw_gbs, 0.9 * br.link_goodput_gbs * 32 / 34);
+  EXPECT_LT(br.rows[0].busbw_gbs, br.link_goodput_gbs);
+  CollectiveConfig d = cfg(8, 4 << 20, "direct"), p = cfg(8, 4 << 20, "pairwise");
+  d.op = p.op = CollOp::alltoall;
+  EXPECT_LT(run_collective(d).rows[0].time_us, run_collective(p).rows[0].time_us);
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  print_collective(f, br);
+  std::fclose(f);
+  const std::string out(buf, len);
+  std::free(buf);
+  EXPECT_NE(out.find("    16777216       4194304     float    none       0  "), std::string::npos) << out;
+  EXPECT_NE(out.find("# Collective test starting: broadcast_perf\n"), std::string::npos);
 }

@@ -1,14 +1,16 @@
-// run_allreduce: the AllReduce schedule's steps as one-way RDMA WRITEs over the packet-level
+// run_collective: the AllReduce schedule's steps as one-way RDMA WRITEs over the packet-level
 // fabric, with per-step data dependencies and GPU peer copies. The GPU data path is the host
 // model's (model/path.hpp with both buffers in GPU memory): GPUDirect reads and writes the GPU
 // through pcie.topology; staged, the path's D2H copy precedes the send and the receive path's
 // H2D copy (build_receive_path) follows placement, on each host's copy engine.
-#include "rdmasim/allreduce.hpp"
+#include "rdmasim/nccl_test.hpp"
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "model/path.hpp"
 #include "net/wire_format.hpp"
@@ -24,14 +26,18 @@ constexpr std::int64_t kFloat = 4;
 enum : std::uint64_t { kArrive = 2, kNextIteration = 3 };
 constexpr std::uint64_t kReceived = std::uint64_t{1} << 40;  // Message::tag of a receive-path token
 
-class AllReduceRun final : public MessageSink, public StageObserver, public EventHandler {
+class CollectiveRun final : public MessageSink, public StageObserver, public EventHandler {
  public:
-  AllReduceRun(const AllReduceConfig& c, int ranks, std::int64_t count)
-      : c_(c), n_(ranks), words_((ranks + 63) / 64), sched_(allreduce_schedule(c.algo, ranks)), w_(c.base.seed) {
-    for (int ch = 0; ch < n_; ++ch) chunk_elems_.push_back(count / n_ + (ch < count % n_ ? 1 : 0));
-    steps_ = static_cast<int>(sched_.front().size());
-    masks_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_) * static_cast<std::size_t>(words_), 0);
-    recv_done_.assign(static_cast<std::size_t>(n_ * steps_), 0);
+  CollectiveRun(const CollectiveConfig& c, int ranks, const CollSizes& z)
+      : c_(c),
+        n_(ranks),
+        words_((ranks + 63) / 64),
+        chunks_(static_cast<int>(z.chunk_elems.size())),
+        chunk_elems_(z.chunk_elems),
+        sched_(collective_schedule(c.op, c.algo, ranks, chunks_)),
+        w_(c.base.seed) {
+    masks_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(chunks_) * static_cast<std::size_t>(words_), 0);
+    match_steps();
     next_step_.assign(static_cast<std::size_t>(n_), 0);
     bytes_sent_.assign(static_cast<std::size_t>(n_), 0);
     build_paths();
@@ -44,7 +50,8 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
     start_iteration();
     w_.run();
     if (iteration_ != c_.warmup + c_.iters)
-      throw std::runtime_error("allreduce stalled: a step's data never arrived (a QP failed: RETRY_EXC_ERR)");
+      throw std::runtime_error(std::string(coll_op_info(c_.op).name) +
+                               " stalled: a step's data never arrived (a QP failed: RETRY_EXC_ERR)");
   }
 
   // The sender's completion (the responder's ACK back, CQE, poll): the QP may carry on. Or,
@@ -77,15 +84,16 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
     else arrive(t);
   }
 
-  std::int64_t wrong() const {  // elements (of the last iteration) not summed over every rank
+  std::int64_t wrong() const {  // elements (of the last iteration) not holding what chunk_after says
     std::int64_t bad = 0;
+    std::vector<std::uint64_t> want(static_cast<std::size_t>(words_));
     for (int r = 0; r < n_; ++r)
-      for (int ch = 0; ch < n_; ++ch)
-        for (int w = 0; w < words_; ++w)
-          if (mask(r, ch)[w] != full_word(w)) {
-            bad += chunk_elems_[static_cast<std::size_t>(ch)];
-            break;
-          }
+      for (int ch = 0; ch < chunks_; ++ch) {
+        const ChunkState after = chunk_after(c_.op, n_, r, ch);
+        if (after.data == ChunkData::any) continue;
+        set_mask(want.data(), after);
+        if (!std::equal(want.begin(), want.end(), mask(r, ch))) bad += chunk_elems_[static_cast<std::size_t>(ch)];
+      }
     return bad;
   }
 
@@ -100,27 +108,66 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
     for (const auto& h : hosts_) busy += h->gpu_copy.busy_time();
     return busy / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters));
   }
-  int steps() const { return steps_; }
+  int steps() const { return static_cast<int>(sched_.front().size()); }
   std::uint64_t events() const { return w_.sched.executed(); }
   std::int64_t violations = 0;
 
  private:
   struct Transfer {
-    int src = 0, dst = 0, step = 0;
+    int src = 0, dst = 0, step = 0;  // step: the receiver's
     Bytes bytes{};
     std::vector<std::uint64_t> payload;  // the sender's masks of the sent chunks at send time
   };
 
   int host_of(int rank) const { return rank / c_.gpus; }
   std::uint64_t* mask(int r, int ch) {
-    return &masks_[(static_cast<std::size_t>(r) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(ch)) *
+    return &masks_[(static_cast<std::size_t>(r) * static_cast<std::size_t>(chunks_) + static_cast<std::size_t>(ch)) *
                    static_cast<std::size_t>(words_)];
   }
-  const std::uint64_t* mask(int r, int ch) const { return const_cast<AllReduceRun*>(this)->mask(r, ch); }
-  std::uint64_t full_word(int w) const {
-    const int bits = std::min(64, n_ - 64 * w);
-    return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  const std::uint64_t* mask(int r, int ch) const { return const_cast<CollectiveRun*>(this)->mask(r, ch); }
+  void set_mask(std::uint64_t* m, ChunkState st) const {
+    std::fill(m, m + words_, 0);
+    if (st.data == ChunkData::rank) m[st.rank / 64] = std::uint64_t{1} << (st.rank % 64);
+    if (st.data == ChunkData::all)
+      for (int w = 0; w < words_; ++w) {
+        const int bits = std::min(64, n_ - 64 * w);
+        m[w] = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+      }
   }
+
+  // The i-th send from a to b meets the i-th receive at b from a: recv_step_ holds, for each
+  // rank's step, the receiver's step; a receive nobody sends is a broken schedule.
+  void match_steps() {
+    std::map<std::pair<int, int>, std::vector<int>> recvs;  // (from, at) -> the receiver's steps, in order
+    std::size_t total = 0;
+    pending_.assign(static_cast<std::size_t>(n_), 0);
+    for (int r = 0; r < n_; ++r) {
+      const auto& steps = sched_.at(static_cast<std::size_t>(r));
+      first_.push_back(total);
+      total += steps.size();
+      for (int k = 0; k < static_cast<int>(steps.size()); ++k)
+        if (steps[static_cast<std::size_t>(k)].recv_from >= 0) {
+          recvs[{steps[static_cast<std::size_t>(k)].recv_from, r}].push_back(k);
+          ++pending_[static_cast<std::size_t>(r)];
+        }
+    }
+    first_.push_back(total);
+    recv_step_.assign(total, -1);
+    std::map<std::pair<int, int>, std::size_t> used;
+    for (int r = 0; r < n_; ++r)
+      for (std::size_t k = 0; k < sched_[static_cast<std::size_t>(r)].size(); ++k) {
+        const int to = sched_[static_cast<std::size_t>(r)][k].send_to;
+        if (to < 0) continue;
+        const auto& v = recvs[{r, to}];
+        std::size_t& i = used[{r, to}];
+        if (i >= v.size()) throw std::logic_error("collective schedule: a send nobody receives");
+        recv_step_[first_[static_cast<std::size_t>(r)] + k] = v[i++];
+      }
+    for (const auto& [pair, v] : recvs)
+      if (used[pair] != v.size()) throw std::logic_error("collective schedule: a receive nobody sends");
+    recv_done_.assign(total, 0);
+  }
+  char& recv_done(int r, int k) { return recv_done_[first_[static_cast<std::size_t>(r)] + static_cast<std::size_t>(k)]; }
 
   void build_paths() {
     LatConfig base = c_.base;
@@ -139,6 +186,7 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
     std::uint32_t qp = 0;
     for (int r = 0; r < n_; ++r)
       for (const CollStep& s : sched_[static_cast<std::size_t>(r)]) {
+        if (s.send_to < 0) continue;
         const int a = host_of(r), b = host_of(s.send_to);
         const int key = r * n_ + s.send_to;
         if (a == b || paths_.count(key)) continue;
@@ -157,19 +205,27 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
   void start_iteration() {
     started_ = w_.sched.now();
     finished_ = 0;
-    std::fill(masks_.begin(), masks_.end(), 0);
     for (int r = 0; r < n_; ++r)
-      for (int ch = 0; ch < n_; ++ch) mask(r, ch)[r / 64] = std::uint64_t{1} << (r % 64);
+      for (int ch = 0; ch < chunks_; ++ch) set_mask(mask(r, ch), chunk_before(c_.op, n_, r, ch));
     std::fill(recv_done_.begin(), recv_done_.end(), 0);
     std::fill(next_step_.begin(), next_step_.end(), 0);
+    done_.assign(static_cast<std::size_t>(n_), 0);
+    left_ = pending_;
     for (int r = 0; r < n_; ++r) advance(r);
   }
 
-  // Sends every step of rank r whose input has arrived.
+  // Sends every step of rank r whose input has arrived; the rank is done when every step is
+  // sent and every receive has arrived.
   void advance(int r) {
+    const auto& steps = sched_[static_cast<std::size_t>(r)];
+    const int n_steps = static_cast<int>(steps.size());
     int& k = next_step_[static_cast<std::size_t>(r)];
-    while (k < steps_ && (k == 0 || recv_done_[static_cast<std::size_t>(r * steps_ + k - 1)])) send(r, k++);
-    if (k == steps_ && recv_done_[static_cast<std::size_t>(r * steps_ + steps_ - 1)] && ++finished_ == n_) {
+    while (k < n_steps &&
+           (k == 0 || !steps[static_cast<std::size_t>(k)].after_prev || steps[static_cast<std::size_t>(k - 1)].recv_from < 0 ||
+            recv_done(r, k - 1)))
+      send(r, k++);
+    if (k == n_steps && left_[static_cast<std::size_t>(r)] == 0 && !std::exchange(done_[static_cast<std::size_t>(r)], 1) &&
+        ++finished_ == n_) {
       if (iteration_ >= c_.warmup) timed_ += w_.sched.now() - started_;
       if (++iteration_ < c_.warmup + c_.iters) w_.sched.schedule_in(Time::zero(), *this, kNextIteration << 32);
     }
@@ -177,6 +233,7 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
 
   void send(int r, int k) {
     const CollStep& s = sched_[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
+    if (s.send_to < 0) return;
     std::uint64_t t;
     if (free_.empty()) {
       t = transfers_.size();
@@ -186,7 +243,7 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
       free_.pop_back();
     }
     Transfer& x = transfers_[t];
-    x.src = r, x.dst = s.send_to, x.step = k;
+    x.src = r, x.dst = s.send_to, x.step = recv_step_[first_[static_cast<std::size_t>(r)] + static_cast<std::size_t>(k)];
     std::int64_t elems = 0;
     x.payload.clear();
     for (int ch = s.send_lo; ch < s.send_hi; ++ch) {
@@ -214,27 +271,32 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
     Transfer& x = transfers_[t];
     const CollStep& s = sched_[static_cast<std::size_t>(x.dst)][static_cast<std::size_t>(x.step)];
     if (s.recv_from != x.src || s.recv_hi - s.recv_lo != static_cast<int>(x.payload.size()) / words_)
-      throw std::logic_error("allreduce: a step's sender and receiver disagree");
+      throw std::logic_error("collective schedule: a step's sender and receiver disagree");
     for (int ch = s.recv_lo; ch < s.recv_hi; ++ch) {
       std::uint64_t* m = mask(x.dst, ch);
       const std::uint64_t* in = &x.payload[static_cast<std::size_t>((ch - s.recv_lo) * words_)];
       for (int w = 0; w < words_; ++w) m[w] = s.reduce ? (m[w] | in[w]) : in[w];
     }
-    recv_done_[static_cast<std::size_t>(x.dst * steps_ + x.step)] = 1;
+    recv_done(x.dst, x.step) = 1;
+    --left_[static_cast<std::size_t>(x.dst)];
     free_.push_back(t);
     advance(x.dst);
   }
 
-  const AllReduceConfig& c_;
-  int n_, words_, steps_ = 0;
-  std::vector<std::vector<CollStep>> sched_;
+  const CollectiveConfig& c_;
+  int n_, words_, chunks_;
   std::vector<std::int64_t> chunk_elems_;
+  CollSchedule sched_;
   SimWorld w_;
   std::vector<std::unique_ptr<HostResources>> hosts_;
   std::map<int, std::unique_ptr<PathInstance>> paths_;  // src rank * n + dst rank (across hosts)
   std::map<int, std::unique_ptr<PathInstance>> receives_;  // staged: the receiver's H2D copy, per pair
   std::vector<std::uint64_t> masks_;
-  std::vector<char> recv_done_;
+  std::vector<std::size_t> first_;  // rank r's steps start at first_[r] in the per-step arrays
+  std::vector<int> recv_step_;      // per step: the receiver's step its send meets
+  std::vector<char> recv_done_;     // per step: its receive has arrived
+  std::vector<int> pending_, left_;  // receives per rank; of them, not yet arrived this iteration
+  std::vector<char> done_;
   std::vector<int> next_step_;
   std::vector<std::int64_t> bytes_sent_;
   std::vector<Transfer> transfers_;
@@ -246,14 +308,15 @@ class AllReduceRun final : public MessageSink, public StageObserver, public Even
 
 }  // namespace
 
-AllReduceResult run_allreduce(const AllReduceConfig& c) {
+CollectiveResult run_collective(const CollectiveConfig& c) {
   LatConfig base = c.base;
   base.topology = LatTopology::fabric;
   base.transport = Transport::rdma;
   base.test = TestKind::write;
   validate(base);
+  const std::string what(coll_op_info(c.op).name);
   if (load_balancer(base.fabric.routing).per_packet_paths)
-    throw std::invalid_argument("allreduce: --routing " + base.fabric.routing +
+    throw std::invalid_argument(what + ": --routing " + base.fabric.routing +
                                 " is not supported (a flow's packets must keep one path: use ecmp or adaptive)");
   const int hosts = FabricNetwork::make_topology(base)->host_count();
   const int nodes = c.nodes == 0 ? hosts : c.nodes;
@@ -261,30 +324,31 @@ AllReduceResult run_allreduce(const AllReduceConfig& c) {
     throw std::invalid_argument("--nodes: the topology has " + std::to_string(hosts) + " hosts, got " + std::to_string(c.nodes));
   if (c.gpus < 1 || c.gpus > 16) throw std::invalid_argument("--ngpus: must be 1..16");
   const int ranks = nodes * c.gpus;
-  if (ranks < 2) throw std::invalid_argument("allreduce needs at least 2 ranks (--nodes x --ngpus)");
-  if (ranks > 1024) throw std::invalid_argument("allreduce: at most 1024 ranks");
+  if (ranks < 2) throw std::invalid_argument(what + " needs at least 2 ranks (--nodes x --ngpus)");
+  if (ranks > 1024) throw std::invalid_argument(what + ": at most 1024 ranks");
   if (c.min_bytes < kFloat || c.max_bytes < c.min_bytes)
     throw std::invalid_argument("-b/-e: sizes must be at least 4 bytes (one float) and -b <= -e");
   if (c.max_bytes > (std::int64_t{1} << 34)) throw std::invalid_argument("-e: at most 16GiB");
   if (c.step_factor < 2) throw std::invalid_argument("-f: the step factor must be at least 2");
   if (c.iters < 1 || c.iters > 10000) throw std::invalid_argument("-n: iterations must be 1..10000");
   if (c.warmup < 0 || c.warmup > 1000) throw std::invalid_argument("-w: warmup iterations must be 0..1000");
-  allreduce_schedule(c.algo, ranks);  // validates the rank count for the algorithm
-  AllReduceResult res;
+  collective_schedule(c.op, c.algo, ranks, 1);  // validates the algorithm and the rank count
+  CollectiveResult res;
   res.config = c;
   res.config.nodes = nodes;
+  res.config.algo = collective(c.op, c.algo).name;
   res.ranks = ranks;
-  const double factor = 2.0 * (ranks - 1) / ranks;
   for (std::int64_t s = c.min_bytes; s <= c.max_bytes; s *= c.step_factor) {
-    AllReduceRow row;
-    row.count = s / kFloat;
-    row.bytes = row.count * kFloat;
-    AllReduceRun run(c, ranks, row.count);
+    const CollSizes z = coll_sizes(c.op, ranks, s);
+    CollectiveRow row;
+    row.count = z.count;
+    row.bytes = z.bytes;
+    CollectiveRun run(res.config, ranks, z);
     run.run();
     if (run.violations != 0) throw std::logic_error("ledger invariant violated");
     row.time_us = run.mean_time().to_us();
     row.algbw_gbs = static_cast<double>(row.bytes) / 1e3 / row.time_us;  // B/us / 1e3 = GB/s
-    row.busbw_gbs = row.algbw_gbs * factor;
+    row.busbw_gbs = row.algbw_gbs * bus_factor(c.op, ranks);
     row.wrong = run.wrong();
     row.bytes_sent = run.bytes_per_rank();
     row.staging_per_rank = run.staging_per_rank();
@@ -295,7 +359,7 @@ AllReduceResult run_allreduce(const AllReduceConfig& c) {
     if (s > c.max_bytes / c.step_factor) break;
   }
   double sum = 0;
-  for (const AllReduceRow& r : res.rows) sum += r.busbw_gbs;
+  for (const CollectiveRow& r : res.rows) sum += r.busbw_gbs;
   res.avg_busbw_gbs = sum / static_cast<double>(res.rows.size());
   const Bytes big(std::int64_t{1} << 30);
   res.link_goodput_gbs = static_cast<double>(base.profile.link.rate.bits_per_sec()) / 8e9 * static_cast<double>(big.count()) /

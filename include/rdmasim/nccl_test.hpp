@@ -1,0 +1,62 @@
+// nccl-tests look-alikes: all_reduce, all_gather, reduce_scatter, alltoall, broadcast and
+// sendrecv across N hosts x G GPUs on a switched topology (nccl-tests' *_perf programs). Rank r
+// is GPU r % G of host r / G. The operation's registered algorithm (rdmasim/collective.hpp) says
+// which chunks each rank sends to whom at every step; each rank sends bus_factor(op, n) x S bytes
+// (all_reduce 2(n-1)/n x S). A step starts when the data it forwards is in the rank's memory (an
+// RDMA WRITE on an RC QP through the packet-level fabric: losses are retransmitted, DCQCN
+// applies); GPUs of one host exchange through a peer copy. The GPU data path is the host model's
+// (model/path.hpp with GPU buffers on both sides): GPUDirect DMAs the GPU through pcie.topology;
+// with GPUDirect off every inter-host step is staged through host memory: the path's D2H copy
+// before the send, the receive path's H2D copy after placement. Each chunk's value is tracked as
+// the set of ranks whose data it holds (a sum: the union), so #wrong counts elements that do not
+// end as chunk_after says. Iterations are separated by a barrier; time is the mean iteration
+// makespan. Reduction arithmetic on the GPU is not timed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rdmasim/collective.hpp"
+#include "rdmasim/latency.hpp"
+
+namespace rdmasim {
+
+
+struct CollectiveConfig {
+  LatConfig base;                  // fabric (topology and its size), MTU, link layer, profile, seed
+  CollOp op = CollOp::all_reduce;  // the nccl-tests operation
+  std::string algo;                // one of its registered algorithms ("": its default, ring or direct)
+  int nodes = 0;                   // hosts taking part: h0..h(N-1) (0: every host of the topology)
+  int gpus = 1;                    // GPUs (ranks) per host (nccl-tests -g)
+  bool gpudirect = true;           // off: every inter-host step staged through host memory
+  std::int64_t min_bytes = 32 << 20, max_bytes = 32 << 20;  // nccl-tests -b / -e
+  std::int64_t step_factor = 2;    // -f: sizes min, min*f, ... <= max
+  int iters = 20, warmup = 1;      // -n, -w
+};
+
+struct CollectiveRow {
+  std::int64_t bytes = 0, count = 0;  // nccl-tests' size and count columns (coll_sizes)
+  double time_us = 0;                 // mean iteration makespan
+  double algbw_gbs = 0, busbw_gbs = 0;  // GB/s = 1e9 B/s; busbw = algbw x bus_factor(op, n)
+  std::int64_t wrong = 0;             // elements not holding what the operation leaves there
+  std::vector<std::int64_t> bytes_sent;  // per rank, one iteration
+  Time staging_per_rank{};            // --gpudirect off: copy time each rank spends per iteration
+  std::int64_t steps = 0;             // steps per rank per iteration
+  std::uint64_t events = 0;
+};
+
+struct CollectiveResult {
+  CollectiveConfig config;
+  int ranks = 0;
+  std::vector<CollectiveRow> rows;
+  double avg_busbw_gbs = 0;           // mean over the sizes (nccl-tests "Avg bus bandwidth")
+  std::int64_t wrong = 0;             // over all sizes
+  double link_goodput_gbs = 0;        // one host link's RDMA WRITE goodput at the MTU, GB/s
+};
+
+/// Throws std::invalid_argument for bad input (sizes, ranks, a non-power-of-two rank count for
+/// halving-doubling, ...), std::runtime_error if a QP failed (retries exhausted).
+CollectiveResult run_collective(const CollectiveConfig& c);
+
+}  // namespace rdmasim
