@@ -317,6 +317,14 @@ expect_ok "# Out of bounds values : 0 OK" allreduce --hosts 4 -b 64K -e 256K -n 
 expect_error "halving-doubling needs a power-of-two number of ranks, got 6" allreduce --hosts 6 --algo halving-doubling -b 1M -e 1M
 expect_error "--minbytes: expected a size like 8, 64K, 32M or 1G, got \"12Q\"" allreduce -b 12Q
 expect_error "--nodes: the topology has 8 hosts" allreduce --nodes 9 -b 1M -e 1M
+# GPU server fabrics: servers, rails, planes and each rail's path diversity; NICs by name.
+expect_ok "  servers 8 x 8 NICs (one rail each), 2 scalable units, 1 plane" topo --topology rail-optimized --servers 8 --servers-per-su 4 --spines 4
+expect_ok "    3       2        1 / 2        4 / 4        4 / 4" topo --topology rail-optimized --servers 8 --servers-per-su 4 --spines 4
+expect_ok "s0.nic0 -> s5.nic3: 4 equal-cost paths, 3 switches / 4 links each" topo --topology rail-optimized --servers 8 --servers-per-su 4 --spines 4 --from s0.nic0 --to s5.nic3
+expect_ok "  servers 4 x 4 NICs (one rail each), 2 scalable units, 2 planes (each NIC one port per plane)" topo --topology multi-plane --servers 4 --servers-per-su 2 --nics-per-server 4
+expect_error "--to: no host \"s0.nic9\" in this rail-optimized" topo --topology rail-optimized --from s0.nic0 --to s0.nic9
+expect_error "no path from s0.nic0.p0 to s1.nic0.p1: they are on different planes" bw --topology multi-plane --servers 2 --nics-per-server 2 --from s0.nic0.p0 --to s1.nic0.p1 -n 10
+expect_ok "# rdmasim all_reduce: ring on rail-optimized, 2 servers x 4 GPUs" all_reduce --topology rail-optimized --servers 2 --nics-per-server 4 -g 4 -b 1M -e 1M -n 1
 # nccl-tests' other programs: their own table lines (redop, root) and algorithms.
 expect_ok "# Collective test starting: all_gather_perf" all_gather --hosts 4 -b 1M -e 1M -n 1
 expect_ok "      262144         16384     float    none      -1 " alltoall --hosts 4 -b 256K -e 256K -n 1

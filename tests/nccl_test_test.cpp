@@ -263,3 +263,36 @@ TEST(Collectives, BroadcastPipelinesAndAlltoallDirectBeatsPairwise) {
   EXPECT_NE(out.find("    16777216       4194304     float    none       0  "), std::string::npos) << out;
   EXPECT_NE(out.find("# Collective test starting: broadcast_perf\n"), std::string::npos);
 }
+
+// On a rail-optimized fabric a GPU sends through the NIC on its rail: one GPU per server on
+// rail 0 is the same path as two hosts on one switch (NIC, leaf, NIC), to the picosecond; with
+// two GPUs per server the ring's server-to-server steps leave GPU 1's NIC for the next server's
+// GPU 0, another rail: through a spine, slower.
+TEST(Collectives, GpusSendThroughTheirRailsNic) {
+  CollectiveConfig flat = cfg(2, 4096);
+  flat.op = CollOp::sendrecv;
+  CollectiveConfig rail = flat;
+  rail.base.fabric.topology = "rail-optimized";
+  rail.base.fabric.servers = 2;
+  rail.base.fabric.nics_per_server = 2;
+  const CollectiveResult a = run_collective(flat), b = run_collective(rail);
+  EXPECT_TRUE(b.servers);
+  EXPECT_EQ(b.ranks, 2);
+  EXPECT_EQ(b.rows[0].time_us, a.rows[0].time_us);
+  rail.gpus = 2;
+  const CollectiveResult c = run_collective(rail);
+  EXPECT_EQ(c.ranks, 4);
+  EXPECT_EQ(c.rows[0].wrong, 0);
+  EXPECT_GT(c.rows[0].time_us, a.rows[0].time_us);
+  rail.op = CollOp::all_reduce;
+  rail.base.fabric.servers = 4;
+  rail.gpus = 4;
+  rail.base.fabric.nics_per_server = 4;
+  rail.min_bytes = rail.max_bytes = 1 << 20;
+  const CollectiveResult d = run_collective(rail);
+  EXPECT_EQ(d.ranks, 16);
+  EXPECT_EQ(d.rows[0].wrong, 0);
+  for (std::int64_t x : d.rows[0].bytes_sent) EXPECT_EQ(x, 2 * 15 * (1 << 20) / 16);
+  rail.nodes = 5;
+  EXPECT_THROW(run_collective(rail), std::invalid_argument);  // "--nodes: the topology has 4 servers, got 5"
+}

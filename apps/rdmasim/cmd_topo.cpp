@@ -26,6 +26,8 @@ bool topo_key(const ScenarioKey& k) {
   static const std::set<std::string> keys{"network.topology", "network.k",        "network.hosts",
                                           "network.leaves",   "network.spines",   "network.hosts_per_leaf",
                                           "network.switches", "network.hosts_per_switch", "network.ring_routing",
+                                          "network.servers",  "network.nics_per_server", "network.servers_per_su",
+                                          "network.planes",
                                           "network.from",     "network.to",       "network.mtu",
                                           "workload.size",    "profile"};
   return keys.count(k.path) > 0;

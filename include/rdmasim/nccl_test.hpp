@@ -1,6 +1,9 @@
 // nccl-tests look-alikes: all_reduce, all_gather, reduce_scatter, alltoall, broadcast and
 // sendrecv across N hosts x G GPUs on a switched topology (nccl-tests' *_perf programs). Rank r
-// is GPU r % G of host r / G. The operation's registered algorithm (rdmasim/collective.hpp) says
+// is GPU r % G of host r / G; on a fabric of multi-NIC servers (rail-optimized, multi-plane) of
+// server r / G, sending through the NIC on its rail (GPU g: NIC g mod N; a QP's plane: its
+// number mod P). One ring (or schedule) for every rank: NCCL's channels, which spread rings over
+// every NIC of a server, are not modelled yet. The operation's registered algorithm (rdmasim/collective.hpp) says
 // which chunks each rank sends to whom at every step; each rank sends bus_factor(op, n) x S bytes
 // (all_reduce 2(n-1)/n x S). A step starts when the data it forwards is in the rank's memory (an
 // RDMA WRITE on an RC QP through the packet-level fabric: losses are retransmitted, DCQCN
@@ -27,7 +30,7 @@ struct CollectiveConfig {
   LatConfig base;                  // fabric (topology and its size), MTU, link layer, profile, seed
   CollOp op = CollOp::all_reduce;  // the nccl-tests operation
   std::string algo;                // one of its registered algorithms ("": its default, ring or direct)
-  int nodes = 0;                   // hosts taking part: h0..h(N-1) (0: every host of the topology)
+  int nodes = 0;                   // hosts (or servers) taking part: the first N (0: every one of the topology)
   int gpus = 1;                    // GPUs (ranks) per host (nccl-tests -g)
   bool gpudirect = true;           // off: every inter-host step staged through host memory
   std::int64_t min_bytes = 32 << 20, max_bytes = 32 << 20;  // nccl-tests -b / -e
@@ -49,6 +52,7 @@ struct CollectiveRow {
 struct CollectiveResult {
   CollectiveConfig config;
   int ranks = 0;
+  bool servers = false;               // ranks on a fabric of multi-NIC servers (s0, s1, ...), not hosts
   std::vector<CollectiveRow> rows;
   double avg_busbw_gbs = 0;           // mean over the sizes (nccl-tests "Avg bus bandwidth")
   std::int64_t wrong = 0;             // over all sizes

@@ -173,6 +173,7 @@ LatConfig to_config(const ScenarioOptions& o) {
   c.fabric.cc = o.cc;
   c.fabric.tcp_cc = o.tcp_cc;
   auto host = [](const std::string& v, const char* flag) {
+    if (!v.empty() && v[0] == 's') return -1;  // a server's NIC ("s3.nic5"): found in the topology below
     std::string_view d = v;
     if (!d.empty() && d[0] == 'h') d.remove_prefix(1);
     int n = 0;
@@ -252,6 +253,16 @@ LatConfig to_config(const ScenarioOptions& o) {
   c.toggles.busy_poll = on_off(o.busy_poll, "--busy-poll");
   c.toggles.inline_data = on_off(o.inline_data, "--inline");
   apply_gpu_options(o, c);
+  if (c.fabric.from < 0 || c.fabric.to < 0) {
+    if (c.topology != LatTopology::fabric)
+      throw std::invalid_argument(std::string(c.fabric.from < 0 ? "--from" : "--to") + ": \"" +
+                                  (c.fabric.from < 0 ? o.from : o.to) + "\" names a server's NIC: needs a switched --topology");
+    const auto t = FabricNetwork::make_topology(c);
+    for (auto [h, name, flag] : {std::tuple{&c.fabric.from, &o.from, "--from"}, std::tuple{&c.fabric.to, &o.to, "--to"}})
+      if (*h < 0 && (*h = t->find_host(*name)) < 0)
+        throw std::invalid_argument(std::string(flag) + ": no host \"" + *name + "\" in this " + t->name +
+                                    " (`rdmasim topo` lists the nodes)");
+  }
   validate(c);
   return c;
 }

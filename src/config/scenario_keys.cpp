@@ -322,9 +322,19 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(integer("network.k", "--k", kNet, "fat-tree arity (even)", 2, 64, F(fabric.k)));
   r.push_back(integer("network.hosts", "--hosts", kNet, "single-switch: hosts", 2, 100000, F(fabric.hosts)));
   r.push_back(integer("network.leaves", "--leaves", kNet, "leaf-spine: leaves", 1, 10000, F(fabric.leaves)));
-  r.push_back(integer("network.spines", "--spines", kNet, "leaf-spine: spines", 1, 10000, F(fabric.spines)));
+  r.push_back(integer("network.spines", "--spines", kNet, "leaf-spine, rail-optimized, multi-plane (per plane): spines", 1,
+                      10000, F(fabric.spines)));
   r.push_back(integer("network.hosts_per_leaf", "--hosts-per-leaf", kNet, "leaf-spine: hosts per leaf", 1, 10000,
                       F(fabric.hosts_per_leaf)));
+  r.push_back(integer("network.servers", "--servers", kNet, "rail-optimized, multi-plane: GPU servers", 1, 100000,
+                      F(fabric.servers)));
+  r.push_back(integer("network.nics_per_server", "--nics-per-server", kNet,
+                      "rail-optimized, multi-plane: NICs per server, one rail each", 1, 16, F(fabric.nics_per_server)));
+  r.push_back(integer("network.servers_per_su", "--servers-per-su", kNet,
+                      "rail-optimized, multi-plane: servers per scalable unit (one rail leaf per rail each)", 1, 10000,
+                      F(fabric.servers_per_su)));
+  r.push_back(integer("network.planes", "--planes", kNet, "multi-plane: planes (ports per NIC, one fabric each)", 2, 8,
+                      F(fabric.planes)));
   r.push_back(integer("network.switches", "--switches", kNet, "ring: switches", 3, 10000, F(fabric.switches)));
   r.push_back(integer("network.hosts_per_switch", "--hosts-per-switch", kNet, "ring: hosts per switch", 1, 1000,
                       F(fabric.hosts_per_switch)));

@@ -27,8 +27,8 @@ void print_collective(std::FILE* out, const CollectiveResult& r) {
   const CollectiveConfig& c = r.config;
   const CollOpInfo& op = coll_op_info(c.op);
   const std::string program(op.program), redop(op.redop);
-  std::fprintf(out, "# rdmasim %.*s: %s on %s, %d hosts x %d GPUs, GPUDirect RDMA %s\n", static_cast<int>(op.name.size()),
-               op.name.data(), c.algo.c_str(), c.base.fabric.topology.c_str(), c.nodes, c.gpus,
+  std::fprintf(out, "# rdmasim %.*s: %s on %s, %d %s x %d GPUs, GPUDirect RDMA %s\n", static_cast<int>(op.name.size()),
+               op.name.data(), c.algo.c_str(), c.base.fabric.topology.c_str(), c.nodes, r.servers ? "servers" : "hosts", c.gpus,
                c.gpudirect ? "on" : "off (staged through host memory)");
   std::fprintf(out, "# Collective test starting: %s\n", program.c_str());
   std::fprintf(out,
@@ -37,7 +37,7 @@ void print_collective(std::FILE* out, const CollectiveResult& r) {
                c.gpus, c.min_bytes, c.max_bytes, c.step_factor, c.warmup, c.iters);
   std::fprintf(out, "#\n# Using devices\n");
   for (int rank = 0; rank < r.ranks; ++rank) {
-    const std::string host = "h" + std::to_string(rank / c.gpus);
+    const std::string host = (r.servers ? "s" : "h") + std::to_string(rank / c.gpus);
     std::fprintf(out, "#  Rank %2d Group %2d Pid %6d on %10s device %2d [%04x:%02x:%02x] %s\n", rank, 0,
                  1000 + rank / c.gpus, host.c_str(), rank % c.gpus, 0, 0x10 + rank % c.gpus, 0, "rdmasim GPU");
   }

@@ -14,6 +14,44 @@ std::string route_text(const Topology& t, const FabricPath& p) {
   return s;
 }
 
+// Server s's port on NIC `rail`, plane 0; -1 if none.
+int port(const Topology& t, int s, int rail) {
+  if (s >= t.server_count()) return -1;
+  const std::vector<int>& h = t.server_hosts(s);
+  const std::size_t i = static_cast<std::size_t>(rail * t.planes());
+  return i < h.size() ? h[i] : -1;
+}
+
+int unit_of(const Topology& t, int s) { return t.nodes()[static_cast<std::size_t>(t.host_node(t.server_hosts(s)[0]))].pod; }
+
+void add_rails(const Topology& t, TopoReport& r) {
+  const int nics = static_cast<int>(t.server_hosts(0).size()) / t.planes();
+  int same = -1, other = -1;  // a server in server 0's unit, one in another
+  for (int s = 1; s < t.server_count(); ++s) {
+    const bool here = unit_of(t, s) == unit_of(t, 0);
+    if (here && same < 0) same = s;
+    if (!here && other < 0) other = s;
+  }
+  r.units = unit_of(t, t.server_count() - 1) + 1;
+  const auto paths = [&t](int a, int b, std::size_t& n, int& links) {
+    if (a < 0 || b < 0) return;
+    const std::vector<FabricPath> p = equal_cost_paths(t, a, b);
+    n = p.size();
+    links = p.empty() ? 0 : p[0].links();
+  };
+  for (int rail = 0; rail < nics; ++rail) {
+    RailRow row;
+    row.rail = rail;
+    for (const Node& n : t.nodes())
+      if (n.kind == NodeKind::switch_ && n.rail == rail) ++row.leaves;
+    const int a = port(t, 0, rail);
+    paths(a, same < 0 ? -1 : port(t, same, rail), row.same_unit, row.same_unit_links);
+    paths(a, other < 0 ? -1 : port(t, other, rail), row.other_unit, row.other_unit_links);
+    paths(a, nics > 1 ? port(t, 0, (rail + 1) % nics) : -1, row.next_rail, row.next_rail_links);
+    r.rails.push_back(row);
+  }
+}
+
 }  // namespace
 
 TopoReport make_topo_report(const Topology& t, std::optional<std::pair<int, int>> pair, bool hops, const LatConfig& c) {
@@ -30,6 +68,7 @@ TopoReport make_topo_report(const Topology& t, std::optional<std::pair<int, int>
     }
   }
   if (hops) r.hops = hop_histogram(t);
+  if (t.server_count() > 0) add_rails(t, r);
   return r;
 }
 
@@ -38,8 +77,26 @@ void print_topo(std::FILE* out, const TopoReport& r) {
   std::fprintf(out, "topology %s: %s\n", t.name.c_str(), t.description.c_str());
   std::fprintf(out, "  hosts %d, switches %d, links %zu, bisection bandwidth %s\n", t.host_count(), t.switch_count(),
                t.cables().size(), format_rate(t.bisection).c_str());
+  if (!r.rails.empty()) {
+    std::fprintf(out, "  servers %d x %zu NICs (one rail each), %d scalable unit%s, %d plane%s%s\n", t.server_count(),
+                 r.rails.size(), r.units, r.units == 1 ? "" : "s", t.planes(), t.planes() == 1 ? "" : "s",
+                 t.planes() > 1 ? " (each NIC one port per plane)" : "");
+    std::fprintf(out, "  NIC placement: s<server>.nic<rail>%s on its unit's rail leaf su<unit>.rail<rail>\n",
+                 t.planes() > 1 ? ".p<plane>" : "");
+    std::fprintf(out,
+                 "\n equal-cost paths / links from s0's NIC on each rail%s: to that rail in s0's unit, in another "
+                 "unit, and to s0's next rail\n %4s %7s %12s %12s %12s\n",
+                 t.planes() > 1 ? " (plane 0)" : "", "rail", "leaves", "same unit", "other unit", "next rail");
+    const auto cell = [](std::size_t n, int links) {
+      return n == 0 ? std::string("-") : std::to_string(n) + " / " + std::to_string(links);
+    };
+    for (const RailRow& x : r.rails)
+      std::fprintf(out, " %4d %7d %12s %12s %12s\n", x.rail, x.leaves, cell(x.same_unit, x.same_unit_links).c_str(),
+                   cell(x.other_unit, x.other_unit_links).c_str(), cell(x.next_rail, x.next_rail_links).c_str());
+  }
   if (r.from >= 0) {
-    std::fprintf(out, "\nh%d -> h%d: %zu equal-cost path%s", r.from, r.to, r.paths.size(), r.paths.size() == 1 ? "" : "s");
+    std::fprintf(out, "\n%s -> %s: %zu equal-cost path%s", t.nodes()[static_cast<std::size_t>(t.host_node(r.from))].name.c_str(),
+                 t.nodes()[static_cast<std::size_t>(t.host_node(r.to))].name.c_str(), r.paths.size(), r.paths.size() == 1 ? "" : "s");
     if (!r.paths.empty())
       std::fprintf(out, ", %d switches / %d links each\n", r.paths[0].path.switches(), r.paths[0].path.links());
     else
@@ -71,6 +128,22 @@ nlohmann::ordered_json topo_json(const TopoReport& r) {
   j["switches"] = t.switch_count();
   j["links"] = t.cables().size();
   j["bisection_bps"] = t.bisection.bits_per_sec();
+  if (!r.rails.empty()) {
+    j["servers"] = t.server_count();
+    j["units"] = r.units;
+    j["planes"] = t.planes();
+    nlohmann::ordered_json rails = nlohmann::ordered_json::array();
+    for (const RailRow& x : r.rails)
+      rails.push_back({{"rail", x.rail},
+                       {"leaves", x.leaves},
+                       {"same_unit_paths", x.same_unit},
+                       {"same_unit_links", x.same_unit_links},
+                       {"other_unit_paths", x.other_unit},
+                       {"other_unit_links", x.other_unit_links},
+                       {"next_rail_paths", x.next_rail},
+                       {"next_rail_links", x.next_rail_links}});
+    j["rails"] = rails;
+  }
   if (r.from >= 0) {
     j["from"] = r.from;
     j["to"] = r.to;

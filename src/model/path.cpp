@@ -255,6 +255,10 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
   tp.hosts_per_leaf = c.fabric.hosts_per_leaf;
   tp.switches = c.fabric.switches;
   tp.hosts_per_switch = c.fabric.hosts_per_switch;
+  tp.servers = c.fabric.servers;
+  tp.nics_per_server = c.fabric.nics_per_server;
+  tp.servers_per_su = c.fabric.servers_per_su;
+  tp.planes = c.fabric.planes;
   tp.ring_routing = c.fabric.ring_routing;
   tp.host_rate = tp.fabric_rate = c.profile.link.rate;
   tp.host_length_mm = c.profile.link.length_mm;
@@ -311,6 +315,12 @@ FabricNetwork::FabricNetwork(std::shared_ptr<const Topology> topo, const Profile
   const Topology& t = *topology;
   if (a < 0 || a >= t.host_count() || b < 0 || b >= t.host_count())
     throw std::invalid_argument("--from/--to: hosts are h0..h" + std::to_string(t.host_count() - 1));
+  const Node& na = t.nodes()[static_cast<std::size_t>(t.host_node(a))];
+  const Node& nb = t.nodes()[static_cast<std::size_t>(t.host_node(b))];
+  if (na.plane != nb.plane)
+    throw std::invalid_argument("no path from " + na.name + " to " + nb.name + ": they are on different planes (plane " +
+                                std::to_string(na.plane) + " and " + std::to_string(nb.plane) +
+                                "; each plane is a fabric of its own)");
   const FabricPath fwd = ecmp_route(t, a, b, roce_flow(a, b, sport));
   FabricPath rev = ecmp_route(t, b, a, roce_flow(b, a, sport));
   routes = {route_names(t, fwd), route_names(t, rev)};

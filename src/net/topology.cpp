@@ -2,14 +2,23 @@
 
 #include <algorithm>
 
+#include "net/server_topologies.hpp"
 #include <stdexcept>
 
 namespace rdmasim {
 
-int Topology::add_node(NodeKind kind, int tier, int pod, std::string n) {
-  nodes_.push_back(Node{kind, tier, pod, std::move(n), {}});
+int Topology::add_node(NodeKind kind, int tier, int pod, std::string n, int server, int rail, int plane) {
+  nodes_.push_back(Node{kind, tier, pod, std::move(n), {}, server, rail, plane});
   const int id = static_cast<int>(nodes_.size()) - 1;
-  if (kind == NodeKind::host) hosts_.push_back(id);
+  planes_ = std::max(planes_, plane + 1);
+  if (kind != NodeKind::host) return id;
+  hosts_.push_back(id);
+  if (server >= 0) {
+    if (server > server_count() || (server < server_count() - 1))
+      throw std::logic_error("topology: a server's hosts must be added together, servers in order");
+    if (server == server_count()) servers_.emplace_back();
+    servers_.back().push_back(host_count() - 1);
+  }
   return id;
 }
 
@@ -31,6 +40,9 @@ int Topology::find_cable(std::string_view a, std::string_view b) const {
 }
 
 int Topology::find_host(std::string_view n) const {
+  if (!n.empty() && n[0] == 's')  // a server's NIC port by name
+    for (int h = 0; h < host_count(); ++h)
+      if (nodes_[static_cast<std::size_t>(hosts_[static_cast<std::size_t>(h)])].name == n) return h;
   std::string_view digits = n;
   if (!digits.empty() && digits[0] == 'h') digits.remove_prefix(1);
   if (digits.empty()) return -1;
@@ -167,6 +179,10 @@ const std::vector<TopologyBuilder>& topology_builders() {
       {"fat-tree", "three-tier k-ary fat-tree: k^3/4 hosts, 5k^2/4 switches (--k, even)", fat_tree},
       {"ring", "N switches in a ring, hosts on each (--switches, --hosts-per-switch); --ring-routing clockwise "
                "(flows wrap around: a cyclic buffer dependency) or up-down (never across the wrap cable)", ring},
+      {"rail-optimized", "GPU servers with N NICs (--servers, --nics-per-server): NIC r of every server in a scalable "
+                         "unit (--servers-per-su) on rail leaf r, every leaf to every spine (--spines)", rail_optimized},
+      {"multi-plane", "rail-optimized servers whose NICs have one port per plane (--planes): P independent fabrics, "
+                      "a flow on one of them", multi_plane},
   };
   return b;
 }

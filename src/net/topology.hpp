@@ -2,14 +2,17 @@
 //
 // A topology is an undirected graph: nodes are hosts (tier 0) or switches (tier 1 = edge /
 // leaf, 2 = aggregation / spine, 3 = core); every cable joins two nodes and has a rate and a
-// length. Builders (back-to-back, single-switch, leaf-spine, fat-tree, ring) are registered by
-// name with a description; an unknown name lists the valid ones. A cable between switches may
+// length. Builders (back-to-back, single-switch, leaf-spine, fat-tree, ring, and for GPU
+// servers rail-optimized and multi-plane: net/server_topologies.hpp) are registered by name
+// with a description; an unknown name lists the valid ones. A cable between switches may
 // restrict transit (routing never sends frames across it the other way, or at all): the ring's
 // clockwise routing makes its cables one-way for transit, so flows wrap around and create the
 // cyclic buffer dependency of a PFC deadlock; its up-down routing never crosses the wrap-around
-// cable (deadlock-free). Host cables always carry both ways. Invariants: hosts are numbered
-// 0..hosts()-1 in node order; every host has exactly one cable (to its NIC port); the graph
-// is connected.
+// cable (deadlock-free). Host cables always carry both ways. A host is one NIC port; a server
+// with several NICs (and a NIC with one port per plane) is several hosts that share a server
+// number ("s3.nic5", "s3.nic5.p1"). Invariants: hosts are numbered 0..hosts()-1 in node order,
+// a server's hosts consecutively; every host has exactly one cable (to its NIC port); each
+// plane is connected, and no cable joins two planes (a topology without planes is plane 0).
 #pragma once
 
 #include <cstdint>
@@ -27,8 +30,11 @@ struct Node {
   NodeKind kind = NodeKind::host;
   int tier = 0;          // 0 host, 1 edge/leaf, 2 aggregation/spine, 3 core
   int pod = -1;          // fat-tree pod, -1 where it does not apply
-  std::string name;      // "h0", "edge0.1", "agg1.0", "core3", "leaf2", "spine0", "sw0"
+  std::string name;      // "h0", "edge0.1", "agg1.0", "core3", "leaf2", "spine0", "sw0", "s3.nic5"
   std::vector<int> cables;  // indices into Topology::cables()
+  int server = -1;       // hosts of a multi-NIC server: its number, else -1
+  int rail = -1;         // a server's NIC index (its rail), or a rail leaf's rail, else -1
+  int plane = 0;         // the independent fabric this node is part of
 };
 
 /// Frames lost on a cable in a burst: every frame arriving in [from, to), or, one-shot
@@ -68,11 +74,13 @@ struct TopologyParams {
   Rate fabric_rate = Rate::gbps(100);
   std::int64_t host_length_mm = 3'000;     // host to first switch
   std::int64_t fabric_length_mm = 10'000;  // between switches
+  int servers = 4, nics_per_server = 8, servers_per_su = 32, planes = 2;  // rail-optimized, multi-plane
 };
 
 class Topology {
  public:
-  int add_node(NodeKind kind, int tier, int pod, std::string name);
+  /// A host with server >= 0 belongs to that server (servers numbered from 0, in node order).
+  int add_node(NodeKind kind, int tier, int pod, std::string name, int server = -1, int rail = -1, int plane = 0);
   int connect(int a, int b, Rate rate, std::int64_t length_mm);
   /// The cable joining the nodes named `a` and `b` ("edge0.0", "agg0.1", "h3"); -1 if none.
   int find_cable(std::string_view a, std::string_view b) const;
@@ -97,8 +105,12 @@ class Topology {
   int switch_count() const { return static_cast<int>(nodes_.size() - hosts_.size()); }
   /// Node index of host h (0-based).
   int host_node(int h) const { return hosts_.at(static_cast<std::size_t>(h)); }
-  /// Host index of a node name like "h5" or a number; -1 if none.
+  /// Host index of a host's name ("h5", "s3.nic5", "s3.nic5.p1") or its number; -1 if none.
   int find_host(std::string_view name) const;
+  /// Multi-NIC servers: how many, and the hosts (NIC ports) of server s, in order.
+  int server_count() const { return static_cast<int>(servers_.size()); }
+  const std::vector<int>& server_hosts(int s) const { return servers_.at(static_cast<std::size_t>(s)); }
+  int planes() const { return planes_; }
 
   std::string name;
   std::string description;
@@ -108,6 +120,8 @@ class Topology {
   std::vector<Node> nodes_;
   std::vector<Cable> cables_;
   std::vector<int> hosts_;
+  std::vector<std::vector<int>> servers_;
+  int planes_ = 1;
 };
 
 struct TopologyBuilder {

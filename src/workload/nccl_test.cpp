@@ -105,7 +105,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   }
   Time staging_per_rank() const {  // the hosts' copy engines (peer copies are not staging)
     Time busy{};
-    for (const auto& h : hosts_) busy += h->gpu_copy.busy_time();
+    for (const auto& [port, h] : hosts_) busy += h->gpu_copy.busy_time();
     return busy / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters));
   }
   int steps() const { return static_cast<int>(sched_.front().size()); }
@@ -119,7 +119,21 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     std::vector<std::uint64_t> payload;  // the sender's masks of the sent chunks at send time
   };
 
+  // The machine a rank runs on: a host, or a server of a server fabric (rank / G either way).
   int host_of(int rank) const { return rank / c_.gpus; }
+  // The fabric port rank r sends and receives through on its QP number `qp`: the host itself,
+  // or the server's NIC on the GPU's rail (GPU g: NIC g mod N), the QP's plane qp mod P.
+  int port_of(const Topology& t, int r, std::uint32_t qp) const {
+    if (t.server_count() == 0) return host_of(r);
+    const std::vector<int>& ports = t.server_hosts(host_of(r));
+    const int nics = static_cast<int>(ports.size()) / t.planes();
+    return ports[static_cast<std::size_t>((r % c_.gpus) % nics * t.planes() + static_cast<int>(qp % static_cast<std::uint32_t>(t.planes())))];
+  }
+  HostResources* resources(int port) {
+    std::unique_ptr<HostResources>& h = hosts_[port];
+    if (!h) h = std::make_unique<HostResources>(w_.sched);
+    return h.get();
+  }
   std::uint64_t* mask(int r, int ch) {
     return &masks_[(static_cast<std::size_t>(r) * static_cast<std::size_t>(chunks_) + static_cast<std::size_t>(ch)) *
                    static_cast<std::size_t>(words_)];
@@ -182,18 +196,16 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     const PathSpec receive = build_receive_path(base, tog, false);
     const auto topo = FabricNetwork::make_topology(base);
     const FabricOptions opts = fabric_options(base);
-    for (int h = 0; h < (n_ + c_.gpus - 1) / c_.gpus; ++h) hosts_.push_back(std::make_unique<HostResources>(w_.sched));
     std::uint32_t qp = 0;
     for (int r = 0; r < n_; ++r)
       for (const CollStep& s : sched_[static_cast<std::size_t>(r)]) {
         if (s.send_to < 0) continue;
-        const int a = host_of(r), b = host_of(s.send_to);
         const int key = r * n_ + s.send_to;
-        if (a == b || paths_.count(key)) continue;
+        if (host_of(r) == host_of(s.send_to) || paths_.count(key)) continue;
+        const int a = port_of(*topo, r, qp), b = port_of(*topo, s.send_to, qp);
         const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + qp);
         const FabricNetwork net(topo, base.profile, opts, a, b, sport);
-        const std::array<HostResources*, 2> pair{hosts_[static_cast<std::size_t>(a)].get(),
-                                                 hosts_[static_cast<std::size_t>(b)].get()};
+        const std::array<HostResources*, 2> pair{resources(a), resources(b)};
         auto p = std::make_unique<PathInstance>(w_.ctx, pair, build_acked_path(base, tog, net.appender()), *this, &w_);
         if (!c_.gpudirect) receives_[key] = std::make_unique<PathInstance>(w_.ctx, pair, receive, *this, &w_);
         p->set_connection(qp++);
@@ -288,7 +300,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   std::vector<std::int64_t> chunk_elems_;
   CollSchedule sched_;
   SimWorld w_;
-  std::vector<std::unique_ptr<HostResources>> hosts_;
+  std::map<int, std::unique_ptr<HostResources>> hosts_;  // per fabric port (a NIC with its PCIe and GPU copy engine)
   std::map<int, std::unique_ptr<PathInstance>> paths_;  // src rank * n + dst rank (across hosts)
   std::map<int, std::unique_ptr<PathInstance>> receives_;  // staged: the receiver's H2D copy, per pair
   std::vector<std::uint64_t> masks_;
@@ -318,10 +330,13 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
   if (load_balancer(base.fabric.routing).per_packet_paths)
     throw std::invalid_argument(what + ": --routing " + base.fabric.routing +
                                 " is not supported (a flow's packets must keep one path: use ecmp or adaptive)");
-  const int hosts = FabricNetwork::make_topology(base)->host_count();
+  const auto topo = FabricNetwork::make_topology(base);
+  const bool servers = topo->server_count() > 0;  // ranks on servers, each GPU through its rail's NIC
+  const int hosts = servers ? topo->server_count() : topo->host_count();
   const int nodes = c.nodes == 0 ? hosts : c.nodes;
   if (nodes < 1 || nodes > hosts)
-    throw std::invalid_argument("--nodes: the topology has " + std::to_string(hosts) + " hosts, got " + std::to_string(c.nodes));
+    throw std::invalid_argument("--nodes: the topology has " + std::to_string(hosts) + (servers ? " servers" : " hosts") +
+                                ", got " + std::to_string(c.nodes));
   if (c.gpus < 1 || c.gpus > 16) throw std::invalid_argument("--ngpus: must be 1..16");
   const int ranks = nodes * c.gpus;
   if (ranks < 2) throw std::invalid_argument(what + " needs at least 2 ranks (--nodes x --ngpus)");
@@ -338,6 +353,7 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
   res.config.nodes = nodes;
   res.config.algo = collective(c.op, c.algo).name;
   res.ranks = ranks;
+  res.servers = servers;
   for (std::int64_t s = c.min_bytes; s <= c.max_bytes; s *= c.step_factor) {
     const CollSizes z = coll_sizes(c.op, ranks, s);
     CollectiveRow row;
