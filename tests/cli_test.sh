@@ -73,7 +73,7 @@ expect_ok "Hop-by-hop ledger: mean usec per message" bw --topology fat-tree --pa
 expect_error "--trace/--pcap/--hop-ledger export one run: drop -a" lat --hop-ledger -a
 expect_error "--trace/--pcap/--hop-ledger export one run; --loss-sweep" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 --hop-ledger
 expect_error "--from/--to: hosts are h0..h15" lat --topology fat-tree --to h16
-expect_error "--from: expected a host like h3" lat --topology fat-tree --from x1
+expect_error "--from: no host \"x1\" in this fat-tree (hosts h0..h15 or by name" lat --topology fat-tree --from x1
 
 expect_ok " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]" bw -n 200
 expect_ok "RDMA_Write BW Test" bw -n 200 --report-gbits
@@ -325,6 +325,17 @@ expect_ok "  servers 4 x 4 NICs (one rail each), 2 scalable units, 2 planes (eac
 expect_error "--to: no host \"s0.nic9\" in this rail-optimized" topo --topology rail-optimized --from s0.nic0 --to s0.nic9
 expect_error "no path from s0.nic0.p0 to s1.nic0.p1: they are on different planes" bw --topology multi-plane --servers 2 --nics-per-server 2 --from s0.nic0.p0 --to s1.nic0.p1 -n 10
 expect_ok "# rdmasim all_reduce: ring on rail-optimized, 2 servers x 4 GPUs" all_reduce --topology rail-optimized --servers 2 --nics-per-server 4 -g 4 -b 1M -e 1M -n 1
+# Topology files: written, read back, run; located errors.
+tmpd=$(mktemp -d)
+"$bin" topo --topology rail-optimized --servers 2 --nics-per-server 2 --spines 2 --write-topology "$tmpd/r.topo" >/dev/null
+expect_ok "s0.nic0 -> s1.nic1: 2 equal-cost paths" topo --topology file --topology-file "$tmpd/r.topo" --from s0.nic0 --to s1.nic1
+printf 'rdmasim-topology 1\nswitch sw\nhost a\nhost b\nlink a sw rate=100Gbps length=3m\nlink b sw rate=fast length=3m\n' >"$tmpd/bad.topo"
+expect_error "$tmpd/bad.topo:6:16: rate: expected a rate like \"100Gbps\", got \"fast\"" lat --topology file --topology-file "$tmpd/bad.topo"
+printf '3 1 2\n0\n0 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n' >"$tmpd/topology.txt"
+expect_ok "h1 -> h2: 1 equal-cost path, 1 switches / 2 links each" topo --topology file --topology-file "$tmpd/topology.txt" --from h1 --to h2
+expect_error "--topology-file: needs --topology file (the topology is fat-tree)" lat --topology fat-tree --topology-file "$tmpd/topology.txt"
+expect_error "--topology file needs --topology-file PATH" lat --topology file
+rm -rf "$tmpd"
 # nccl-tests' other programs: their own table lines (redop, root) and algorithms.
 expect_ok "# Collective test starting: all_gather_perf" all_gather --hosts 4 -b 1M -e 1M -n 1
 expect_ok "      262144         16384     float    none      -1 " alltoall --hosts 4 -b 256K -e 256K -n 1

@@ -10,7 +10,9 @@
 #include "config/scenario.hpp"
 #include "io/json_report.hpp"
 #include "io/topo_report.hpp"
+#include "core/atomic_file.hpp"
 #include "model/path.hpp"
+#include "net/topology_file.hpp"
 
 namespace rdmasim::cli {
 namespace {
@@ -18,6 +20,7 @@ namespace {
 struct TopoOptions {
   ScenarioOptions scenario = default_options(Command::lat);
   bool hops = false, json = false;
+  std::string write;  // --write-topology PATH
 };
 
 // The scenario keys `topo` takes: the fabric's shape, the host pair, and what the per-path
@@ -27,7 +30,7 @@ bool topo_key(const ScenarioKey& k) {
                                           "network.leaves",   "network.spines",   "network.hosts_per_leaf",
                                           "network.switches", "network.hosts_per_switch", "network.ring_routing",
                                           "network.servers",  "network.nics_per_server", "network.servers_per_su",
-                                          "network.planes",
+                                          "network.planes",   "network.topology_file",
                                           "network.from",     "network.to",       "network.mtu",
                                           "workload.size",    "profile"};
   return keys.count(k.path) > 0;
@@ -52,6 +55,9 @@ std::function<int()> add_topo_command(CLI::App& app, CLI::App*& sub) {
   sub->add_option("--set", o->scenario.sets, "override a parameter, key=value (e.g. switch.cut_through=off)");
   sub->add_flag("--hops", o->hops, "histogram of hop counts over all host pairs");
   sub->add_flag("--json", o->json, "print JSON");
+  sub->add_option("--write-topology", o->write,
+                  "also write the fabric as a topology file (rdmasim-topology 1) to PATH, to edit and read back with "
+                  "--topology file");
   CLI::App* topo = sub;
   return [o, topo]() {
     const bool from = topo->count("--from") > 0, to = topo->count("--to") > 0;
@@ -61,6 +67,7 @@ std::function<int()> add_topo_command(CLI::App& app, CLI::App*& sub) {
     s.options = o->scenario;
     const LatConfig c = scenario_config(s);
     const Topology t = *FabricNetwork::make_topology(c);
+    if (!o->write.empty()) write_text_file(o->write, write_topology_file(t), "--write-topology");
     std::optional<std::pair<int, int>> pair;
     if (from) {
       pair = std::pair{host_arg(t, o->scenario.from, "--from"), host_arg(t, o->scenario.to, "--to")};

@@ -172,18 +172,20 @@ LatConfig to_config(const ScenarioOptions& o) {
   c.fabric.routing = o.routing;
   c.fabric.cc = o.cc;
   c.fabric.tcp_cc = o.tcp_cc;
+  if (o.topology == "file") {
+    if (o.fabric.topology_file.empty()) throw std::invalid_argument("--topology file needs --topology-file PATH");
+    const std::optional<std::string> text = read_text_file(o.fabric.topology_file);
+    if (!text) throw std::invalid_argument("--topology-file: cannot read \"" + o.fabric.topology_file + "\"");
+    c.fabric.topology_text = *text;
+  } else if (!o.fabric.topology_file.empty()) {
+    throw std::invalid_argument("--topology-file: needs --topology file (the topology is " + o.topology + ")");
+  }
   auto host = [](const std::string& v, const char* flag) {
-    if (!v.empty() && v[0] == 's') return -1;  // a server's NIC ("s3.nic5"): found in the topology below
-    std::string_view d = v;
-    if (!d.empty() && d[0] == 'h') d.remove_prefix(1);
-    int n = 0;
-    if (d.empty() || d.size() > 7) throw std::invalid_argument(std::string(flag) + ": expected a host like h3, got \"" + v + "\"");
-    for (char ch : d) {
-      if (ch < '0' || ch > '9') throw std::invalid_argument(std::string(flag) + ": expected a host like h3, got \"" + v + "\"");
-      n = n * 10 + (ch - '0');
-    }
+    const int n = Topology::host_number(v);
+    if (n < 0) throw std::invalid_argument(std::string(flag) + ": expected a host like h3, got \"" + v + "\"");
     return n;
   };
+
   for (const std::string& d : o.degrade) {
     auto [a, b, value] = link_assignment(d, "--degrade");
     LinkFault f{a, b, {}, 0, {}, {}};
@@ -240,8 +242,9 @@ LatConfig to_config(const ScenarioOptions& o) {
     throw std::invalid_argument("--degrade/--link-loss/--loss/--drop-frames/--drop-burst need a switched --topology");
   if (!c.fabric.outages.empty() && c.topology != LatTopology::fabric)
     throw std::invalid_argument("--link-down needs a switched --topology");
-  c.fabric.from = host(o.from, "--from");
-  c.fabric.to = host(o.to, "--to");
+  const bool named = c.topology == LatTopology::fabric;  // by name in the topology, below
+  c.fabric.from = named ? -1 : host(o.from, "--from");
+  c.fabric.to = named ? -1 : host(o.to, "--to");
   c.profile = make_profile(o.profile);
   if (!o.host_profile.empty()) apply_host_profile(c.profile, o.host_profile);
   for (const std::string& s : o.sets) apply_override(c.profile, s);
@@ -253,15 +256,12 @@ LatConfig to_config(const ScenarioOptions& o) {
   c.toggles.busy_poll = on_off(o.busy_poll, "--busy-poll");
   c.toggles.inline_data = on_off(o.inline_data, "--inline");
   apply_gpu_options(o, c);
-  if (c.fabric.from < 0 || c.fabric.to < 0) {
-    if (c.topology != LatTopology::fabric)
-      throw std::invalid_argument(std::string(c.fabric.from < 0 ? "--from" : "--to") + ": \"" +
-                                  (c.fabric.from < 0 ? o.from : o.to) + "\" names a server's NIC: needs a switched --topology");
+  if (named) {  // a host's name ("h3", "s3.nic5", a file's own) or number
     const auto t = FabricNetwork::make_topology(c);
     for (auto [h, name, flag] : {std::tuple{&c.fabric.from, &o.from, "--from"}, std::tuple{&c.fabric.to, &o.to, "--to"}})
-      if (*h < 0 && (*h = t->find_host(*name)) < 0)
-        throw std::invalid_argument(std::string(flag) + ": no host \"" + *name + "\" in this " + t->name +
-                                    " (`rdmasim topo` lists the nodes)");
+      if ((*h = t->find_host(*name)) < 0 && (*h = Topology::host_number(*name)) < 0)  // hN out of range: refused where it is used
+        throw std::invalid_argument(std::string(flag) + ": no host \"" + *name + "\" in this " + t->name + " (hosts h0..h" +
+                                    std::to_string(t->host_count() - 1) + " or by name: `rdmasim topo` lists the nodes)");
   }
   validate(c);
   return c;
@@ -382,7 +382,8 @@ FlowsConfig to_flows_config(const ScenarioOptions& o) {
   FlowsConfig c;
   c.base = to_config(o);
   if (c.base.topology != LatTopology::fabric) throw std::invalid_argument("flows: needs a switched --topology");
-  const int hosts = FabricNetwork::make_topology(c.base)->host_count();
+  const auto topo = FabricNetwork::make_topology(c.base);
+  const int hosts = topo->host_count();
   const OpenLoopOptions defaults;
   if (!l.flow_file.empty()) {
     if (l.cdf != defaults.cdf || l.load != defaults.load || l.count != 0 || !o.duration.empty())
@@ -390,6 +391,15 @@ FlowsConfig to_flows_config(const ScenarioOptions& o) {
     const std::optional<std::string> text = read_text_file(l.flow_file);
     if (!text) throw std::invalid_argument("--flow-file " + l.flow_file + ": cannot read the file");
     c.flows = parse_hpcc_flow_file(*text, l.flow_file);
+    if (!topo->node_ids.empty())  // an HPCC topology.txt: the flow file names its node ids
+      for (std::size_t i = 0; i < c.flows.size(); ++i)
+        for (int* end : {&c.flows[i].src, &c.flows[i].dst}) {
+          const int id = *end;
+          if (id >= static_cast<int>(topo->node_ids.size()) || topo->node_ids[static_cast<std::size_t>(id)] < 0)
+            throw std::invalid_argument("--flow-file " + l.flow_file + ": flow " + std::to_string(i + 1) + ": node " +
+                                        std::to_string(id) + " is not a host of the topology file");
+          *end = topo->node_ids[static_cast<std::size_t>(id)];
+        }
     return c;
   }
   const std::vector<const FlowSizeCdf*> cdfs = flow_size_cdfs();

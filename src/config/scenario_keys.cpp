@@ -319,6 +319,9 @@ std::vector<ScenarioKey> build_keys() {
                    "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric (allreduce: "
                    "switched only)",
                    topology_choices(), F(topology)));
+  r.push_back(text("network.topology_file", "--topology-file", kNet,
+                   "file: the fabric's file, rdmasim-topology 1 (docs/topology-file.md) or an ns-3 HPCC topology.txt", {},
+                   F(fabric.topology_file)));
   r.push_back(integer("network.k", "--k", kNet, "fat-tree arity (even)", 2, 64, F(fabric.k)));
   r.push_back(integer("network.hosts", "--hosts", kNet, "single-switch: hosts", 2, 100000, F(fabric.hosts)));
   r.push_back(integer("network.leaves", "--leaves", kNet, "leaf-spine: leaves", 1, 10000, F(fabric.leaves)));

@@ -1,5 +1,6 @@
 #include "io/topo_report.hpp"
 
+#include <set>
 #include <string>
 
 #include "model/budget.hpp"
@@ -32,7 +33,10 @@ void add_rails(const Topology& t, TopoReport& r) {
     if (here && same < 0) same = s;
     if (!here && other < 0) other = s;
   }
-  r.units = unit_of(t, t.server_count() - 1) + 1;
+  std::set<int> units;
+  for (int s = 0; s < t.server_count(); ++s)
+    if (unit_of(t, s) >= 0) units.insert(unit_of(t, s));
+  r.units = static_cast<int>(units.size());
   const auto paths = [&t](int a, int b, std::size_t& n, int& links) {
     if (a < 0 || b < 0) return;
     const std::vector<FabricPath> p = equal_cost_paths(t, a, b);
@@ -76,16 +80,21 @@ void print_topo(std::FILE* out, const TopoReport& r) {
   const Topology& t = *r.topology;
   std::fprintf(out, "topology %s: %s\n", t.name.c_str(), t.description.c_str());
   std::fprintf(out, "  hosts %d, switches %d, links %zu, bisection bandwidth %s\n", t.host_count(), t.switch_count(),
-               t.cables().size(), format_rate(t.bisection).c_str());
+               t.cables().size(), t.bisection.bits_per_sec() > 0 ? format_rate(t.bisection).c_str() : "unknown (not computed for a file)");
   if (!r.rails.empty()) {
-    std::fprintf(out, "  servers %d x %zu NICs (one rail each), %d scalable unit%s, %d plane%s%s\n", t.server_count(),
-                 r.rails.size(), r.units, r.units == 1 ? "" : "s", t.planes(), t.planes() == 1 ? "" : "s",
-                 t.planes() > 1 ? " (each NIC one port per plane)" : "");
-    std::fprintf(out, "  NIC placement: s<server>.nic<rail>%s on its unit's rail leaf su<unit>.rail<rail>\n",
-                 t.planes() > 1 ? ".p<plane>" : "");
+    std::string units = r.units == 0 ? "" : ", " + std::to_string(r.units) + " scalable unit" + (r.units == 1 ? "" : "s");
+    std::fprintf(out, "  servers %d x %zu NICs (one rail each)%s, %d plane%s%s\n", t.server_count(), r.rails.size(),
+                 units.c_str(), t.planes(), t.planes() == 1 ? "" : "s", t.planes() > 1 ? " (each NIC one port per plane)" : "");
+    std::string placement;  // server 0's ports and the switch each is cabled to
+    for (int h : t.server_hosts(0)) {
+      const Node& port = t.nodes()[static_cast<std::size_t>(t.host_node(h))];
+      const Cable& c = t.cables()[static_cast<std::size_t>(port.cables.at(0))];
+      placement += (placement.empty() ? "" : ", ") + port.name + " -> " + t.nodes()[static_cast<std::size_t>(c.other(t.host_node(h)))].name;
+    }
+    std::fprintf(out, "  NIC placement: %s\n", placement.c_str());
     std::fprintf(out,
-                 "\n equal-cost paths / links from s0's NIC on each rail%s: to that rail in s0's unit, in another "
-                 "unit, and to s0's next rail\n %4s %7s %12s %12s %12s\n",
+                 "\n equal-cost paths / links from server 0's NIC on each rail%s: to that rail in its unit, in another "
+                 "unit, and to its next rail\n %4s %7s %12s %12s %12s\n",
                  t.planes() > 1 ? " (plane 0)" : "", "rail", "leaves", "same unit", "other unit", "next rail");
     const auto cell = [](std::size_t n, int links) {
       return n == 0 ? std::string("-") : std::to_string(n) + " / " + std::to_string(links);

@@ -259,6 +259,9 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
   tp.nics_per_server = c.fabric.nics_per_server;
   tp.servers_per_su = c.fabric.servers_per_su;
   tp.planes = c.fabric.planes;
+  tp.file_name = c.fabric.topology_file;
+  tp.file_text = c.fabric.topology_text;
+  tp.velocity_mps = c.profile.link.velocity_mps;
   tp.ring_routing = c.fabric.ring_routing;
   tp.host_rate = tp.fabric_rate = c.profile.link.rate;
   tp.host_length_mm = c.profile.link.length_mm;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "net/server_topologies.hpp"
+#include "net/topology_file.hpp"
 #include <stdexcept>
 
 namespace rdmasim {
@@ -40,19 +41,21 @@ int Topology::find_cable(std::string_view a, std::string_view b) const {
 }
 
 int Topology::find_host(std::string_view n) const {
-  if (!n.empty() && n[0] == 's')  // a server's NIC port by name
-    for (int h = 0; h < host_count(); ++h)
-      if (nodes_[static_cast<std::size_t>(hosts_[static_cast<std::size_t>(h)])].name == n) return h;
-  std::string_view digits = n;
-  if (!digits.empty() && digits[0] == 'h') digits.remove_prefix(1);
-  if (digits.empty()) return -1;
+  for (int h = 0; h < host_count(); ++h)  // by name first: a file's "h5" is its own
+    if (nodes_[static_cast<std::size_t>(hosts_[static_cast<std::size_t>(h)])].name == n) return h;
+  const int v = host_number(n);
+  return v < host_count() ? v : -1;
+}
+
+int Topology::host_number(std::string_view n) {
+  if (!n.empty() && n[0] == 'h') n.remove_prefix(1);
+  if (n.empty() || n.size() > 7) return -1;
   int v = 0;
-  for (char c : digits) {
+  for (char c : n) {
     if (c < '0' || c > '9') return -1;
     v = v * 10 + (c - '0');
-    if (v > 1'000'000) return -1;
   }
-  return v < host_count() ? v : -1;
+  return v;
 }
 
 namespace {
@@ -183,6 +186,11 @@ const std::vector<TopologyBuilder>& topology_builders() {
                          "unit (--servers-per-su) on rail leaf r, every leaf to every spine (--spines)", rail_optimized},
       {"multi-plane", "rail-optimized servers whose NICs have one port per plane (--planes): P independent fabrics, "
                       "a flow on one of them", multi_plane},
+      {"file", "any fabric from a file (--topology-file PATH): rdmasim-topology 1 (docs/topology-file.md) or the ns-3 HPCC "
+               "simulator's topology.txt", [](const TopologyParams& p) {
+         if (p.file_name.empty()) throw std::invalid_argument("--topology file needs --topology-file PATH");
+         return read_topology_file(p.file_text, p.file_name, p.velocity_mps);
+       }},
   };
   return b;
 }
@@ -192,8 +200,8 @@ Topology build_topology(const TopologyParams& p) {
   for (const TopologyBuilder& b : topology_builders()) {
     if (b.name == p.name) {
       Topology t = b.build(p);
-      t.name = b.name;
-      t.description = b.description;
+      if (t.name.empty()) t.name = b.name;  // a file names its own
+      if (t.description.empty()) t.description = b.description;
       return t;
     }
     names += (names.empty() ? "" : ", ") + b.name;

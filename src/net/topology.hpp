@@ -75,6 +75,8 @@ struct TopologyParams {
   std::int64_t host_length_mm = 3'000;     // host to first switch
   std::int64_t fabric_length_mm = 10'000;  // between switches
   int servers = 4, nics_per_server = 8, servers_per_su = 32, planes = 2;  // rail-optimized, multi-plane
+  std::string file_name, file_text;        // file: the topology file (net/topology_file.hpp) and its text
+  std::int64_t velocity_mps = 200'000'000;  // file: turns a link's delay into cable length
 };
 
 class Topology {
@@ -107,6 +109,8 @@ class Topology {
   int host_node(int h) const { return hosts_.at(static_cast<std::size_t>(h)); }
   /// Host index of a host's name ("h5", "s3.nic5", "s3.nic5.p1") or its number; -1 if none.
   int find_host(std::string_view name) const;
+  /// "h3" or "3": 3; anything else -1 (whatever the topology holds).
+  static int host_number(std::string_view name);
   /// Multi-NIC servers: how many, and the hosts (NIC ports) of server s, in order.
   int server_count() const { return static_cast<int>(servers_.size()); }
   const std::vector<int>& server_hosts(int s) const { return servers_.at(static_cast<std::size_t>(s)); }
@@ -114,7 +118,8 @@ class Topology {
 
   std::string name;
   std::string description;
-  Rate bisection{};          // bisection bandwidth (builder's closed form)
+  Rate bisection{};          // bisection bandwidth (builder's closed form; 0: unknown, a file's fabric)
+  std::vector<int> node_ids;  // read from an HPCC topology.txt: the host of each node id (-1: a switch)
 
  private:
   std::vector<Node> nodes_;
