@@ -22,7 +22,7 @@ TEST(Components, CatalogueCoversEveryChoiceTheOptionsAccept) {
   }
   const std::map<std::string, std::string> kind_of{{"network.topology", "topology"}, {"network.routing", "routing"},
                                                    {"network.link_layer", "link layer"}, {"workload.pattern", "pattern"},
-                                                   {"network.cc", "congestion control"},
+                                                   {"network.cc", "congestion control"}, {"network.server", "server"},
                                                    {"network.ring_routing", "ring routing"}, {"profile", "profile"},
                                                    {"network.tcp_cc", "tcp congestion control"},
                                                    {"workload.cdf", "flow sizes"}};

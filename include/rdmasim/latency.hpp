@@ -60,6 +60,7 @@ struct FabricConfig {
   int switches = 4, hosts_per_switch = 1;          // ring
   int servers = 4, nics_per_server = 8, servers_per_su = 32, planes = 2;  // rail-optimized, multi-plane
   std::string topology_file, topology_text;        // file: its path and its text (read when configured)
+  std::string server;                  // rail-optimized, multi-plane: a registered server (rdmasim/server.hpp), or ""
   std::string ring_routing = "clockwise";          // ring: clockwise | up-down
   int from = 0, to = 1;                // host indices
   std::uint16_t udp_sport = 49152;     // RoCEv2 UDP source port: the flow's ECMP entropy

@@ -7,7 +7,8 @@
 // which chunks each rank sends to whom at every step; each rank sends bus_factor(op, n) x S bytes
 // (all_reduce 2(n-1)/n x S). A step starts when the data it forwards is in the rank's memory (an
 // RDMA WRITE on an RC QP through the packet-level fabric: losses are retransmitted, DCQCN
-// applies); GPUs of one host exchange through a peer copy. The GPU data path is the host model's
+// applies); GPUs of one host or server exchange over NVLink (host/nvlink.hpp; gpu.nvlink_bw 0: a
+// peer copy through PCIe with the copy engine). The GPU data path is the host model's
 // (model/path.hpp with GPU buffers on both sides): GPUDirect DMAs the GPU through pcie.topology;
 // with GPUDirect off every inter-host step is staged through host memory: the path's D2H copy
 // before the send, the receive path's H2D copy after placement. Each chunk's value is tracked as

@@ -80,6 +80,9 @@ struct PcieParams {
 struct GpuParams {
   Time copy_latency = Time::us(5);           // cudaMemcpyAsync launch + completion seen by the host
   Rate copy_bw = Rate::bytes_per_sec(25'000'000'000);  // copy engine over Gen4 x16 (nvbandwidth)
+  Rate nvlink_bw{};                          // NVLink per GPU and direction (0: none, peers copy over PCIe)
+  Time nvlink_latency = Time::us(1);         // one NVLink transfer's fixed time (launch to data seen)
+  double nvlink_efficiency = 0.82;           // share of nvlink_bw a collective's payload gets
 };
 
 // RC connection setup (host/connection.hpp): rdma_cm-like exchange, QP transitions, MR pinning.

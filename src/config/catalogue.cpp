@@ -5,6 +5,7 @@
 #include "rdmasim/queue_scheduler.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/collective.hpp"
+#include "rdmasim/server.hpp"
 #include "rdmasim/flows.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
@@ -67,6 +68,8 @@ std::vector<Component> build() {
                "flow file; FCT slowdown per flow size (HPCC-style)", "rdmasim flows", {}});
   for (const FlowSizeCdf* d : flow_size_cdfs())
     c.push_back({"flow sizes", d->name, d->description + " (" + d->source + ")", "--cdf / workload.cdf", {}});
+  for (const ServerSpec* x : servers())
+    c.push_back({"server", x->name, x->description + " (" + x->source + ")", "--server / network.server", {}});
   for (const CollectiveSpec* k : collectives())
     c.push_back({std::string(coll_op_info(k->op).name) + " algorithm", k->name, k->description + (k->source.empty() ? "" : " (" + k->source + ")"),
                  "--algo / workload.algo", {}});

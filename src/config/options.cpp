@@ -14,6 +14,7 @@
 #include "rdmasim/collective.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
+#include "rdmasim/server.hpp"
 #include "rdmasim/traffic_pattern.hpp"
 
 namespace rdmasim::config {
@@ -245,7 +246,20 @@ LatConfig to_config(const ScenarioOptions& o) {
   const bool named = c.topology == LatTopology::fabric;  // by name in the topology, below
   c.fabric.from = named ? -1 : host(o.from, "--from");
   c.fabric.to = named ? -1 : host(o.to, "--to");
-  c.profile = make_profile(o.profile);
+  if (o.fabric.server.empty()) {
+    c.profile = make_profile(o.profile);
+  } else {  // the server's NIC profile and its own parameters, under the scenario's
+    const ServerSpec& srv = server(o.fabric.server);
+    if (o.profile != "default")
+      throw std::invalid_argument("--profile " + o.profile + ": the server " + srv.name + " brings its NIC profile (" +
+                                  srv.profile + "); change its parameters with --set");
+    if (o.fabric.nics_per_server != FabricConfig{}.nics_per_server && o.fabric.nics_per_server != srv.nics)
+      throw std::invalid_argument("--nics-per-server " + std::to_string(o.fabric.nics_per_server) + ": a " + srv.name +
+                                  " has " + std::to_string(srv.nics) + " NICs");
+    c.profile = make_profile(srv.profile);
+    for (const std::string& s : srv.sets) apply_override(c.profile, s);
+    c.fabric.nics_per_server = srv.nics;
+  }
   if (!o.host_profile.empty()) apply_host_profile(c.profile, o.host_profile);
   for (const std::string& s : o.sets) apply_override(c.profile, s);
   c.seed = o.seed;
@@ -352,6 +366,9 @@ CollectiveConfig to_collective_config(const ScenarioOptions& l) {
   base.iters = 1000;  // perftest's minimum of 5 does not apply to nccl-tests' -n
   c.base = to_config(base);
   c.op = coll_op(o.op);
+  if (!l.fabric.server.empty() && o.gpus > server(l.fabric.server).gpus)
+    throw std::invalid_argument("--ngpus " + std::to_string(o.gpus) + ": a " + l.fabric.server + " has " +
+                                std::to_string(server(l.fabric.server).gpus) + " GPUs");
   try {
     c.algo = collective(c.op, o.algo).name;
   } catch (const std::invalid_argument& e) {

@@ -13,6 +13,7 @@
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/rate_control.hpp"
+#include "rdmasim/server.hpp"
 #include "rdmasim/tcp_cc.hpp"
 #include "rdmasim/traffic_pattern.hpp"
 
@@ -331,6 +332,16 @@ std::vector<ScenarioKey> build_keys() {
                       F(fabric.hosts_per_leaf)));
   r.push_back(integer("network.servers", "--servers", kNet, "rail-optimized, multi-plane: GPU servers", 1, 100000,
                       F(fabric.servers)));
+  K srv = key("network.server", "string", "--server", kNet,
+               "rail-optimized, multi-plane: the GPU server (`rdmasim list`): its NICs, NIC profile, NVLink and PCIe");
+  srv.choices = {""};
+  for (const ServerSpec* x : servers()) srv.choices.push_back(x->name);
+  srv.set = [](O& o, const std::string& v) {
+    if (!v.empty()) server(v);  // the registry's names now
+    o.fabric.server = v;
+  };
+  srv.get = [](const O& o) { return Texts{o.fabric.server}; };
+  r.push_back(srv);
   r.push_back(integer("network.nics_per_server", "--nics-per-server", kNet,
                       "rail-optimized, multi-plane: NICs per server, one rail each", 1, 16, F(fabric.nics_per_server)));
   r.push_back(integer("network.servers_per_su", "--servers-per-su", kNet,

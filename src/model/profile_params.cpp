@@ -364,6 +364,16 @@ std::vector<ParamDef> build_params() {
                          "estimate: a few us per launch+sync"));
   r.push_back(rate_param("gpu.copy_bw", &GpuParams::copy_bw, &P::gpu, "device<->host copy engine bandwidth",
                          "A100 Gen4 x16 nvbandwidth H2D 25.13 GB/s"));
+  r.push_back(rate_param("gpu.nvlink_bw", &GpuParams::nvlink_bw, &P::gpu,
+                         "NVLink bandwidth per GPU and direction, through the NVSwitch (0: no NVLink, GPUs of a server "
+                         "copy through PCIe)",
+                         "HGX A100 blog: 600 GB/s per GPU both ways; HGX H100 blog: 900 GB/s (server profiles)",
+                         Bounds<Rate>{kRate.lo, kRate.hi, true}));
+  r.push_back(time_param("gpu.nvlink_latency", &P::gpu, &GpuParams::nvlink_latency,
+                         "one NVLink transfer between GPUs of a server: fixed time", "estimate"));
+  r.push_back(number_param("gpu.nvlink_efficiency", &GpuParams::nvlink_efficiency, &P::gpu,
+                           "share of gpu.nvlink_bw a collective's payload gets (protocol overhead)",
+                           "nccl-tests#212: H100 line rate 450 GB/s, NCCL's effective 370 GB/s (0.82)", kGain));
   // conn
   r.push_back(time_param("conn.cm_process", &P::conn, &ConnParams::cm_process,
                          "CM processing of one REQ/REP/RTU/address MAD on the receiving host", "estimate"));

@@ -16,6 +16,7 @@
 #include "net/wire_format.hpp"
 #include "rdmasim/collective.hpp"
 #include "host/gpu.hpp"
+#include "host/nvlink.hpp"
 #include "workload/sim_world.hpp"
 #include "rdmasim/load_balancer.hpp"
 
@@ -265,8 +266,14 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     x.bytes = Bytes(elems * kFloat);
     bytes_sent_[static_cast<std::size_t>(r)] += x.bytes.count();
     if (x.bytes.count() == 0) return w_.sched.schedule_in(Time::zero(), *this, (kArrive << 32) | t);
-    if (host_of(r) == host_of(s.send_to))  // GPUs of one host: a peer copy
-      return w_.sched.schedule_in(GpuCopyEngine(c_.base.profile.gpu).copy_time(x.bytes), *this, (kArrive << 32) | t);
+    if (host_of(r) == host_of(s.send_to)) {  // GPUs of one host: NVLink, or a peer copy through PCIe
+      if (c_.base.profile.gpu.nvlink_bw.bits_per_sec() == 0)
+        return w_.sched.schedule_in(GpuCopyEngine(c_.base.profile.gpu).copy_time(x.bytes), *this, (kArrive << 32) | t);
+      auto& domain = nvlink_[host_of(r)];
+      if (!domain) domain = std::make_unique<NvlinkDomain>(c_.base.profile.gpu, c_.gpus);
+      return w_.sched.schedule_at(domain->transfer(r % c_.gpus, s.send_to % c_.gpus, x.bytes, w_.sched.now()), *this,
+                                  (kArrive << 32) | t);
+    }
     post(t);  // staged, the path starts with the D2H copy to a host buffer
   }
 
@@ -300,7 +307,8 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   std::vector<std::int64_t> chunk_elems_;
   CollSchedule sched_;
   SimWorld w_;
-  std::map<int, std::unique_ptr<HostResources>> hosts_;  // per fabric port (a NIC with its PCIe and GPU copy engine)
+  std::map<int, std::unique_ptr<HostResources>> hosts_;
+  std::map<int, std::unique_ptr<NvlinkDomain>> nvlink_;  // per host or server with NVLink  // per fabric port (a NIC with its PCIe and GPU copy engine)
   std::map<int, std::unique_ptr<PathInstance>> paths_;  // src rank * n + dst rank (across hosts)
   std::map<int, std::unique_ptr<PathInstance>> receives_;  // staged: the receiver's H2D copy, per pair
   std::vector<std::uint64_t> masks_;

@@ -1,0 +1,32 @@
+// GPU servers: what `--server NAME` (scenario key network.server) builds each server of a
+// rail-optimized or multi-plane fabric from — its GPUs, its NICs (one rail each), the NIC
+// profile they start from and the parameters that make the server what it is (NIC link rate,
+// NVLink bandwidth, PCIe), applied before the scenario's own `params`. Built-ins: dgx-a100,
+// dgx-h100, pcie-8gpu (src/model/server_profiles.cpp, each value with its source). GPU g sends
+// through NIC g mod N. A program that links the library may register its own.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdmasim {
+
+struct ServerSpec {
+  std::string name;
+  std::string description;
+  std::string source;
+  int gpus = 8;
+  int nics = 8;
+  std::string profile = "default";  // the NIC profile the server's parameters start from
+  std::vector<std::string> sets;    // "key=value" profile parameters (`rdmasim list`)
+};
+
+/// The registered servers, in registration order.
+std::vector<const ServerSpec*> servers();
+/// Throws std::invalid_argument listing the registered servers for an unknown name.
+const ServerSpec& server(std::string_view name);
+/// Adds a server; std::invalid_argument for an empty or taken name.
+void register_server(ServerSpec spec);
+
+}  // namespace rdmasim

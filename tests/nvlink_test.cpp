@@ -1,0 +1,80 @@
+// NvlinkDomain: a transfer's time on its ports is B / (bw x efficiency) to the picosecond plus
+// the latency; transfers sharing a port queue behind each other in order; disjoint pairs run at
+// once (a non-blocking NVSwitch). Server profiles: what --server sets, and an 8-GPU all_reduce
+// inside one server bound by NVLink.
+#include "host/nvlink.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "rdmasim/nccl_test.hpp"
+#include "rdmasim/scenario.hpp"
+#include "rdmasim/server.hpp"
+#include "config/scenario.hpp"
+
+using namespace rdmasim;
+
+namespace {
+GpuParams h100() {
+  GpuParams p;
+  p.nvlink_bw = Rate::bytes_per_sec(450'000'000'000);
+  p.nvlink_latency = Time::us(1);
+  p.nvlink_efficiency = 0.8;
+  return p;
+}
+}  // namespace
+
+TEST(Nvlink, TransfersQueuePerPortAndRunInParallelAcrossPairs) {
+  NvlinkDomain d(h100(), 4);
+  // 360 GB/s of payload: 36 MB take 100 us.
+  const Bytes b(36'000'000);
+  EXPECT_EQ(d.service(b), Time::us(100));
+  EXPECT_EQ(d.transfer(0, 1, b, Time::zero()), Time::us(101));
+  EXPECT_EQ(d.transfer(2, 3, b, Time::zero()), Time::us(101));  // other ports: at once
+  EXPECT_EQ(d.transfer(0, 2, b, Time::us(10)), Time::us(201));  // GPU 0's egress busy until 100 us
+  EXPECT_EQ(d.transfer(3, 1, b, Time::us(150)), Time::us(251));  // GPU 1's ingress free at 100 us
+  EXPECT_EQ(d.transfer(1, 0, b, Time::us(300)), Time::us(401));
+  GpuParams none;
+  EXPECT_THROW(NvlinkDomain(none, 8), std::invalid_argument);
+}
+
+TEST(Servers, ProfilesSetTheirNicsNvlinkAndPcie) {
+  Scenario s = make_scenario(Command::allreduce);
+  for (const char* a : {"network.topology=rail-optimized", "network.server=dgx-h100", "network.servers=1",
+                        "workload.gpus=8", "workload.min_bytes=1G", "workload.max_bytes=1G", "workload.iters=1"})
+    apply_override(s, a);
+  const LatConfig c = config::scenario_config(s);
+  EXPECT_EQ(c.profile.link.rate, Rate::gbps(400));
+  EXPECT_EQ(c.profile.gpu.nvlink_bw, Rate::bytes_per_sec(450'000'000'000));
+  EXPECT_EQ(c.profile.pcie.gen, 5);
+  EXPECT_EQ(c.fabric.nics_per_server, 8);
+  // Eight GPUs of one server, ring all_reduce over NVLink: each step's S/8 at 450 GB/s x 0.82
+  // plus the latency, 14 steps in series.
+  const RunResult r = run(s);
+  EXPECT_EQ(r.failure, "");
+  const CollectiveResult& x = std::get<CollectiveResult>(r.detail);
+  NvlinkDomain d(c.profile.gpu, 8);
+  const Time step = d.service(Bytes((std::int64_t{1} << 30) / 8)) + c.profile.gpu.nvlink_latency;
+  EXPECT_NEAR(x.rows[0].time_us, (step * 14).to_us(), 1e-6);
+  EXPECT_NEAR(x.rows[0].busbw_gbs, 368.0, 0.1);  // 450 x 0.82 = 369 GB/s, less the latencies
+  // The user's --set comes after the server's; a second NIC profile or NIC count is refused.
+  apply_override(s, "params.gpu.nvlink_bw=100GB/s");
+  EXPECT_EQ(config::scenario_config(s).profile.gpu.nvlink_bw, Rate::bytes_per_sec(100'000'000'000));
+  Scenario bad = s;
+  apply_override(bad, "profile=cx6-200g");
+  EXPECT_THROW(config::scenario_config(bad), std::invalid_argument);
+  bad = s;
+  apply_override(bad, "network.nics_per_server=4");
+  EXPECT_THROW(config::scenario_config(bad), std::invalid_argument);
+  bad = s;
+  apply_override(bad, "network.server=pcie-8gpu");
+  EXPECT_EQ(config::scenario_config(bad).fabric.nics_per_server, 4);
+  EXPECT_EQ(config::scenario_config(bad).profile.gpu.nvlink_bw, Rate::bytes_per_sec(100'000'000'000));  // the user's --set
+  try {
+    server("dgx-b200");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown server \"dgx-b200\" (valid: dgx-a100, dgx-h100, pcie-8gpu)");
+  }
+}
