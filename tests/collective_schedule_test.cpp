@@ -148,8 +148,10 @@ TEST(CollectiveSchedule, StepsPerAlgorithm) {
   EXPECT_THROW(collective_schedule(CollOp::all_reduce, "halving-doubling", 6, 6), std::invalid_argument);
   EXPECT_THROW(collective_schedule(CollOp::all_reduce, "ring", 1, 1), std::invalid_argument);
   // Direct alltoall posts every send at once; pairwise waits for each exchange.
-  for (const CollStep& st : collective_schedule(CollOp::alltoall, "direct", 4, 8)[1]) EXPECT_FALSE(st.after_prev);
-  for (const CollStep& st : collective_schedule(CollOp::alltoall, "pairwise", 4, 8)[1]) EXPECT_TRUE(st.after_prev);
+  const CollSchedule direct = collective_schedule(CollOp::alltoall, "direct", 4, 8);
+  const CollSchedule pairwise = collective_schedule(CollOp::alltoall, "pairwise", 4, 8);
+  for (const CollStep& st : direct[1]) EXPECT_FALSE(st.after_prev);
+  for (const CollStep& st : pairwise[1]) EXPECT_TRUE(st.after_prev);
 }
 
 TEST(CollectiveSchedule, SizesAndCountsAsNcclTestsPrintThem) {

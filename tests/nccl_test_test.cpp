@@ -296,3 +296,50 @@ TEST(Collectives, GpusSendThroughTheirRailsNic) {
   rail.nodes = 5;
   EXPECT_THROW(run_collective(rail), std::invalid_argument);  // "--nodes: the topology has 4 servers, got 5"
 }
+
+// Channels: every operation x algorithm still ends right and sends nccl-tests' bytes when C
+// channels run side by side over rotated rank orders (odd C, uneven shares); on two servers
+// whose GPUs each have a NIC, C channels leave each server through C NICs: the bus bandwidth
+// scales with them up to the NICs' sum.
+TEST(Collectives, ChannelsSpreadRingsOverTheNics) {
+  for (const CollectiveSpec* spec : collectives()) {
+    if (spec->name == "reverse-ring" || spec->name == "lazy-ring") continue;
+    SCOPED_TRACE(std::string(coll_op_info(spec->op).name) + " " + spec->name);
+    CollectiveConfig c = cfg(2, 1 << 20, spec->name);
+    c.op = spec->op;
+    c.base.fabric.topology = "rail-optimized";
+    c.base.fabric.servers = 2;
+    c.base.fabric.nics_per_server = 4;
+    c.gpus = 4;
+    c.channels = 3;
+    const CollectiveResult r = run_collective(c);
+    EXPECT_EQ(r.channels, 3);
+    EXPECT_EQ(r.rows[0].wrong, 0);
+    std::int64_t sum = 0;  // broadcast: every rank but each channel's last forwards its share
+    for (int rank = 0; rank < 8; ++rank) {
+      sum += r.rows[0].bytes_sent[static_cast<std::size_t>(rank)];
+      if (spec->op != CollOp::broadcast)
+        EXPECT_NEAR(static_cast<double>(r.rows[0].bytes_sent[static_cast<std::size_t>(rank)]), bus_factor(spec->op, 8) * (1 << 20),
+                    4.0 * 3)
+            << rank;
+    }
+    if (spec->op == CollOp::broadcast) EXPECT_EQ(sum, 7 * (1 << 20));
+    EXPECT_EQ(r.rows[0].bytes_sent[0], static_cast<std::int64_t>(bus_factor(spec->op, 8) * (1 << 20) + 0.5) / 4 * 4)
+        << "rank 0";
+  }
+  CollectiveConfig c = cfg(2, 64 << 20);
+  c.base.fabric.topology = "rail-optimized";
+  c.base.fabric.servers = 2;
+  c.base.fabric.nics_per_server = 4;
+  c.base.fabric.spines = 4;
+  c.base.profile.gpu.nvlink_bw = Rate::bytes_per_sec(300'000'000'000);
+  c.gpus = 4;
+  c.channels = 1;
+  const CollectiveResult one = run_collective(c);
+  c.channels = 0;  // the servers' NICs: 4
+  const CollectiveResult four = run_collective(c);
+  EXPECT_EQ(four.channels, 4);
+  EXPECT_EQ(four.rows[0].wrong, 0);
+  EXPECT_GT(four.rows[0].busbw_gbs, 3.8 * one.rows[0].busbw_gbs);
+  EXPECT_LT(four.rows[0].busbw_gbs, 4 * four.link_goodput_gbs);
+}

@@ -58,7 +58,7 @@ struct FabricConfig {
   int hosts = 2;                       // single-switch
   int leaves = 4, spines = 2, hosts_per_leaf = 4;  // leaf-spine
   int switches = 4, hosts_per_switch = 1;          // ring
-  int servers = 4, nics_per_server = 8, servers_per_su = 32, planes = 2;  // rail-optimized, multi-plane
+  int servers = 4, nics_per_server = 0, servers_per_su = 32, planes = 2;  // rail-optimized, multi-plane (NICs 0: the server's, else 8)
   std::string topology_file, topology_text;        // file: its path and its text (read when configured)
   std::string server;                  // rail-optimized, multi-plane: a registered server (rdmasim/server.hpp), or ""
   std::string ring_routing = "clockwise";          // ring: clockwise | up-down

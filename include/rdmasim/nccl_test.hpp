@@ -2,8 +2,9 @@
 // sendrecv across N hosts x G GPUs on a switched topology (nccl-tests' *_perf programs). Rank r
 // is GPU r % G of host r / G; on a fabric of multi-NIC servers (rail-optimized, multi-plane) of
 // server r / G, sending through the NIC on its rail (GPU g: NIC g mod N; a QP's plane: its
-// number mod P). One ring (or schedule) for every rank: NCCL's channels, which spread rings over
-// every NIC of a server, are not modelled yet. The operation's registered algorithm (rdmasim/collective.hpp) says
+// number mod P). Channels as NCCL's: C copies of the algorithm run side by side, each on 1/C of
+// every chunk, channel c over its own rank order (each server's GPUs rotated by c, so it leaves
+// a server from another GPU and NIC), each on its own QPs. The operation's registered algorithm (rdmasim/collective.hpp) says
 // which chunks each rank sends to whom at every step; each rank sends bus_factor(op, n) x S bytes
 // (all_reduce 2(n-1)/n x S). A step starts when the data it forwards is in the rank's memory (an
 // RDMA WRITE on an RC QP through the packet-level fabric: losses are retransmitted, DCQCN
@@ -34,6 +35,7 @@ struct CollectiveConfig {
   int nodes = 0;                   // hosts (or servers) taking part: the first N (0: every one of the topology)
   int gpus = 1;                    // GPUs (ranks) per host (nccl-tests -g)
   bool gpudirect = true;           // off: every inter-host step staged through host memory
+  int channels = 0;                // NCCL's channels (0: a server's NICs its GPUs reach, else 1)
   std::int64_t min_bytes = 32 << 20, max_bytes = 32 << 20;  // nccl-tests -b / -e
   std::int64_t step_factor = 2;    // -f: sizes min, min*f, ... <= max
   int iters = 20, warmup = 1;      // -n, -w
@@ -53,6 +55,7 @@ struct CollectiveRow {
 struct CollectiveResult {
   CollectiveConfig config;
   int ranks = 0;
+  int channels = 1;                   // rings (or schedules) run side by side, each on a share of S
   bool servers = false;               // ranks on a fabric of multi-NIC servers (s0, s1, ...), not hosts
   std::vector<CollectiveRow> rows;
   double avg_busbw_gbs = 0;           // mean over the sizes (nccl-tests "Avg bus bandwidth")

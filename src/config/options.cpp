@@ -253,12 +253,9 @@ LatConfig to_config(const ScenarioOptions& o) {
     if (o.profile != "default")
       throw std::invalid_argument("--profile " + o.profile + ": the server " + srv.name + " brings its NIC profile (" +
                                   srv.profile + "); change its parameters with --set");
-    if (o.fabric.nics_per_server != FabricConfig{}.nics_per_server && o.fabric.nics_per_server != srv.nics)
-      throw std::invalid_argument("--nics-per-server " + std::to_string(o.fabric.nics_per_server) + ": a " + srv.name +
-                                  " has " + std::to_string(srv.nics) + " NICs");
     c.profile = make_profile(srv.profile);
     for (const std::string& s : srv.sets) apply_override(c.profile, s);
-    c.fabric.nics_per_server = srv.nics;
+    if (c.fabric.nics_per_server == 0) c.fabric.nics_per_server = srv.nics;  // --nics-per-server: fewer cabled
   }
   if (!o.host_profile.empty()) apply_host_profile(c.profile, o.host_profile);
   for (const std::string& s : o.sets) apply_override(c.profile, s);
@@ -376,6 +373,7 @@ CollectiveConfig to_collective_config(const ScenarioOptions& l) {
   }
   c.nodes = o.nodes;
   c.gpus = o.gpus;
+  c.channels = o.channels;
   c.gpudirect = o.gpudirect != "off";
   c.min_bytes = parse_nccl_size(o.min_bytes, "-b");
   c.max_bytes = parse_nccl_size(o.max_bytes, "-e");

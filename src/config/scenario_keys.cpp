@@ -286,6 +286,10 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(algo);
   r.push_back(integer("workload.nodes", "--nodes", kAllreduce, "hosts taking part, h0..h(N-1) (0: every host)", 0, 100000,
                       F(collective.nodes)));
+  r.push_back(integer("workload.channels", "--channels", kAllreduce,
+                      "rings run side by side, each on a share of the buffer over its own rank order (NCCL's channels; "
+                      "0: a server's NICs, else 1)",
+                      0, 64, F(collective.channels)));
   r.push_back(integer("workload.gpus", "-g,--ngpus", kAllreduce, "GPUs (ranks) per host (nccl-tests -g)", 1, 16,
                       F(collective.gpus)));
   K gd = toggle("workload.gpudirect", "--gpudirect", kAllreduce,
@@ -343,7 +347,8 @@ std::vector<ScenarioKey> build_keys() {
   srv.get = [](const O& o) { return Texts{o.fabric.server}; };
   r.push_back(srv);
   r.push_back(integer("network.nics_per_server", "--nics-per-server", kNet,
-                      "rail-optimized, multi-plane: NICs per server, one rail each", 1, 16, F(fabric.nics_per_server)));
+                      "rail-optimized, multi-plane: NICs per server, one rail each (0: the --server's, else 8)", 0, 16,
+                      F(fabric.nics_per_server)));
   r.push_back(integer("network.servers_per_su", "--servers-per-su", kNet,
                       "rail-optimized, multi-plane: servers per scalable unit (one rail leaf per rail each)", 1, 10000,
                       F(fabric.servers_per_su)));

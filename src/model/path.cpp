@@ -256,7 +256,7 @@ std::shared_ptr<const Topology> FabricNetwork::make_topology(const LatConfig& c)
   tp.switches = c.fabric.switches;
   tp.hosts_per_switch = c.fabric.hosts_per_switch;
   tp.servers = c.fabric.servers;
-  tp.nics_per_server = c.fabric.nics_per_server;
+  if (c.fabric.nics_per_server > 0) tp.nics_per_server = c.fabric.nics_per_server;  // else the builders' default
   tp.servers_per_su = c.fabric.servers_per_su;
   tp.planes = c.fabric.planes;
   tp.file_name = c.fabric.topology_file;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <tuple>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -29,17 +30,20 @@ constexpr std::uint64_t kReceived = std::uint64_t{1} << 40;  // Message::tag of 
 
 class CollectiveRun final : public MessageSink, public StageObserver, public EventHandler {
  public:
-  CollectiveRun(const CollectiveConfig& c, int ranks, const CollSizes& z)
+  CollectiveRun(const CollectiveConfig& c, int ranks, int channels, const CollSizes& z)
       : c_(c),
         n_(ranks),
         words_((ranks + 63) / 64),
-        chunks_(static_cast<int>(z.chunk_elems.size())),
-        chunk_elems_(z.chunk_elems),
-        sched_(collective_schedule(c.op, c.algo, ranks, chunks_)),
+        channels_(channels),
+        per_channel_(static_cast<int>(z.chunk_elems.size())),
+        chunks_(channels * per_channel_),
         w_(c.base.seed) {
+    for (int ch = 0; ch < channels_; ++ch)  // channel ch takes its share of every chunk
+      for (std::int64_t e : z.chunk_elems) chunk_elems_.push_back(e / channels_ + (ch < e % channels_ ? 1 : 0));
+    build_channels(collective_schedule(c.op, c.algo, ranks, per_channel_));
     masks_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(chunks_) * static_cast<std::size_t>(words_), 0);
     match_steps();
-    next_step_.assign(static_cast<std::size_t>(n_), 0);
+    next_step_.assign(static_cast<std::size_t>(n_ * channels_), 0);
     bytes_sent_.assign(static_cast<std::size_t>(n_), 0);
     build_paths();
   }
@@ -76,7 +80,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     q.id = ++next_id_;
     q.size = token.msg->size;
     q.tag = t | kReceived;
-    receives_.at(x.src * n_ + x.dst)->post(q, token.ledger, token.msg->posted);
+    receives_.at(path_key(x.src, x.dst, x.channel))->post(q, token.ledger, token.msg->posted);
   }
 
   void on_event(std::uint64_t arg) override {
@@ -90,7 +94,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     std::vector<std::uint64_t> want(static_cast<std::size_t>(words_));
     for (int r = 0; r < n_; ++r)
       for (int ch = 0; ch < chunks_; ++ch) {
-        const ChunkState after = chunk_after(c_.op, n_, r, ch);
+        const ChunkState after = chunk_state(false, r, ch);
         if (after.data == ChunkData::any) continue;
         set_mask(want.data(), after);
         if (!std::equal(want.begin(), want.end(), mask(r, ch))) bad += chunk_elems_[static_cast<std::size_t>(ch)];
@@ -109,13 +113,14 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     for (const auto& [port, h] : hosts_) busy += h->gpu_copy.busy_time();
     return busy / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters));
   }
-  int steps() const { return static_cast<int>(sched_.front().size()); }
+  int steps() const { return base_steps_; }  // per channel
   std::uint64_t events() const { return w_.sched.executed(); }
   std::int64_t violations = 0;
 
  private:
   struct Transfer {
     int src = 0, dst = 0, step = 0;  // step: the receiver's
+    int channel = 0;
     Bytes bytes{};
     std::vector<std::uint64_t> payload;  // the sender's masks of the sent chunks at send time
   };
@@ -150,10 +155,55 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
       }
   }
 
-  // The i-th send from a to b meets the i-th receive at b from a: recv_step_ holds, for each
+  // Channels, as NCCL's: channel c runs the algorithm on its share of every chunk over its own
+  // order of the ranks: position p is rank perm(c, p), each server's GPUs rotated by c, so each
+  // channel leaves a server from another GPU, through another NIC. A rank's steps are kept
+  // channel by channel (ranges_); a send waits only for its own channel's previous receive.
+  // Broadcast's root, rank 0, stays first: on its server the other GPUs rotate.
+  int fixed(int p) const { return c_.op == CollOp::broadcast && p < c_.gpus ? 1 : 0; }
+  int perm(int ch, int p) const {
+    const int g = p % c_.gpus, first = fixed(p), m = c_.gpus - first;
+    return g < first || m == 0 ? p : p - g + first + (g - first + ch) % m;
+  }
+  int position(int ch, int r) const {
+    const int g = r % c_.gpus, first = fixed(r), m = c_.gpus - first;
+    return g < first || m == 0 ? r : r - g + first + ((g - first - ch) % m + m) % m;
+  }
+  void build_channels(const CollSchedule& base) {
+    base_steps_ = static_cast<int>(base.front().size());
+    sched_.assign(static_cast<std::size_t>(n_), {});
+    channel_of_.assign(static_cast<std::size_t>(n_), {});
+    ranges_.assign(static_cast<std::size_t>(n_ * channels_), {0, 0});
+    for (int ch = 0; ch < channels_; ++ch)
+      for (int p = 0; p < n_; ++p) {
+        const int r = perm(ch, p);
+        auto& steps = sched_[static_cast<std::size_t>(r)];
+        const int begin = static_cast<int>(steps.size());
+        for (CollStep st : base[static_cast<std::size_t>(p)]) {
+          if (st.send_to >= 0) st.send_to = perm(ch, st.send_to);
+          if (st.recv_from >= 0) st.recv_from = perm(ch, st.recv_from);
+          st.send_lo += ch * per_channel_, st.send_hi += ch * per_channel_;
+          st.recv_lo += ch * per_channel_, st.recv_hi += ch * per_channel_;
+          steps.push_back(st);
+          channel_of_[static_cast<std::size_t>(r)].push_back(ch);
+        }
+        ranges_[static_cast<std::size_t>(r * channels_ + ch)] = {begin, static_cast<int>(steps.size())};
+      }
+  }
+  // Chunk ch of rank r before (or after) the collective: its channel's state at r's position,
+  // the ranks named there mapped through the channel's order.
+  ChunkState chunk_state(bool before, int r, int ch) const {
+    const int channel = ch / per_channel_, p = position(channel, r);
+    ChunkState st = before ? chunk_before(c_.op, n_, p, ch % per_channel_) : chunk_after(c_.op, n_, p, ch % per_channel_);
+    if (st.data == ChunkData::rank) st.rank = perm(channel, st.rank);
+    return st;
+  }
+
+  // The i-th send from a to b on a channel meets the i-th receive at b from a on that channel:
+  // recv_step_ holds, for each
   // rank's step, the receiver's step; a receive nobody sends is a broken schedule.
   void match_steps() {
-    std::map<std::pair<int, int>, std::vector<int>> recvs;  // (from, at) -> the receiver's steps, in order
+    std::map<std::tuple<int, int, int>, std::vector<int>> recvs;  // (from, at, channel) -> the receiver's steps
     std::size_t total = 0;
     pending_.assign(static_cast<std::size_t>(n_), 0);
     for (int r = 0; r < n_; ++r) {
@@ -162,19 +212,20 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
       total += steps.size();
       for (int k = 0; k < static_cast<int>(steps.size()); ++k)
         if (steps[static_cast<std::size_t>(k)].recv_from >= 0) {
-          recvs[{steps[static_cast<std::size_t>(k)].recv_from, r}].push_back(k);
+          recvs[{steps[static_cast<std::size_t>(k)].recv_from, r, channel_of_[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)]}].push_back(k);
           ++pending_[static_cast<std::size_t>(r)];
         }
     }
     first_.push_back(total);
     recv_step_.assign(total, -1);
-    std::map<std::pair<int, int>, std::size_t> used;
+    std::map<std::tuple<int, int, int>, std::size_t> used;
     for (int r = 0; r < n_; ++r)
       for (std::size_t k = 0; k < sched_[static_cast<std::size_t>(r)].size(); ++k) {
         const int to = sched_[static_cast<std::size_t>(r)][k].send_to;
         if (to < 0) continue;
-        const auto& v = recvs[{r, to}];
-        std::size_t& i = used[{r, to}];
+        const std::tuple<int, int, int> key{r, to, channel_of_[static_cast<std::size_t>(r)][k]};
+        const auto& v = recvs[key];
+        std::size_t& i = used[key];
         if (i >= v.size()) throw std::logic_error("collective schedule: a send nobody receives");
         recv_step_[first_[static_cast<std::size_t>(r)] + k] = v[i++];
       }
@@ -199,9 +250,10 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     const FabricOptions opts = fabric_options(base);
     std::uint32_t qp = 0;
     for (int r = 0; r < n_; ++r)
-      for (const CollStep& s : sched_[static_cast<std::size_t>(r)]) {
+      for (std::size_t k = 0; k < sched_[static_cast<std::size_t>(r)].size(); ++k) {
+        const CollStep& s = sched_[static_cast<std::size_t>(r)][k];
         if (s.send_to < 0) continue;
-        const int key = r * n_ + s.send_to;
+        const std::int64_t key = path_key(r, s.send_to, channel_of_[static_cast<std::size_t>(r)][k]);
         if (host_of(r) == host_of(s.send_to) || paths_.count(key)) continue;
         const int a = port_of(*topo, r, qp), b = port_of(*topo, s.send_to, qp);
         const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + qp);
@@ -219,25 +271,28 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     started_ = w_.sched.now();
     finished_ = 0;
     for (int r = 0; r < n_; ++r)
-      for (int ch = 0; ch < chunks_; ++ch) set_mask(mask(r, ch), chunk_before(c_.op, n_, r, ch));
+      for (int ch = 0; ch < chunks_; ++ch) set_mask(mask(r, ch), chunk_state(true, r, ch));
     std::fill(recv_done_.begin(), recv_done_.end(), 0);
-    std::fill(next_step_.begin(), next_step_.end(), 0);
+    for (std::size_t i = 0; i < ranges_.size(); ++i) next_step_[i] = ranges_[i].first;
     done_.assign(static_cast<std::size_t>(n_), 0);
     left_ = pending_;
     for (int r = 0; r < n_; ++r) advance(r);
   }
 
-  // Sends every step of rank r whose input has arrived; the rank is done when every step is
-  // sent and every receive has arrived.
+  // Sends every step of rank r whose input has arrived, channel by channel; the rank is done
+  // when every step is sent and every receive has arrived.
   void advance(int r) {
     const auto& steps = sched_[static_cast<std::size_t>(r)];
-    const int n_steps = static_cast<int>(steps.size());
-    int& k = next_step_[static_cast<std::size_t>(r)];
-    while (k < n_steps &&
-           (k == 0 || !steps[static_cast<std::size_t>(k)].after_prev || steps[static_cast<std::size_t>(k - 1)].recv_from < 0 ||
-            recv_done(r, k - 1)))
-      send(r, k++);
-    if (k == n_steps && left_[static_cast<std::size_t>(r)] == 0 && !std::exchange(done_[static_cast<std::size_t>(r)], 1) &&
+    bool sent_all = true;
+    for (int ch = 0; ch < channels_; ++ch) {
+      const auto [begin, end] = ranges_[static_cast<std::size_t>(r * channels_ + ch)];
+      int& k = next_step_[static_cast<std::size_t>(r * channels_ + ch)];
+      while (k < end && (k == begin || !steps[static_cast<std::size_t>(k)].after_prev ||
+                         steps[static_cast<std::size_t>(k - 1)].recv_from < 0 || recv_done(r, k - 1)))
+        send(r, k++);
+      sent_all = sent_all && k == end;
+    }
+    if (sent_all && left_[static_cast<std::size_t>(r)] == 0 && !std::exchange(done_[static_cast<std::size_t>(r)], 1) &&
         ++finished_ == n_) {
       if (iteration_ >= c_.warmup) timed_ += w_.sched.now() - started_;
       if (++iteration_ < c_.warmup + c_.iters) w_.sched.schedule_in(Time::zero(), *this, kNextIteration << 32);
@@ -257,6 +312,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     }
     Transfer& x = transfers_[t];
     x.src = r, x.dst = s.send_to, x.step = recv_step_[first_[static_cast<std::size_t>(r)] + static_cast<std::size_t>(k)];
+    x.channel = channel_of_[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
     std::int64_t elems = 0;
     x.payload.clear();
     for (int ch = s.send_lo; ch < s.send_hi; ++ch) {
@@ -283,7 +339,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     m.id = ++next_id_;
     m.size = x.bytes;
     m.tag = t;
-    paths_.at(x.src * n_ + x.dst)->post(m);
+    paths_.at(path_key(x.src, x.dst, x.channel))->post(m);
   }
 
   void arrive(std::uint64_t t) {
@@ -303,21 +359,27 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   }
 
   const CollectiveConfig& c_;
-  int n_, words_, chunks_;
+  int n_, words_, channels_, per_channel_, chunks_;
+  int base_steps_ = 0;
   std::vector<std::int64_t> chunk_elems_;
-  CollSchedule sched_;
+  CollSchedule sched_;                            // per rank: its steps of every channel
+  std::vector<std::vector<int>> channel_of_;      // per rank and step: its channel
+  std::vector<std::pair<int, int>> ranges_;       // [rank * channels + channel]: its steps [first, last)
+  std::int64_t path_key(int src, int dst, int ch) const {
+    return (static_cast<std::int64_t>(src) * n_ + dst) * channels_ + ch;
+  }
   SimWorld w_;
   std::map<int, std::unique_ptr<HostResources>> hosts_;
   std::map<int, std::unique_ptr<NvlinkDomain>> nvlink_;  // per host or server with NVLink  // per fabric port (a NIC with its PCIe and GPU copy engine)
-  std::map<int, std::unique_ptr<PathInstance>> paths_;  // src rank * n + dst rank (across hosts)
-  std::map<int, std::unique_ptr<PathInstance>> receives_;  // staged: the receiver's H2D copy, per pair
+  std::map<std::int64_t, std::unique_ptr<PathInstance>> paths_;     // path_key: a QP per rank pair and channel
+  std::map<std::int64_t, std::unique_ptr<PathInstance>> receives_;  // staged: the receiver's H2D copy, per QP
   std::vector<std::uint64_t> masks_;
   std::vector<std::size_t> first_;  // rank r's steps start at first_[r] in the per-step arrays
   std::vector<int> recv_step_;      // per step: the receiver's step its send meets
   std::vector<char> recv_done_;     // per step: its receive has arrived
   std::vector<int> pending_, left_;  // receives per rank; of them, not yet arrived this iteration
   std::vector<char> done_;
-  std::vector<int> next_step_;
+  std::vector<int> next_step_;  // [rank * channels + channel]
   std::vector<std::int64_t> bytes_sent_;
   std::vector<Transfer> transfers_;
   std::vector<std::uint64_t> free_;
@@ -362,12 +424,17 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
   res.config.algo = collective(c.op, c.algo).name;
   res.ranks = ranks;
   res.servers = servers;
+  // Channels: as many as a server has NICs its GPUs can reach (NCCL spreads its rings over every
+  // NIC), one elsewhere; --channels sets them.
+  const int nics = servers ? static_cast<int>(topo->server_hosts(0).size()) / topo->planes() : 1;
+  res.channels = c.channels > 0 ? c.channels : std::min(nics, c.gpus);
+  if (res.channels > 64) throw std::invalid_argument("--channels: at most 64");
   for (std::int64_t s = c.min_bytes; s <= c.max_bytes; s *= c.step_factor) {
     const CollSizes z = coll_sizes(c.op, ranks, s);
     CollectiveRow row;
     row.count = z.count;
     row.bytes = z.bytes;
-    CollectiveRun run(res.config, ranks, z);
+    CollectiveRun run(res.config, ranks, res.channels, z);
     run.run();
     if (run.violations != 0) throw std::logic_error("ledger invariant violated");
     row.time_us = run.mean_time().to_us();
