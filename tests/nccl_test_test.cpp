@@ -27,6 +27,18 @@ CollectiveConfig cfg(int hosts, std::int64_t bytes, const std::string& algo = "r
   return c;
 }
 
+// The table print_collective writes.
+std::string printed(const CollectiveResult& r) {
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  print_collective(f, r);
+  std::fclose(f);
+  const std::string out(buf, len);
+  std::free(buf);
+  return out;
+}
+
 }  // namespace
 
 TEST(AllReduce, BytesMovedPerRankAre2NMinus1OverNTimesS) {
@@ -129,13 +141,7 @@ TEST(AllReduce, PrintsNcclTestsTableExactly) {
   EXPECT_EQ(nccl_float(4.5, 6), "  4.50");
   CollectiveConfig c = cfg(2, 1 << 20);
   const CollectiveResult r = run_collective(c);
-  char* buf = nullptr;
-  std::size_t len = 0;
-  std::FILE* f = open_memstream(&buf, &len);
-  print_collective(f, r);
-  std::fclose(f);
-  const std::string out(buf, len);
-  std::free(buf);
+  const std::string out = printed(r);
   // The column headers as nccl-tests renders them (REFERENCE.md 4).
   EXPECT_NE(out.find("\n#                                                              out-of-place                       in-place          \n"
                      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
@@ -253,13 +259,7 @@ TEST(Collectives, BroadcastPipelinesAndAlltoallDirectBeatsPairwise) {
   CollectiveConfig d = cfg(8, 4 << 20, "direct"), p = cfg(8, 4 << 20, "pairwise");
   d.op = p.op = CollOp::alltoall;
   EXPECT_LT(run_collective(d).rows[0].time_us, run_collective(p).rows[0].time_us);
-  char* buf = nullptr;
-  std::size_t len = 0;
-  std::FILE* f = open_memstream(&buf, &len);
-  print_collective(f, br);
-  std::fclose(f);
-  const std::string out(buf, len);
-  std::free(buf);
+  const std::string out = printed(br);
   EXPECT_NE(out.find("    16777216       4194304     float    none       0  "), std::string::npos) << out;
   EXPECT_NE(out.find("# Collective test starting: broadcast_perf\n"), std::string::npos);
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/text_lines.hpp"
 #include "net/routing.hpp"
 
 namespace rdmasim {
@@ -27,13 +28,7 @@ struct Token {
 // The tokens of each line, comments (# to the end of the line) removed; blank lines dropped.
 std::vector<std::vector<Token>> tokenize(std::string_view text) {
   std::vector<std::vector<Token>> lines;
-  int line = 0;
-  for (std::size_t at = 0; at <= text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    std::string_view l = text.substr(at, end - at);
-    at = end + 1;
-    ++line;
-    if (const std::size_t hash = l.find('#'); hash != std::string_view::npos) l = l.substr(0, hash);
+  for_each_line(text, [&lines](int line, std::string_view l) {
     std::vector<Token> toks;
     for (std::size_t i = 0; i < l.size();) {
       if (l[i] == ' ' || l[i] == '\t' || l[i] == '\r') {
@@ -45,8 +40,7 @@ std::vector<std::vector<Token>> tokenize(std::string_view text) {
       i = j;
     }
     if (!toks.empty()) lines.push_back(std::move(toks));
-    if (end == text.size()) break;
-  }
+  });
   return lines;
 }
 

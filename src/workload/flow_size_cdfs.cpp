@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/registry.hpp"
+#include "core/text_lines.hpp"
 #include "rdmasim/flows.hpp"
 
 namespace rdmasim {
@@ -99,15 +100,9 @@ FlowSizeCdf parse_flow_size_cdf(std::string_view text, const std::string& source
   c.name = source;
   c.description = "flow sizes from " + source;
   c.source = source;
-  int line = 0;
-  for (std::size_t at = 0; at <= text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    std::string_view l = text.substr(at, end - at);
-    at = end + 1;
-    ++line;
-    if (const auto hash = l.find('#'); hash != std::string_view::npos) l = l.substr(0, hash);
+  for_each_line(text, [&](int line, std::string_view l) {
     const auto first = l.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) continue;
+    if (first == std::string_view::npos) return;
     l = l.substr(first);
     double v[2] = {0, 0};
     const char* p = l.data();
@@ -125,7 +120,7 @@ FlowSizeCdf parse_flow_size_cdf(std::string_view text, const std::string& source
       throw std::invalid_argument(source + ":" + std::to_string(line) + ": expected \"bytes percent\", got \"" +
                                   std::string(l) + "\"");
     c.points.emplace_back(v[0], v[1]);
-  }
+  });
   check(c, source);
   return c;
 }
