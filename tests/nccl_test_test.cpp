@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "io/nccl_report.hpp"
+#include "rdmasim/server.hpp"
 #include "host/gpu.hpp"
 
 using namespace rdmasim;
@@ -342,4 +343,34 @@ TEST(Collectives, ChannelsSpreadRingsOverTheNics) {
   EXPECT_EQ(four.rows[0].wrong, 0);
   EXPECT_GT(four.rows[0].busbw_gbs, 3.8 * one.rows[0].busbw_gbs);
   EXPECT_LT(four.rows[0].busbw_gbs, 4 * four.link_goodput_gbs);
+}
+
+// PXN: with it a GPU reaches another server through its server's NIC on the receiver's rail
+// (over NVLink first), so the channels' rings never cross a spine; without it each channel's
+// server-to-server step goes rail to another rail through the spines, where ECMP collisions
+// and PFC cut the bus bandwidth (8 DGX H100, 32 MiB: about 308 against 98 GB/s).
+TEST(Collectives, PxnKeepsServerToServerTrafficOnItsRail) {
+  CollectiveConfig c = cfg(2, 32 << 20);
+  c.base.fabric.topology = "rail-optimized";
+  c.base.fabric.servers = 8;
+  c.base.fabric.servers_per_su = 8;
+  c.base.fabric.spines = 8;
+  const ServerSpec& dgx = server("dgx-h100");
+  c.base.profile = make_profile(dgx.profile);
+  for (const std::string& x : dgx.sets) apply_override(c.base.profile, x);
+  c.gpus = 8;
+  const CollectiveResult on = run_collective(c);
+  c.pxn = false;
+  const CollectiveResult off = run_collective(c);
+  EXPECT_EQ(on.channels, 8);
+  EXPECT_EQ(on.rows[0].wrong, 0);
+  EXPECT_EQ(off.rows[0].wrong, 0);
+  EXPECT_GT(on.rows[0].busbw_gbs, 2.5 * off.rows[0].busbw_gbs);
+  c.base.profile.gpu.nvlink_bw = Rate{};  // no NVLink: no PXN either
+  c.pxn = true;
+  EXPECT_EQ(run_collective(c).rows[0].time_us, [&] {
+    CollectiveConfig d = c;
+    d.pxn = false;
+    return run_collective(d).rows[0].time_us;
+  }());
 }

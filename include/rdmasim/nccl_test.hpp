@@ -4,7 +4,9 @@
 // server r / G, sending through the NIC on its rail (GPU g: NIC g mod N; a QP's plane: its
 // number mod P). Channels as NCCL's: C copies of the algorithm run side by side, each on 1/C of
 // every chunk, channel c over its own rank order (each server's GPUs rotated by c, so it leaves
-// a server from another GPU and NIC), each on its own QPs. The operation's registered algorithm (rdmasim/collective.hpp) says
+// a server from another GPU and NIC), each on its own QPs. PXN (on by default, as NCCL's
+// NCCL_PXN_DISABLE=0): a GPU sending to another server first hands the data over NVLink to its
+// server's GPU on the receiver's rail, whose NIC sends it: rail to rail, no spine. The operation's registered algorithm (rdmasim/collective.hpp) says
 // which chunks each rank sends to whom at every step; each rank sends bus_factor(op, n) x S bytes
 // (all_reduce 2(n-1)/n x S). A step starts when the data it forwards is in the rank's memory (an
 // RDMA WRITE on an RC QP through the packet-level fabric: losses are retransmitted, DCQCN
@@ -36,6 +38,7 @@ struct CollectiveConfig {
   int gpus = 1;                    // GPUs (ranks) per host (nccl-tests -g)
   bool gpudirect = true;           // off: every inter-host step staged through host memory
   int channels = 0;                // NCCL's channels (0: a server's NICs its GPUs reach, else 1)
+  bool pxn = true;                 // PXN: to another server through the NIC on the receiver's rail, over NVLink first
   std::int64_t min_bytes = 32 << 20, max_bytes = 32 << 20;  // nccl-tests -b / -e
   std::int64_t step_factor = 2;    // -f: sizes min, min*f, ... <= max
   int iters = 20, warmup = 1;      // -n, -w

@@ -374,6 +374,7 @@ CollectiveConfig to_collective_config(const ScenarioOptions& l) {
   c.nodes = o.nodes;
   c.gpus = o.gpus;
   c.channels = o.channels;
+  c.pxn = o.pxn != "off";
   c.gpudirect = o.gpudirect != "off";
   c.min_bytes = parse_nccl_size(o.min_bytes, "-b");
   c.max_bytes = parse_nccl_size(o.max_bytes, "-e");

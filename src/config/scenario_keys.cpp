@@ -290,6 +290,12 @@ std::vector<ScenarioKey> build_keys() {
                       "rings run side by side, each on a share of the buffer over its own rank order (NCCL's channels; "
                       "0: a server's NICs, else 1)",
                       0, 64, F(collective.channels)));
+  K pxn = toggle("workload.pxn", "--pxn", kAllreduce,
+                 "PXN: to another server through its NIC on the receiver's rail, over NVLink first (off: NCCL_PXN_DISABLE=1, "
+                 "the sender's own NIC)",
+                 F(collective.pxn));
+  pxn.get = [](const O& o) { return Texts{o.collective.pxn == "on" ? "true" : "false"}; };
+  r.push_back(pxn);
   r.push_back(integer("workload.gpus", "-g,--ngpus", kAllreduce, "GPUs (ranks) per host (nccl-tests -g)", 1, 16,
                       F(collective.gpus)));
   K gd = toggle("workload.gpudirect", "--gpudirect", kAllreduce,

@@ -291,7 +291,7 @@ std::vector<ParamDef> build_params() {
                           "PFC: XON once the ingress port/priority is below xoff - delta", "estimate: 2 MTU frames", kBufferBytes));
   r.push_back(bytes_param("switch.pfc_headroom", &SwitchParams::pfc_headroom, &P::sw,
                           "PFC headroom per ingress port/priority; 0 = sized from the cable "
-                          "(2 x propagation x rate + 3 max frames)",
+                          "((2 x propagation + switch pipeline) x rate + 3 max frames)",
                           "802.1Qbb headroom rule", kBufferBytes));
   r.push_back(bool_param("switch.ecn", &SwitchParams::ecn, &P::sw, "ECN marking (RED on egress queue depth)",
                          "DCQCN deployments"));

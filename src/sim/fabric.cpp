@@ -85,16 +85,19 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
     if (cables[ci].up_at != Time::max()) sched_.schedule_at(cables[ci].up_at, control_, arg | kLinkUp << 28);
   }
   // PFC headroom: what still arrives after XOFF — the frame the upstream is sending, the frame
-  // delaying our pause frame, one more in the pipeline, and a round trip of the cable.
+  // delaying our pause frame, one more in the pipeline, a round trip of the cable, and what is
+  // inside this switch's forwarding pipeline (a frame is admitted when it leaves it: at 400 Gb/s
+  // a 300 ns pipeline holds 15 KB, more than the frames above).
   const bool pfc = opt_.layer == LinkLayer::roce && opt_.sw.lossless;
   for (auto& p : ports_) {
     if (!pfc || !is_switch(p.node)) continue;
-    const std::int64_t need = 2 * bytes_in(p.prop, p.rate) + 3 * opt_.max_frame.count() + kPauseFrameWire;
+    const std::int64_t need = 2 * bytes_in(p.prop, p.rate) + bytes_in(pipeline_, p.rate) + 3 * opt_.max_frame.count() +
+                              kPauseFrameWire;
     p.headroom = opt_.sw.pfc_headroom.count() > 0 ? opt_.sw.pfc_headroom.count() : need;
     if (p.headroom < need)
       throw std::invalid_argument("switch.pfc_headroom: " + std::to_string(p.headroom) + "B is less than the " +
                                   std::to_string(need) + "B port " + port_name(p.id) +
-                                  " needs to stay lossless (2 x propagation x rate + 3 frames); raise it or use 0");
+                                  " needs to stay lossless ((2 x propagation + pipeline) x rate + 3 frames); raise it or use 0");
   }
   for (const Port& p : ports_)
     if (is_switch(p.node)) switches_[static_cast<std::size_t>(p.node)].ports.push_back(p.id);

@@ -25,7 +25,7 @@ namespace rdmasim {
 namespace {
 
 constexpr std::int64_t kFloat = 4;
-enum : std::uint64_t { kArrive = 2, kNextIteration = 3 };
+enum : std::uint64_t { kArrive = 2, kNextIteration = 3, kPost = 4 };
 constexpr std::uint64_t kReceived = std::uint64_t{1} << 40;  // Message::tag of a receive-path token
 
 class CollectiveRun final : public MessageSink, public StageObserver, public EventHandler {
@@ -86,6 +86,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   void on_event(std::uint64_t arg) override {
     const std::uint64_t t = arg & 0xffffffffu;
     if ((arg >> 32) == kNextIteration) start_iteration();
+    else if ((arg >> 32) == kPost) post(t);
     else arrive(t);
   }
 
@@ -134,6 +135,15 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     const std::vector<int>& ports = t.server_hosts(host_of(r));
     const int nics = static_cast<int>(ports.size()) / t.planes();
     return ports[static_cast<std::size_t>((r % c_.gpus) % nics * t.planes() + static_cast<int>(qp % static_cast<std::uint32_t>(t.planes())))];
+  }
+  // PXN: a GPU sending to another server hands the data over NVLink to its server's GPU on the
+  // receiver's rail, which sends through its own NIC (same rail: one leaf, no spine). Without
+  // PXN (or NVLink), or on plain hosts, the sender sends itself.
+  bool pxn(const Topology& t) const { return c_.pxn && t.server_count() > 0 && c_.base.profile.gpu.nvlink_bw.bits_per_sec() > 0; }
+  int sender(const Topology& t, int r, int to) const {
+    if (!pxn(t)) return r;
+    const int nics = static_cast<int>(t.server_hosts(host_of(r)).size()) / t.planes();
+    return r - r % c_.gpus + (to % c_.gpus) % nics;
   }
   HostResources* resources(int port) {
     std::unique_ptr<HostResources>& h = hosts_[port];
@@ -247,6 +257,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     const ResolvedToggles tog = resolve(base);
     const PathSpec receive = build_receive_path(base, tog, false);
     const auto topo = FabricNetwork::make_topology(base);
+    topo_ = topo;
     const FabricOptions opts = fabric_options(base);
     std::uint32_t qp = 0;
     for (int r = 0; r < n_; ++r)
@@ -255,7 +266,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
         if (s.send_to < 0) continue;
         const std::int64_t key = path_key(r, s.send_to, channel_of_[static_cast<std::size_t>(r)][k]);
         if (host_of(r) == host_of(s.send_to) || paths_.count(key)) continue;
-        const int a = port_of(*topo, r, qp), b = port_of(*topo, s.send_to, qp);
+        const int a = port_of(*topo, sender(*topo, r, s.send_to), qp), b = port_of(*topo, s.send_to, qp);
         const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + qp);
         const FabricNetwork net(topo, base.profile, opts, a, b, sport);
         const std::array<HostResources*, 2> pair{resources(a), resources(b)};
@@ -330,6 +341,13 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
       return w_.sched.schedule_at(domain->transfer(r % c_.gpus, s.send_to % c_.gpus, x.bytes, w_.sched.now()), *this,
                                   (kArrive << 32) | t);
     }
+    const int via = sender(*topo_, r, s.send_to);
+    if (via != r) {  // PXN: over NVLink to the GPU on the receiver's rail first
+      auto& domain = nvlink_[host_of(r)];
+      if (!domain) domain = std::make_unique<NvlinkDomain>(c_.base.profile.gpu, c_.gpus);
+      return w_.sched.schedule_at(domain->transfer(r % c_.gpus, via % c_.gpus, x.bytes, w_.sched.now()), *this,
+                                  (kPost << 32) | t);
+    }
     post(t);  // staged, the path starts with the D2H copy to a host buffer
   }
 
@@ -370,7 +388,8 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   }
   SimWorld w_;
   std::map<int, std::unique_ptr<HostResources>> hosts_;
-  std::map<int, std::unique_ptr<NvlinkDomain>> nvlink_;  // per host or server with NVLink  // per fabric port (a NIC with its PCIe and GPU copy engine)
+  std::map<int, std::unique_ptr<NvlinkDomain>> nvlink_;  // per host or server with NVLink
+  std::shared_ptr<const Topology> topo_;  // per fabric port (a NIC with its PCIe and GPU copy engine)
   std::map<std::int64_t, std::unique_ptr<PathInstance>> paths_;     // path_key: a QP per rank pair and channel
   std::map<std::int64_t, std::unique_ptr<PathInstance>> receives_;  // staged: the receiver's H2D copy, per QP
   std::vector<std::uint64_t> masks_;
