@@ -336,6 +336,8 @@ expect_ok "h1 -> h2: 1 equal-cost path, 1 switches / 2 links each" topo --topolo
 expect_error "--topology-file: needs --topology file (the topology is fat-tree)" lat --topology fat-tree --topology-file "$tmpd/topology.txt"
 expect_error "--topology file needs --topology-file PATH" lat --topology file
 rm -rf "$tmpd"
+expect_ok " N/A" all_reduce -c 0 -b 1M -e 1M -n 1
+expect_error "--check: must be 0..1" all_reduce -c 2
 # nccl-tests' other programs: their own table lines (redop, root) and algorithms.
 expect_ok "# Collective test starting: all_gather_perf" all_gather --hosts 4 -b 1M -e 1M -n 1
 expect_ok "      262144         16384     float    none      -1 " alltoall --hosts 4 -b 256K -e 256K -n 1

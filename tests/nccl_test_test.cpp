@@ -374,3 +374,21 @@ TEST(Collectives, PxnKeepsServerToServerTrafficOnItsRail) {
     return run_collective(d).rows[0].time_us;
   }());
 }
+
+// nccl-tests' -c 0: nothing tracked (#wrong N/A, no memory for the masks), the same timing to
+// the picosecond as the checked run.
+TEST(Collectives, CheckOffTracksNothingAndTimesTheSame) {
+  CollectiveConfig c = cfg(4, 1 << 20);
+  c.gpus = 2;
+  const CollectiveResult checked = run_collective(c);
+  c.check = false;
+  const CollectiveResult unchecked = run_collective(c);
+  EXPECT_EQ(checked.rows[0].wrong, 0);
+  EXPECT_EQ(unchecked.rows[0].wrong, -1);
+  EXPECT_EQ(unchecked.wrong, 0);
+  EXPECT_EQ(unchecked.rows[0].time_us, checked.rows[0].time_us);
+  EXPECT_EQ(unchecked.rows[0].bytes_sent, checked.rows[0].bytes_sent);
+  const std::string out = printed(unchecked);
+  EXPECT_NE(out.find("    N/A  "), std::string::npos) << out;  // the #wrong columns, as nccl-tests prints them
+  EXPECT_NE(out.find("validation: 0 graph"), std::string::npos) << out;
+}

@@ -45,7 +45,7 @@ ScenarioOptions from_cli(Command cmd, const std::vector<std::string>& args) {
 // Sample values of a key, each a list of items (one for scalars).
 std::vector<std::vector<std::string>> samples(const ScenarioKey& k) {
   if (k.path == "workload.loss_sweep") return {{"0", "0.001"}, {"0.25"}};
-  if (k.path == "memory.use_cuda") return {{"0"}};
+  if (k.path == "memory.use_cuda" || k.path == "workload.check") return {{"0"}};
   if (k.path == "workload.min_bytes" || k.path == "workload.max_bytes") return {{"64M"}, {"1024"}};
   if (!k.choices.empty()) {
     std::vector<std::vector<std::string>> r;

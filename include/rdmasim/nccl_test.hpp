@@ -38,6 +38,7 @@ struct CollectiveConfig {
   int gpus = 1;                    // GPUs (ranks) per host (nccl-tests -g)
   bool gpudirect = true;           // off: every inter-host step staged through host memory
   int channels = 0;                // NCCL's channels (0: a server's NICs its GPUs reach, else 1)
+  bool check = true;               // nccl-tests -c: track every chunk's data for #wrong (0: not, and no memory for it)
   bool pxn = true;                 // PXN: to another server through the NIC on the receiver's rail, over NVLink first
   std::int64_t min_bytes = 32 << 20, max_bytes = 32 << 20;  // nccl-tests -b / -e
   std::int64_t step_factor = 2;    // -f: sizes min, min*f, ... <= max
@@ -48,7 +49,7 @@ struct CollectiveRow {
   std::int64_t bytes = 0, count = 0;  // nccl-tests' size and count columns (coll_sizes)
   double time_us = 0;                 // mean iteration makespan
   double algbw_gbs = 0, busbw_gbs = 0;  // GB/s = 1e9 B/s; busbw = algbw x bus_factor(op, n)
-  std::int64_t wrong = 0;             // elements not holding what the operation leaves there
+  std::int64_t wrong = 0;             // elements not holding what the operation leaves there (-1: -c 0)
   std::vector<std::int64_t> bytes_sent;  // per rank, one iteration
   Time staging_per_rank{};            // --gpudirect off: copy time each rank spends per iteration
   std::int64_t steps = 0;             // steps per rank per iteration

@@ -39,6 +39,7 @@ struct CollectiveOptions {
   std::string gpudirect = "on";        // on | off (staged through host memory)
   int channels = 0;                    // NCCL's channels (0: the server's NICs, else 1)
   std::string pxn = "on";              // on | off (NCCL_PXN_DISABLE=1)
+  int check = 1;                       // nccl-tests -c: 1 checks the results (#wrong), 0 does not
   std::string min_bytes = "32M", max_bytes = "32M";
   std::int64_t step_factor = 2;
   int warmup = 1;

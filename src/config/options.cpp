@@ -375,6 +375,7 @@ CollectiveConfig to_collective_config(const ScenarioOptions& l) {
   c.gpus = o.gpus;
   c.channels = o.channels;
   c.pxn = o.pxn != "off";
+  c.check = o.check != 0;
   c.gpudirect = o.gpudirect != "off";
   c.min_bytes = parse_nccl_size(o.min_bytes, "-b");
   c.max_bytes = parse_nccl_size(o.max_bytes, "-e");

@@ -290,6 +290,9 @@ std::vector<ScenarioKey> build_keys() {
                       "rings run side by side, each on a share of the buffer over its own rank order (NCCL's channels; "
                       "0: a server's NICs, else 1)",
                       0, 64, F(collective.channels)));
+  r.push_back(integer("workload.check", "-c,--check", kAllreduce,
+                      "nccl-tests -c: 1 checks every element (#wrong), 0 does not (#wrong N/A; no memory for it)", 0, 1,
+                      F(collective.check)));
   K pxn = toggle("workload.pxn", "--pxn", kAllreduce,
                  "PXN: to another server through its NIC on the receiver's rail, over NVLink first (off: NCCL_PXN_DISABLE=1, "
                  "the sender's own NIC)",

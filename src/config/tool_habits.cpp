@@ -20,7 +20,6 @@ const std::vector<ToolHabit>& tool_habits() {
        "rdmasim models RC (reliable connected) QPs only"},
       {"--run_infinitely", perftest, K::refuse, "", "perftest's endless run",
        "a simulation needs an end: give -D/--duration (simulated time)"},
-      {"-c,--check", kAllreduce, K::only, "1", "nccl-tests' result check", "rdmasim models 1 only"},
       {"-o,--op", kAllreduce, K::only, "sum", "nccl-tests' reduction", "rdmasim models sum only"},
       {"-d,--datatype", kAllreduce, K::only, "float", "nccl-tests' data type", "rdmasim models float only"},
       {"-t,--nthreads", kAllreduce, K::only, "1", "nccl-tests' threads per process",
