@@ -38,8 +38,7 @@ bool to_bool(const std::string& v) {
 
 double to_probability(const std::string& v) {
   double x = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(x >= 0 && x < 1))
+  if (!number_from_text(v, x) || !(x >= 0 && x < 1))
     throw std::invalid_argument("expected a probability in [0, 1), got \"" + v + "\"");
   return x;
 }

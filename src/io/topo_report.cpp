@@ -26,7 +26,7 @@ int port(const Topology& t, int s, int rail) {
 int unit_of(const Topology& t, int s) { return t.nodes()[static_cast<std::size_t>(t.host_node(t.server_hosts(s)[0]))].pod; }
 
 void add_rails(const Topology& t, TopoReport& r) {
-  const int nics = static_cast<int>(t.server_hosts(0).size()) / t.planes();
+  const int nics = t.server_nics(0);
   int same = -1, other = -1;  // a server in server 0's unit, one in another
   for (int s = 1; s < t.server_count(); ++s) {
     const bool here = unit_of(t, s) == unit_of(t, 0);

@@ -9,6 +9,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/number_text.hpp"
 #include "rdmasim/buffer_policy.hpp"
 #include "rdmasim/queue_scheduler.hpp"
 
@@ -32,8 +33,7 @@ std::int64_t parse_int(std::string_view v) {
 
 double parse_number(std::string_view v) {
   double x = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(x))
+  if (!number_from_text(v, x))
     throw std::invalid_argument("expected a number, got \"" + std::string(v) + "\"");
   return x;
 }

@@ -45,8 +45,7 @@ Topology build(const TopologyParams& p, int planes, const char* what) {
     const int u = s / p.servers_per_su;
     for (int r = 0; r < p.nics_per_server; ++r)
       for (int pl = 0; pl < planes; ++pl) {
-        const std::string name = text({"s", n(s), ".nic", n(r), multi ? text({".p", n(pl)}) : std::string()});
-        const int h = t.add_node(NodeKind::host, 0, u, name, s, r, pl);
+        const int h = t.add_node(NodeKind::host, 0, u, Topology::port_name(text({"s", n(s)}), r, pl, planes), s, r, pl);
         t.connect(h, leaf[static_cast<std::size_t>(pl)][static_cast<std::size_t>(u * p.nics_per_server + r)], p.host_rate,
                   p.host_length_mm);
       }

@@ -47,6 +47,17 @@ int Topology::find_host(std::string_view n) const {
   return v < host_count() ? v : -1;
 }
 
+std::string Topology::port_name(std::string_view server, int nic, int plane, int planes) {
+  std::string s(server);
+  s += ".nic";
+  s += std::to_string(nic);
+  if (planes > 1) {
+    s += ".p";
+    s += std::to_string(plane);
+  }
+  return s;
+}
+
 int Topology::host_number(std::string_view n) {
   if (!n.empty() && n[0] == 'h') n.remove_prefix(1);
   if (n.empty() || n.size() > 7) return -1;

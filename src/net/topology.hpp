@@ -113,6 +113,12 @@ class Topology {
   static int host_number(std::string_view name);
   /// Multi-NIC servers: how many, and the hosts (NIC ports) of server s, in order.
   int server_count() const { return static_cast<int>(servers_.size()); }
+  /// Server s's NICs: its ports over the planes (every server has one port per NIC and plane).
+  int server_nics(int s) const { return static_cast<int>(server_hosts(s).size()) / planes_; }
+  /// A server's NIC port: "s3.nic5", or "s3.nic5.p1" where NICs have one port per plane.
+  static std::string port_name(std::string_view server, int nic, int plane, int planes);
+  /// The server a port name belongs to: "s3" of "s3.nic5.p1".
+  static std::string_view server_of_port(std::string_view port) { return port.substr(0, port.rfind(".nic")); }
   const std::vector<int>& server_hosts(int s) const { return servers_.at(static_cast<std::size_t>(s)); }
   int planes() const { return planes_; }
 

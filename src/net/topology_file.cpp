@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/number_text.hpp"
 #include "core/text_lines.hpp"
 #include "net/routing.hpp"
 
@@ -111,11 +112,7 @@ class Reader {
       const Token& delay = next("a link's delay (e.g. 0.001ms)");
       const Token& err = next("a link's error rate");
       const int c = connect(a, b, parse(rate, "rate", parse_rate), delay_to_length_mm(parse(delay, "delay", parse_time), velocity_), first);
-      double p = 0;
-      const std::string e(err.text);
-      char* stop = nullptr;
-      p = std::strtod(e.c_str(), &stop);
-      if (stop != e.c_str() + e.size() || !(p >= 0 && p <= 1)) fail(source_, err.line, err.col, "expected an error rate 0..1, got \"" + e + "\"");
+      const double p = probability(err, true, "expected an error rate 0..1");
       if (p > 0) t_.set_loss(c, p);
     }
     return finish();
@@ -130,6 +127,14 @@ class Reader {
     } catch (const std::invalid_argument& e) {
       fail(source_, t.line, t.col, std::string(what) + ": " + e.what());
     }
+  }
+
+  // A probability: 0..1 (`one`: 1 included); else `what` at the value's column.
+  double probability(const Token& t, bool one, const char* what) {
+    double p = 0;
+    if (!number_from_text(t.text, p) || p < 0 || p > 1 || (!one && p == 1))
+      fail(source_, t.line, t.col, std::string(what) + ", got \"" + std::string(t.text) + "\"");
+    return p;
   }
 
   void add_node(NodeKind kind, int tier, int pod, std::string name, int server, int rail, int plane, const Token& at) {
@@ -222,12 +227,7 @@ class Reader {
       const int nics = number(a, "nics", 1, 1, 16), ports = number(a, "ports", 1, 1, 8), pod = number(a, "pod", -1, 0, 1'000'000);
       const int s = t_.server_count();
       for (int r = 0; r < nics; ++r)
-        for (int p = 0; p < ports; ++p) {
-          std::string name(l[1].text);
-          name += ".nic" + std::to_string(r);
-          if (ports > 1) name += ".p" + std::to_string(p);
-          add_node(NodeKind::host, 0, pod, std::move(name), s, r, p, l[1]);
-        }
+        for (int p = 0; p < ports; ++p) add_node(NodeKind::host, 0, pod, Topology::port_name(l[1].text, r, p, ports), s, r, p, l[1]);
     } else if (d == "link") {
       need(3, "link A B rate=RATE (length=LENGTH | delay=TIME) [loss=P] [transit=both|a-to-b|none]");
       const int a = node(l[1]), b = node(l[2]);
@@ -238,13 +238,8 @@ class Reader {
       const std::int64_t mm = at.count("length") ? parse(at.at("length"), "length", parse_length_mm)
                                                  : delay_to_length_mm(parse(at.at("delay"), "delay", parse_time), velocity_);
       const int c = connect(a, b, rate, mm, l[0]);
-      if (const auto it = at.find("loss"); it != at.end()) {
-        const std::string v(it->second.text);
-        char* stop = nullptr;
-        const double p = std::strtod(v.c_str(), &stop);
-        if (stop != v.c_str() + v.size() || !(p >= 0 && p < 1)) fail(source_, it->second.line, it->second.col, "loss: expected a probability 0..1, got \"" + v + "\"");
-        t_.set_loss(c, p);
-      }
+      if (const auto it = at.find("loss"); it != at.end())
+        t_.set_loss(c, probability(it->second, false, "loss: expected a probability 0..1"));
       if (const auto it = at.find("transit"); it != at.end()) {
         const std::string_view v = it->second.text;
         if (v == "a-to-b") t_.set_transit(c, CableTransit::a_to_b);
@@ -333,9 +328,8 @@ std::string write_topology_file(const Topology& t) {
     } else {
       const std::vector<int>& ports = t.server_hosts(x.server);
       if (t.host_node(ports.front()) != static_cast<int>(n)) continue;  // declared with its server's first port
-      const int planes = t.planes();
-      o += "server " + x.name.substr(0, x.name.find(".nic")) + attr("nics", static_cast<int>(ports.size()) / planes);
-      if (planes > 1) o += attr("ports", planes);
+      o += "server " + std::string(Topology::server_of_port(x.name)) + attr("nics", t.server_nics(x.server));
+      if (t.planes() > 1) o += attr("ports", t.planes());
       if (x.pod >= 0) o += attr("pod", x.pod);
     }
     o += "\n";
@@ -343,11 +337,7 @@ std::string write_topology_file(const Topology& t) {
   for (const Cable& c : t.cables()) {
     o += "link " + t.nodes()[static_cast<std::size_t>(c.a)].name + " " + t.nodes()[static_cast<std::size_t>(c.b)].name +
          " rate=" + format_rate(c.rate) + " length=" + length_text(c.length_mm);
-    if (c.loss > 0) {
-      char buf[40];
-      std::snprintf(buf, sizeof buf, " loss=%.17g", c.loss);
-      o += buf;
-    }
+    if (c.loss > 0) o += " loss=" + number_text(c.loss);
     if (c.transit == CableTransit::a_to_b) o += " transit=a-to-b";
     if (c.transit == CableTransit::none) o += " transit=none";
     o += "\n";

@@ -134,8 +134,8 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   int port_of(const Topology& t, int r, std::uint32_t qp) const {
     if (t.server_count() == 0) return host_of(r);
     const std::vector<int>& ports = t.server_hosts(host_of(r));
-    const int nics = static_cast<int>(ports.size()) / t.planes();
-    return ports[static_cast<std::size_t>((r % c_.gpus) % nics * t.planes() + static_cast<int>(qp % static_cast<std::uint32_t>(t.planes())))];
+    return ports[static_cast<std::size_t>((r % c_.gpus) % t.server_nics(host_of(r)) * t.planes() +
+                                          static_cast<int>(qp % static_cast<std::uint32_t>(t.planes())))];
   }
   // PXN: a GPU sending to another server hands the data over NVLink to its server's GPU on the
   // receiver's rail, which sends through its own NIC (same rail: one leaf, no spine). Without
@@ -143,8 +143,12 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   bool pxn(const Topology& t) const { return c_.pxn && t.server_count() > 0 && c_.base.profile.gpu.nvlink_bw.bits_per_sec() > 0; }
   int sender(const Topology& t, int r, int to) const {
     if (!pxn(t)) return r;
-    const int nics = static_cast<int>(t.server_hosts(host_of(r)).size()) / t.planes();
-    return r - r % c_.gpus + (to % c_.gpus) % nics;
+    return r - r % c_.gpus + (to % c_.gpus) % t.server_nics(host_of(r));
+  }
+  NvlinkDomain& nvlink(int host) {
+    std::unique_ptr<NvlinkDomain>& d = nvlink_[host];
+    if (!d) d = std::make_unique<NvlinkDomain>(c_.base.profile.gpu, c_.gpus);
+    return *d;
   }
   HostResources* resources(int port) {
     std::unique_ptr<HostResources>& h = hosts_[port];
@@ -337,16 +341,12 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     if (host_of(r) == host_of(s.send_to)) {  // GPUs of one host: NVLink, or a peer copy through PCIe
       if (c_.base.profile.gpu.nvlink_bw.bits_per_sec() == 0)
         return w_.sched.schedule_in(GpuCopyEngine(c_.base.profile.gpu).copy_time(x.bytes), *this, (kArrive << 32) | t);
-      auto& domain = nvlink_[host_of(r)];
-      if (!domain) domain = std::make_unique<NvlinkDomain>(c_.base.profile.gpu, c_.gpus);
-      return w_.sched.schedule_at(domain->transfer(r % c_.gpus, s.send_to % c_.gpus, x.bytes, w_.sched.now()), *this,
+      return w_.sched.schedule_at(nvlink(host_of(r)).transfer(r % c_.gpus, s.send_to % c_.gpus, x.bytes, w_.sched.now()), *this,
                                   (kArrive << 32) | t);
     }
     const int via = sender(*topo_, r, s.send_to);
     if (via != r) {  // PXN: over NVLink to the GPU on the receiver's rail first
-      auto& domain = nvlink_[host_of(r)];
-      if (!domain) domain = std::make_unique<NvlinkDomain>(c_.base.profile.gpu, c_.gpus);
-      return w_.sched.schedule_at(domain->transfer(r % c_.gpus, via % c_.gpus, x.bytes, w_.sched.now()), *this,
+      return w_.sched.schedule_at(nvlink(host_of(r)).transfer(r % c_.gpus, via % c_.gpus, x.bytes, w_.sched.now()), *this,
                                   (kPost << 32) | t);
     }
     post(t);  // staged, the path starts with the D2H copy to a host buffer
@@ -446,7 +446,7 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
   res.servers = servers;
   // Channels: as many as a server has NICs its GPUs can reach (NCCL spreads its rings over every
   // NIC), one elsewhere; --channels sets them.
-  const int nics = servers ? static_cast<int>(topo->server_hosts(0).size()) / topo->planes() : 1;
+  const int nics = servers ? topo->server_nics(0) : 1;
   res.channels = c.channels > 0 ? c.channels : std::min(nics, c.gpus);
   if (res.channels > 64) throw std::invalid_argument("--channels: at most 64");
   for (std::int64_t s = c.min_bytes; s <= c.max_bytes; s *= c.step_factor) {
