@@ -295,6 +295,9 @@ TEST_F(WebApi, RunsListLimitsAndUnknownRuns) {
   EXPECT_EQ(body(r)["max_hosts"], 16);
   EXPECT_EQ(body(r)["max_streams"], 2);
   EXPECT_EQ(body(r)["max_body_bytes"], 4096);  // the same for every content type
+  EXPECT_EQ(body(r)["max_connections"], 512);
+  EXPECT_EQ(body(r)["request_timeout_ms"], 10000);
+  EXPECT_EQ(body(r)["idle_timeout_ms"], 5000);
   expect_error(client->Get("/api/runs/r999"), 404, "id", "no run");
   expect_error(client->Get("/api/runs/r999/events"), 404, "id", "no run");
 }
@@ -403,8 +406,11 @@ TEST_F(WebApi, CrossOriginRebindingAndFormPostsAreRefused) {
   httplib::Headers other{{"Origin", "http://127.0.0.1:" + std::to_string(port + 1)}};
   expect_error(client->Post(("/api/runs" + preset).c_str(), other, "", "application/json"), 403, "origin", "refused");
   expect_error(client->Post(("/api/runs" + preset).c_str(), "", "text/plain"), 415, "content-type", "text/plain");
-  expect_error(client->Post(("/api/runs" + preset).c_str(), std::string(8000, 'x'), "application/x-www-form-urlencoded"),
+  expect_error(client->Post(("/api/runs" + preset).c_str(), std::string(4000, 'x'), "application/x-www-form-urlencoded"),
                415, "content-type", "application/x-www-form-urlencoded");
+  // One body limit for every type, refused from the Content-Length before the body is read.
+  expect_error(client->Post(("/api/runs" + preset).c_str(), std::string(8000, 'x'), "application/x-www-form-urlencoded"),
+               413, "body", "over the body limit of 4096 bytes");
   expect_error(client->Get("/api/presets", {{"Host", "evil.example"}}), 403, "host", "evil.example");
   expect_error(client->Delete("/api/runs/r1"), 415, "content-type", "DELETE needs");
   EXPECT_EQ(body(client->Get("/api/runs")).size(), 0u) << "nothing was started";

@@ -1,5 +1,6 @@
 #include "cmd_serve.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -29,7 +30,13 @@ std::function<int()> add_serve_command(CLI::App& app, CLI::App*& sub) {
   sub->add_option("--max-sim-time-us", o->limits.max_sim_time_us, "simulated time per run (microseconds)")
       ->check(CLI::Range(1.0, 1e12))->capture_default_str();
   sub->add_option("--max-streams", o->api.max_streams, "event-stream (SSE) clients at once")->check(CLI::Range(1, 1000))->capture_default_str();
-  return [o]() {
+  sub->add_option("--max-connections", o->gate.max_connections, "connections held at once (beyond: 503)")
+      ->check(CLI::Range(16, 100000))->capture_default_str();
+  auto request_ms = std::make_shared<int>(static_cast<int>(o->gate.request_timeout.count()));
+  sub->add_option("--request-timeout-ms", *request_ms, "a request must arrive whole this soon after its first byte (else 408)")
+      ->check(CLI::Range(100, 600'000))->capture_default_str();
+  return [o, request_ms]() {
+    o->gate.request_timeout = std::chrono::milliseconds(*request_ms);
     o->threads = o->api.max_streams + 16;
     // SIGINT / SIGTERM stop the server from a thread of their own (no work in a signal handler).
     sigset_t set;

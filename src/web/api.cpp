@@ -49,10 +49,6 @@ auto guarded(F f) {
 
 }  // namespace
 
-std::string error_body(const std::string& key, const std::string& message) {
-  return nlohmann::ordered_json{{"error", message}, {"key", key}}.dump();
-}
-
 std::string error_key(const std::string& message, const std::string& source) {
   const std::string prefix = source + ": ";
   if (message.rfind(prefix, 0) != 0) return "";
@@ -81,7 +77,9 @@ void Api::install(httplib::Server& s) {
                     {{"workers", l.workers}, {"max_active_runs", l.max_active}, {"max_kept_runs", l.max_kept},
                      {"max_hosts", l.max_hosts}, {"max_messages", l.max_messages}, {"max_events", l.max_events},
                      {"max_sim_time_us", l.max_sim_time_us}, {"max_streams", o_.max_streams},
-                     {"max_body_bytes", o_.max_body}, {"max_demo_packets", kMaxDemoPackets}});
+                     {"max_body_bytes", o_.max_body}, {"max_demo_packets", kMaxDemoPackets},
+                     {"max_connections", o_.max_connections}, {"request_timeout_ms", o_.request_timeout_ms},
+                     {"idle_timeout_ms", o_.idle_timeout_ms}});
         }));
   s.Get("/api/runs", guarded([this](const httplib::Request&, httplib::Response& res) { send_json(res, 200, runs_.list()); }));
   s.Post("/api/runs", guarded([this](const httplib::Request& req, httplib::Response& res) {

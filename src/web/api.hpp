@@ -7,11 +7,13 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "web/request_head.hpp"  // error_body
 #include "web/run_manager.hpp"
 
 namespace httplib {
@@ -23,7 +25,10 @@ namespace rdmasim::web {
 struct ApiOptions {
   int max_streams = 32;
   int heartbeat_ms = 2000;  // an SSE comment line this often while no event comes
-  std::size_t max_body = 1 << 20;  // the server's request body limit (reported by /api/limits)
+  // The server's connection limits, reported by /api/limits (set by WebServer).
+  std::size_t max_body = 1 << 20;  // request body bytes
+  std::size_t max_connections = 0;
+  std::int64_t request_timeout_ms = 0, idle_timeout_ms = 0;
 };
 
 class Api {
@@ -45,8 +50,6 @@ class Api {
   std::map<std::string, std::string> demo_cache_;  // by DemoParams::key
 };
 
-/// {"error": message, "key": key} as text.
-std::string error_body(const std::string& key, const std::string& message);
 /// The key path at the front of a scenario parser message ("request: workload.iters: ..."), or "".
 std::string error_key(const std::string& message, const std::string& source);
 

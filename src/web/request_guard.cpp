@@ -86,4 +86,15 @@ GuardVerdict check_request(const GuardConfig& c, std::string_view method, std::s
   return {};
 }
 
+const std::vector<std::pair<std::string, std::string>>& security_headers() {
+  static const std::vector<std::pair<std::string, std::string>> h{
+      {"Content-Security-Policy",
+       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"},
+      {"X-Content-Type-Options", "nosniff"},
+      {"X-Frame-Options", "DENY"},
+      {"Referrer-Policy", "no-referrer"}};
+  return h;
+}
+
 }  // namespace rdmasim::web

@@ -13,6 +13,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rdmasim::web {
@@ -35,6 +36,10 @@ std::string host_name(std::string_view authority, std::string* port = nullptr);
 bool is_loopback_name(std::string_view host);
 /// Whether a bind address is loopback only (a warning is printed otherwise).
 bool binds_loopback_only(std::string_view bind);
+
+/// The headers every response carries: a Content-Security-Policy without inline script,
+/// nosniff, no framing, no referrer.
+const std::vector<std::pair<std::string, std::string>>& security_headers();
 
 GuardVerdict check_request(const GuardConfig& c, std::string_view method, std::string_view host_header,
                            bool has_origin, std::string_view origin, std::string_view content_type);

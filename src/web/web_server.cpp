@@ -5,7 +5,9 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +15,7 @@
 #include <thread>
 
 #include "web/embedded_files.hpp"
+#include "web/gated_server.hpp"
 #include "web/request_guard.hpp"
 
 namespace rdmasim::web {
@@ -43,16 +46,25 @@ WebServer::WebServer(ServerOptions o)
       api_(std::make_unique<Api>(*runs_, [this] {
         ApiOptions a = o_.api;
         a.max_body = o_.max_body;
+        a.max_connections = o_.gate.max_connections;
+        a.request_timeout_ms = o_.gate.request_timeout.count();
+        a.idle_timeout_ms = o_.gate.idle_timeout.count();
         return a;
       }())),
-      http_(std::make_unique<httplib::Server>()) {
+      http_(std::make_unique<GatedServer>(
+          [this] {
+            ConnectionGate::Options g = o_.gate;
+            g.max_body = o_.max_body;
+            for (const auto& [name, value] : security_headers()) g.extra_headers += name + ": " + value + "\r\n";
+            return g;
+          }(),
+          o_.threads)) {
   httplib::Server& s = *http_;
-  const int threads = o_.threads;
-  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
   s.set_payload_max_length(o_.max_body);
-  s.set_read_timeout(10);
-  s.set_keep_alive_max_count(1000);  // a browser keeps its connection for many requests
   s.set_tcp_nodelay(true);
+  // What the Keep-Alive response header announces; the gate closes idle connections.
+  s.set_keep_alive_timeout(std::max<time_t>(1, std::chrono::duration_cast<std::chrono::seconds>(o_.gate.idle_timeout).count()));
+  s.set_keep_alive_max_count(1000);
   // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, with which a second server on
   // the same port starts and the kernel splits the requests between the two. The listening
   // socket's fd is kept for bind(), which widens httplib's compiled-in listen backlog of 5.
@@ -61,12 +73,7 @@ WebServer::WebServer(ServerOptions o)
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     listen_fd_ = sock;
   });
-  s.set_default_headers({{"Content-Security-Policy",
-                          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-                          "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"},
-                         {"X-Content-Type-Options", "nosniff"},
-                         {"X-Frame-Options", "DENY"},
-                         {"Referrer-Policy", "no-referrer"}});
+  s.set_default_headers(httplib::Headers(security_headers().begin(), security_headers().end()));
   s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     const GuardConfig g{o_.bind, port_, o_.allowed_hosts};
     const GuardVerdict v = check_request(g, req.method, req.get_header_value("Host"), req.has_header("Origin"),
@@ -113,6 +120,8 @@ WebServer::WebServer(ServerOptions o)
 }
 
 WebServer::~WebServer() { stop(); }
+
+std::size_t WebServer::gate_held() const { return http_->gate().held(); }
 
 WebServer::Asset WebServer::asset(const std::string& raw) const {
   if (unsafe(raw)) return {400, error_body("path", "path not allowed: " + raw), "application/json"};
@@ -168,6 +177,7 @@ void WebServer::stop() {
   runs_->cancel_all();  // ends the runs' event streams, so their SSE clients let go
   if (http_) http_->stop();
   if (thread_.joinable()) thread_.join();
+  if (http_) http_->stop_gate();
 }
 
 }  // namespace rdmasim::web

@@ -2,7 +2,9 @@
 // otherwise; port 0 picks a free one) with the JSON API (api.hpp) and the dashboard's static
 // assets, compiled in (embedded_files.hpp) or, with `web_dir`, read from that directory.
 //
-// Hardening: request bodies above `max_body` get 413; unknown routes 404; a static path with
+// Connections wait in a ConnectionGate (gated_server.hpp) until a whole request has arrived, so
+// slow or idle clients hold no worker thread; the gate's timeouts and limits are `gate`.
+// Hardening: request bodies above `max_body` get 413 (from their Content-Length); unknown routes 404; a static path with
 // "..", a backslash, a NUL or a '%' left after URL decoding (double encoding) gets 400 and never
 // reaches the file system; under `web_dir` the resolved file must stay inside it (symlinks
 // included). Every error body is JSON {"error", "key"}. The listen backlog is SOMAXCONN, not
@@ -21,13 +23,12 @@
 #include <vector>
 
 #include "web/api.hpp"
+#include "web/connection_gate.hpp"
 #include "web/run_manager.hpp"
 
-namespace httplib {
-class Server;
-}
-
 namespace rdmasim::web {
+
+class GatedServer;
 
 struct ServerOptions {
   std::string bind = "127.0.0.1";
@@ -35,7 +36,8 @@ struct ServerOptions {
   std::vector<std::string> allowed_hosts;  // Host names served besides loopback and `bind`
   std::string web_dir;            // "" = the embedded assets
   std::size_t max_body = 1 << 20;  // bytes
-  int threads = 48;               // HTTP threads (SSE clients hold one each)
+  int threads = 48;               // HTTP worker threads (SSE clients hold one each)
+  ConnectionGate::Options gate;   // where connections wait for a whole request (max_body is set from above)
   RunLimits limits;
   ApiOptions api;
 };
@@ -53,6 +55,8 @@ class WebServer {
   void stop();
   RunManager& runs() { return *runs_; }
   const Api& api() const { return *api_; }
+  /// Connections waiting in the gate for a whole request (or idle between requests).
+  std::size_t gate_held() const;
 
   /// The static file for a decoded URL path: 400 for a path that tries to leave the asset tree,
   /// 404 for none; the content type by extension.
@@ -66,7 +70,7 @@ class WebServer {
   ServerOptions o_;
   std::unique_ptr<RunManager> runs_;
   std::unique_ptr<Api> api_;
-  std::unique_ptr<httplib::Server> http_;
+  std::unique_ptr<GatedServer> http_;
   std::thread thread_;
   int listen_fd_ = -1;  // httplib's listening socket, set while bind() creates it
   int port_ = 0;        // set by bind(); the guard compares Origin ports with it
