@@ -25,7 +25,7 @@ build: deps build/dev/build.ninja
 test: build fuzz-smoke
 	@cd build/dev && ctest --output-on-failure -j $(JOBS)
 
-# The scenario parsers under libFuzzer (clang, ASan+UBSan): a fixed-seed run of FUZZ_RUNS inputs each from the seed corpus
+# The scenario parsers and the server's request handling under libFuzzer (clang, ASan+UBSan): a fixed-seed run of FUZZ_RUNS inputs each from the seed corpus
 # (deterministic; inputs up to 1 MiB, and the corpus holds 15,000- to 30,000-level nestings);
 # longer: ./build/fuzz/fuzz/scenario_toml_fuzz -max_total_time=600 <a copy of fuzz/corpus/toml>.
 FUZZ_SECONDS ?= 60
@@ -36,12 +36,13 @@ build/fuzz/build.ninja: | deps
 	  -DRDMASIM_FUZZ=ON -DRDMASIM_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
 
 fuzz-smoke: deps build/fuzz/build.ninja
-	@ninja -C build/fuzz -j $(JOBS) scenario_toml_fuzz scenario_json_fuzz
-	@for kind in toml json; do \
-	  rm -rf build/fuzz/corpus-$$kind && cp -r fuzz/corpus/$$kind build/fuzz/corpus-$$kind && \
-	  ./build/fuzz/fuzz/scenario_$${kind}_fuzz -seed=1 -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -print_final_stats=0 -artifact_prefix=build/fuzz/ \
-	    build/fuzz/corpus-$$kind 2>build/fuzz/$$kind.log || { tail -40 build/fuzz/$$kind.log; exit 1; }; \
-	  echo "fuzz-smoke: scenario_$${kind}_fuzz: $$(grep -c . build/fuzz/$$kind.log) log lines, no crash"; \
+	@ninja -C build/fuzz -j $(JOBS) scenario_toml_fuzz scenario_json_fuzz http_request_fuzz
+	@for kind in scenario_toml:toml scenario_json:json http_request:http; do \
+	  target=$${kind%%:*}_fuzz; corpus=$${kind##*:}; \
+	  rm -rf build/fuzz/corpus-$$corpus && cp -r fuzz/corpus/$$corpus build/fuzz/corpus-$$corpus && \
+	  ./build/fuzz/fuzz/$$target -seed=1 -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -print_final_stats=0 -artifact_prefix=build/fuzz/ \
+	    build/fuzz/corpus-$$corpus 2>build/fuzz/$$corpus.log || { tail -40 build/fuzz/$$corpus.log; exit 1; }; \
+	  echo "fuzz-smoke: $$target: $$(grep -c . build/fuzz/$$corpus.log) log lines, no crash"; \
 	done
 
 build/asan/build.ninja: | deps

@@ -412,6 +412,8 @@ TEST_F(WebApi, CrossOriginRebindingAndFormPostsAreRefused) {
   expect_error(client->Post(("/api/runs" + preset).c_str(), std::string(8000, 'x'), "application/x-www-form-urlencoded"),
                413, "body", "over the body limit of 4096 bytes");
   expect_error(client->Get("/api/presets", {{"Host", "evil.example"}}), 403, "host", "evil.example");
+  // Found by the HTTP fuzz target: a Host that is not UTF-8 made the error's JSON throw (500).
+  expect_error(client->Get("/api/presets", {{"Host", "loc\xa2lhost"}}), 403, "host", "loc\xef\xbf\xbdlhost");
   expect_error(client->Delete("/api/runs/r1"), 415, "content-type", "DELETE needs");
   EXPECT_EQ(body(client->Get("/api/runs")).size(), 0u) << "nothing was started";
   auto r = client->Post(("/api/runs" + preset).c_str(), {{"Origin", own}}, "", "application/json");

@@ -15,9 +15,10 @@ namespace {
 
 constexpr const char* kJson = "application/json";
 
+// Request bytes quoted in a message may not be UTF-8: they are replaced (U+FFFD), not thrown at.
 void send_json(httplib::Response& res, int status, const nlohmann::ordered_json& j) {
   res.status = status;
-  res.set_content(j.dump(), kJson);
+  res.set_content(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), kJson);
 }
 
 void send_error(httplib::Response& res, int status, const std::string& key, const std::string& message) {

@@ -21,14 +21,15 @@ class AtOnce final : public httplib::TaskQueue {
   void shutdown() override {}
 };
 
-// The request's bytes as the gate buffered them, then the socket for writing. Reads past the
-// buffer find its end: the gate hands only whole requests.
+// The request's bytes as the gate buffered them, then the socket (or, without one, `out`) for
+// writing. Reads past the buffer find its end: the gate hands only whole requests.
 class BufferedStream final : public httplib::Stream {
  public:
-  BufferedStream(int fd, std::string bytes, int write_timeout_ms)
-      : fd_(fd), bytes_(std::move(bytes)), write_timeout_ms_(write_timeout_ms) {}
+  BufferedStream(int fd, std::string bytes, int write_timeout_ms, std::string* out = nullptr)
+      : fd_(fd), bytes_(std::move(bytes)), write_timeout_ms_(write_timeout_ms), out_(out) {}
   bool is_readable() const override { return at_ < bytes_.size(); }
   bool is_writable() const override {
+    if (out_) return true;
     pollfd p{fd_, POLLOUT, 0};
     return ::poll(&p, 1, write_timeout_ms_) > 0 && (p.revents & (POLLERR | POLLHUP)) == 0;
   }
@@ -39,6 +40,7 @@ class BufferedStream final : public httplib::Stream {
     return static_cast<ssize_t>(n);
   }
   ssize_t write(const char* ptr, size_t size) override {
+    if (out_) return out_->append(ptr, size), static_cast<ssize_t>(size);
     for (;;) {
       const ssize_t n = ::send(fd_, ptr, size, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n >= 0) return n;
@@ -50,6 +52,7 @@ class BufferedStream final : public httplib::Stream {
   void get_local_ip_and_port(std::string& ip, int& port) const override { address(&::getsockname, ip, port); }
   socket_t socket() const override { return fd_; }
   std::string leftover() const { return bytes_.substr(at_); }
+  std::size_t consumed() const { return at_; }
 
  private:
   void address(int (*get)(int, sockaddr*, socklen_t*), std::string& ip, int& port) const {
@@ -75,6 +78,7 @@ class BufferedStream final : public httplib::Stream {
   std::string bytes_;
   std::size_t at_ = 0;
   int write_timeout_ms_;
+  std::string* out_;
 };
 
 }  // namespace
@@ -99,6 +103,15 @@ void GatedServer::stop_gate() {
 bool GatedServer::process_and_close_socket(socket_t sock) {
   gate_->admit(sock);
   return true;
+}
+
+std::string GatedServer::answer(const std::string& request, std::size_t* read) {
+  std::string out;
+  BufferedStream stream(-1, request, 0, &out);
+  bool closed = false;
+  process_request(stream, true, closed, {});
+  if (read) *read = stream.consumed();
+  return out;
 }
 
 void GatedServer::serve(int fd, std::string bytes) {

@@ -25,6 +25,9 @@ class GatedServer final : public httplib::Server {
   /// After stop(): closes the held connections and joins the workers (once).
   void stop_gate();
   const ConnectionGate& gate() const { return *gate_; }
+  /// The server's answer to one whole request, without a socket (the HTTP fuzz target); sets
+  /// `*read` to the request bytes httplib consumed.
+  std::string answer(const std::string& request, std::size_t* read = nullptr);
 
  private:
   bool process_and_close_socket(socket_t sock) override;  // httplib's accept loop calls it

@@ -98,7 +98,7 @@ std::string without_expect(std::string_view buffer, std::size_t head_bytes) {
 }
 
 std::string error_body(const std::string& key, const std::string& message) {
-  return nlohmann::ordered_json{{"error", message}, {"key", key}}.dump();
+  return nlohmann::ordered_json{{"error", message}, {"key", key}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string error_response(int status, const std::string& key, const std::string& error, std::string_view extra_headers) {

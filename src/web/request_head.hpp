@@ -31,7 +31,8 @@ HeadScan scan_request(std::string_view buffer, std::size_t max_head, std::size_t
 /// `buffer` with the head's `Expect` header lines removed (the gate has answered them).
 std::string without_expect(std::string_view buffer, std::size_t head_bytes);
 
-/// {"error": message, "key": key} as text: the body of every error the server sends.
+/// {"error": message, "key": key} as text: the body of every error the server sends. A message
+/// quoting request bytes that are not UTF-8 gets U+FFFD in their place (JSON is UTF-8 only).
 std::string error_body(const std::string& key, const std::string& message);
 
 /// A complete HTTP/1.1 response with that body and `Connection: close`; `extra_headers` is

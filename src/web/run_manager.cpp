@@ -244,7 +244,7 @@ void RunManager::finish(Run& r, std::string status, nlohmann::ordered_json extra
     r.result = extra;
     --active_;
   }
-  r.stream->close("done", done.dump());
+  r.stream->close("done", done.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));  // messages may quote input
   done_cv_.notify_all();
 }
 

@@ -123,6 +123,8 @@ WebServer::~WebServer() { stop(); }
 
 std::size_t WebServer::gate_held() const { return http_->gate().held(); }
 
+std::string WebServer::answer(const std::string& request, std::size_t* read) { return http_->answer(request, read); }
+
 WebServer::Asset WebServer::asset(const std::string& raw) const {
   if (unsafe(raw)) return {400, error_body("path", "path not allowed: " + raw), "application/json"};
   const std::string path = raw == "/" ? "/index.html" : raw;

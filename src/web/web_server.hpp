@@ -57,6 +57,8 @@ class WebServer {
   const Api& api() const { return *api_; }
   /// Connections waiting in the gate for a whole request (or idle between requests).
   std::size_t gate_held() const;
+  /// The answer to one whole request as bytes, without a socket (the HTTP fuzz target).
+  std::string answer(const std::string& request, std::size_t* read = nullptr);
 
   /// The static file for a decoded URL path: 400 for a path that tries to leave the asset tree,
   /// 404 for none; the content type by extension.
