@@ -114,6 +114,7 @@ ServerOptions gated(int threads, int request_ms, int idle_ms) {
   o.threads = threads;
   o.gate.request_timeout = std::chrono::milliseconds(request_ms);
   o.gate.idle_timeout = std::chrono::milliseconds(idle_ms);
+  o.gate.linger = std::chrono::milliseconds(300);
   return o;
 }
 
@@ -202,6 +203,13 @@ TEST(ConnectionGate, ConnectionAndBodyLimits) {
   EXPECT_NE(got.find(R"("key":"body")"), std::string::npos) << got;
   b.send("POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n");
   EXPECT_NE(b.read("}").find("HTTP/1.1 411 Length Required"), std::string::npos);
+  // A refused body still being sent is read and dropped, so its client gets the answer, not a reset.
+  c.send("POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n");
+  const std::string body(300000, ' ');
+  EXPECT_EQ(::send(c.fd, body.data(), body.size(), MSG_NOSIGNAL), static_cast<ssize_t>(body.size()));
+  const std::string answer = c.read("(read to the end)");
+  EXPECT_EQ(answer.rfind("HTTP/1.1 413", 0), 0u) << answer;
+  EXPECT_TRUE(c.eof) << "closed when the linger ends";
   s.stop();
 }
 

@@ -142,14 +142,13 @@ void ConnectionGate::read_from(int fd) {
   char chunk[16384];
   for (;;) {
     const ssize_t n = ::recv(fd, chunk, sizeof chunk, MSG_DONTWAIT);
-    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return drop(fd, nullptr);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return drop(fd);
     if (n < 0) return;
     Conn& c = conns_.at(fd);
-    if (buffered_ + static_cast<std::size_t>(n) > o_.max_buffered) {
-      const std::string a = error_response(503, "limits.buffered", "the server holds too many request bytes; try again",
-                                           o_.extra_headers);
-      return drop(fd, &a);
-    }
+    if (c.draining) continue;
+    if (buffered_ + static_cast<std::size_t>(n) > o_.max_buffered)
+      return refuse(fd, error_response(503, "limits.buffered", "the server holds too many request bytes; try again",
+                                       o_.extra_headers));
     if (c.idle) {  // the next request's first byte: its clock starts
       c.idle = false;
       c.deadline = Clock::now() + o_.request_timeout;
@@ -157,17 +156,14 @@ void ConnectionGate::read_from(int fd) {
     c.bytes.append(chunk, static_cast<std::size_t>(n));
     buffered_ += static_cast<std::size_t>(n);
     check(fd);
-    if (!conns_.count(fd)) return;  // handed on or refused
+    if (!conns_.count(fd) || conns_.at(fd).draining) return;  // handed on or refused
   }
 }
 
 void ConnectionGate::check(int fd) {
   Conn& c = conns_.at(fd);
   HeadScan s = scan_request(c.bytes, o_.max_head, o_.max_body);
-  if (s.state == HeadScan::State::refused) {
-    const std::string a = error_response(s.status, s.key, s.error, o_.extra_headers);
-    return drop(fd, &a);
-  }
+  if (s.state == HeadScan::State::refused) return refuse(fd, error_response(s.status, s.key, s.error, o_.extra_headers));
   if (s.head_bytes > 0 && s.expect_continue) {  // answered here, so the HTTP layer must not again
     if (s.state == HeadScan::State::need_more && !c.continued) {
       send_all(fd, "HTTP/1.1 100 Continue\r\n\r\n");
@@ -187,12 +183,21 @@ void ConnectionGate::check(int fd) {
   ready_(fd, std::move(bytes));
 }
 
-void ConnectionGate::drop(int fd, const std::string* answer) {
+void ConnectionGate::refuse(int fd, const std::string& answer) {
+  Conn& c = conns_.at(fd);
+  send_all(fd, answer);
+  ::shutdown(fd, SHUT_WR);
+  buffered_ -= c.bytes.size();
+  c.bytes = std::string();
+  c.draining = true;
+  c.deadline = Clock::now() + o_.linger;
+}
+
+void ConnectionGate::drop(int fd) {
   auto it = conns_.find(fd);
   if (it == conns_.end()) return;
   buffered_ -= it->second.bytes.size();
   ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
-  if (answer) send_all(fd, *answer);
   close_socket(fd);
   conns_.erase(it);
   --held_;
@@ -204,14 +209,12 @@ void ConnectionGate::expire(Clock::time_point now) {
     if (c.deadline <= now) late.push_back(fd);
   for (const int fd : late) {
     const Conn& c = conns_.at(fd);
-    if (c.idle || c.bytes.empty()) {
-      drop(fd, nullptr);
-    } else {
-      const std::string a = error_response(
-          408, "request",
-          "the request was not whole within " + std::to_string(o_.request_timeout.count()) + " ms", o_.extra_headers);
-      drop(fd, &a);
-    }
+    if (c.idle || c.bytes.empty() || c.draining)
+      drop(fd);
+    else
+      refuse(fd, error_response(408, "request",
+                                "the request was not whole within " + std::to_string(o_.request_timeout.count()) + " ms",
+                                o_.extra_headers));
   }
 }
 

@@ -13,7 +13,9 @@
 //     to the connection whose bytes would pass it);
 //   - a head of at most `max_head` bytes (431), a body of at most `max_body` (413, refused
 //     from its Content-Length before any of it is read), no chunked request body (411).
-// `extra_headers` ("Name: value\r\n" lines) go into the gate's own answers. Memory: the
+// After such an answer the gate stops writing and reads (and discards) what the client still
+// sends for up to `linger`, so a client that is still sending a refused body reads the answer
+// instead of a reset. `extra_headers` ("Name: value\r\n" lines) go into the gate's own answers. Memory: the
 // buffered bytes plus ~100 B per held connection. Thread-safe: admit/resume from any thread.
 #pragma once
 
@@ -34,6 +36,7 @@ class ConnectionGate {
   struct Options {
     std::chrono::milliseconds request_timeout{10'000};
     std::chrono::milliseconds idle_timeout{5'000};
+    std::chrono::milliseconds linger{2'000};
     std::size_t max_connections = 512;
     std::size_t max_buffered = 64u << 20;
     std::size_t max_head = 16u << 10;
@@ -65,13 +68,15 @@ class ConnectionGate {
     Clock::time_point deadline;
     bool idle = false;       // kept alive, no byte of the next request yet
     bool continued = false;  // "100 Continue" sent for this request
+    bool draining = false;   // answered and shut for writing: what comes is discarded
   };
   void loop();
   void take_inbox();
   void hold(int fd, std::string bytes, bool fresh);
   void read_from(int fd);
   void check(int fd);  // hands, refuses or keeps the connection after its bytes changed
-  void drop(int fd, const std::string* answer);
+  void refuse(int fd, const std::string& answer);  // answers, then drains until `linger` ends
+  void drop(int fd);
   void expire(Clock::time_point now);
   int wait_ms(Clock::time_point now) const;
 
