@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: validate demo test test-sanitize build release deps bench bench-fabric docs golden fuzz-smoke clean
+.PHONY: screenshot validate demo test test-sanitize build release deps bench bench-fabric docs golden fuzz-smoke clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -66,6 +66,11 @@ bench-fabric: release
 # Generated documents (CI fails when they are stale).
 docs: build
 	@./build/dev/rdmasim list --scenario-format > docs/scenario-format.md
+
+# The dashboard's browser test (chromium, playwright-core), keeping its full-page screenshot as docs/dashboard.png.
+screenshot: build
+	@node tests/browser/dashboard_test.mjs ./build/dev/rdmasim build/dev/browser-screenshots
+	@cp build/dev/browser-screenshots/dashboard.png docs/dashboard.png && echo "docs/dashboard.png updated"
 
 # The published measurements (validation/points.toml) through rdmasim: docs/validation.md.
 validate: build

@@ -142,7 +142,17 @@ TEST_F(WebApi, PresetsParseAndRun) {
   const json p = body(r);
   EXPECT_EQ(p.size(), presets().size());
   bool found = false;
-  for (const auto& x : p) found = found || (x["id"] == "incast-pfc" && x["scenario"]["workload"]["pattern"] == "incast");
+  for (const auto& x : p) {
+    found = found || (x["id"] == "incast-pfc" && x["scenario"]["workload"]["pattern"] == "incast");
+    // The ports offered to watch: the preset's own fabric, switch-to-host ports first; none without one.
+    if (x["id"] == "incast-pfc") {
+      EXPECT_EQ(x["ports"].size(), 96u);  // k=4 fat-tree: 48 cables, both directions
+      EXPECT_EQ(x["ports"][0], "edge0.0->h0");
+      EXPECT_EQ(x["ports"][16], "agg0.0->core0");  // then the others, cable by cable
+    }
+    if (x["id"] == "pfc-deadlock") EXPECT_EQ(x["ports"][1], "sw1->h1");
+    if (x["id"] == "tcp-baseline") EXPECT_EQ(x["ports"].size(), 0u);
+  }
   EXPECT_TRUE(found);
   const json j = finished(start("", "?preset=incast-pfc&ports=edge0.0-%3Eh0"));
   EXPECT_EQ(j["status"], "done");

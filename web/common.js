@@ -26,6 +26,12 @@ const RD = {
     b.hidden = false;
     b.textContent = msg;
   },
+  // A view calls this when its action succeeds: an earlier error no longer stands.
+  clearError() {
+    const b = document.getElementById('banner');
+    b.hidden = true;
+    b.textContent = '';
+  },
   presets: [],
   async loadPresets() {
     if (!RD.presets.length) RD.presets = await RD.api('/api/presets');

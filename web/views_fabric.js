@@ -67,7 +67,15 @@
     }
     $('fab-from').value = topo.from_name;
     $('fab-to').value = topo.to_name;
+    RD.clearError();
     drawTopology();
+    if (!keepPair) for (const r of ['ecmp', 'spray']) {  // the heat maps belonged to the old k
+      RD.chart(`fab-${r}`).clear();
+      const sum = $(`fab-${r}-sum`);
+      sum.textContent = '';
+      delete sum.dataset.run;
+      delete sum.dataset.aggregate;
+    }
   }
 
   function drawHeat(id, util, label) {
@@ -83,8 +91,11 @@
         workload: { pattern: 'permutation', size: '64KiB', iters: 20, tx_depth: 8 },
         network: { topology: 'fat-tree', k, routing } };
       if (routing === 'spray') scenario.params = { rc: { ooo_placement: true } };
-      return RD.startRun(scenario, { onSample: (s) => s.utilisation && drawHeat(`fab-${routing}`, s.utilisation, `live, t = ${s.t_us.toFixed(1)} µs`) })
+      let latest = null;  // redrawn once a frame, not once a sample
+      const draw = () => { if (latest) drawHeat(`fab-${routing}`, latest.utilisation, `live, t = ${latest.t_us.toFixed(1)} µs`); latest = null; };
+      return RD.startRun(scenario, { onSample: (s) => { if (!s.utilisation) return; if (!latest) requestAnimationFrame(draw); latest = s; } })
         .then((run) => {
+          latest = null;
           const util = run.ports.map((p) => p.utilisation);
           drawHeat(`fab-${routing}`, util, 'utilisation over the run');
           const sum = $(`fab-${routing}-sum`);
@@ -94,7 +105,9 @@
           return run;
         });
     });
-    return Promise.all(runs);
+    const done = await Promise.all(runs);
+    RD.clearError();
+    return done;
   }
 
   $('fab-k').onchange = () => loadTopology(false).catch((e) => RD.error(e.message));

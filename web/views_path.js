@@ -33,6 +33,7 @@
 
   async function loadLatency() {
     demo = await RD.api('/api/demo?size=' + document.getElementById('lat-size').value);
+    RD.clearError();
     const box = document.getElementById('lat-steps');
     box.innerHTML = '';
     demo.steps.forEach((s, i) => {
@@ -64,13 +65,16 @@
     }
   }
 
-  function animate() {  // the dot crosses each path in its simulated time (1 µs = 60 ms)
-    document.querySelectorAll('#gpu-paths .path').forEach((p) => {
-      const dot = p.querySelector('.dot');
-      const ms = Math.min(8000, 60 * Number(p.dataset.total));
-      dot.animate([{ left: '0%' }, { left: `${100 * Number(p.dataset.total) / Math.max(...[...document.querySelectorAll('#gpu-paths .path')].map((x) => Number(x.dataset.total)))}%` }],
-        { duration: ms, fill: 'forwards' });
-    });
+  // One time scale for every dot: the slowest path takes 8 s, the others their share of it, so
+  // the dots race as the messages would.
+  function animate() {
+    const paths = [...document.querySelectorAll('#gpu-paths .path')];
+    const longest = Math.max(...paths.map((x) => Number(x.dataset.total)));
+    for (const p of paths) {
+      const share = Number(p.dataset.total) / longest;
+      p.dataset.animMs = Math.round(8000 * share);
+      p.querySelector('.dot').animate([{ left: '0%' }, { left: `${100 * share}%` }], { duration: 8000 * share, fill: 'forwards' });
+    }
   }
 
   let pathRequest = 0;  // only the latest request draws (responses may arrive out of order)
@@ -81,6 +85,7 @@
     const mine = ++pathRequest;
     const data = await RD.api(`/api/path?size=${v('gpu-size')}&mem=${v('gpu-mem')}` + (gpu ? `&pcie_topology=${v('gpu-topo')}` : ''));
     if (mine !== pathRequest) return;
+    RD.clearError();
     drawPaths(data);
     const fig = document.getElementById('gpu-figure');
     if (gpu) {

@@ -20,8 +20,21 @@
     lineChart('live-pfc', 'PFC pause frames sent', 'frames', ['per slice']);
   }
 
+  // The watch port is one of the preset's own fabric ports (none without a switched network).
+  function offerPorts() {
+    const p = RD.presets.find((x) => x.id === $('live-preset').value), sel = $('live-port');
+    sel.innerHTML = '';
+    sel.appendChild(RD.el('option', { value: '' }, p && p.ports.length ? '(none)' : '(no switched network)'));
+    for (const name of (p ? p.ports : [])) sel.appendChild(RD.el('option', { value: name }, name));
+    sel.value = p && p.ports.length ? p.ports[0] : '';
+    sel.disabled = !(p && p.ports.length);
+  }
+
   async function startLive() {
-    const id = $('live-preset').value, port = $('live-port').value.trim();
+    const id = $('live-preset').value, port = $('live-port').value;
+    const st = $('live-status');
+    st.textContent = 'starting…';
+    for (const k of ['samples', 'status', 'run', 'messages']) delete st.dataset[k];
     resetLive();
     const data = { tput: [], p50: [], p99: [], q: [], wq: [], pfc: [] };
     let n = 0, pending = false;
@@ -32,7 +45,6 @@
       RD.chart('live-queue').setOption({ series: [{ data: data.q }, { data: data.wq }] });
       RD.chart('live-pfc').setOption({ series: [{ data: data.pfc }] });
       $('live-status').textContent = `running: ${n} samples received`;
-      $('live-status').dataset.samples = n;
     };
     $('live-cancel').disabled = false;
     const query = RD.presetRun(id) + (port ? `&ports=${encodeURIComponent(port)}` : '');
@@ -49,23 +61,34 @@
       flush();
       if (run.last_message_us > 0) for (const id of ['live-tput', 'live-lat', 'live-queue', 'live-pfc'])  // timers may outlive the traffic
         RD.chart(id).setOption({ xAxis: { max: Math.ceil(run.last_message_us * 1.05) } });
-      const st = $('live-status');
+      RD.clearError();
       st.textContent = `${run.status}: ${n} samples received, ${run.messages ?? 0} messages, ${(run.sim_time_us ?? 0).toFixed(1)} µs simulated` +
         (run.error ? ` — ${run.error}` : '') + (run.last_message_us > 0 ? ` (last completion at ${run.last_message_us.toFixed(1)} µs)` : '');
       Object.assign(st.dataset, { samples: n, status: run.status, run: run.id, messages: run.messages ?? 0 });
+    } catch (e) {
+      st.textContent = `failed: ${e.message}`;
+      st.dataset.status = 'error';
+      throw e;
     } finally {
       $('live-cancel').disabled = true;
     }
   }
 
+  // Throughput-like metrics are better higher; times, drops and pauses better lower.
+  const higherIsBetter = (m) => /(_Gbps|_Mpps|_MBps|share_of_ideal|goodput|efficiency)$/.test(m);
+
   function pickers(presets) {
     const box = $('cmp-picks');
     const add = (value) => {
       if (box.children.length >= 4) return;
+      const wrap = RD.el('span', { class: 'cmp-scheme' });
       const s = RD.el('select', { class: 'cmp-pick' });
       for (const p of presets) s.appendChild(RD.el('option', { value: p.id }, `${p.id} (${p.command})`));
       s.value = value;
-      box.appendChild(s);
+      const x = RD.el('button', { class: 'cmp-remove', title: 'remove this scheme' }, '×');
+      x.onclick = () => { if (box.children.length > 2) wrap.remove(); };
+      wrap.append(s, x);
+      box.appendChild(wrap);
     };
     add('tcp-baseline');
     add('kernel-bypass-off');
@@ -81,6 +104,14 @@
     const names = Object.keys(runs[0].metrics).filter((m) => runs.every((r) => m in r.metrics) && runs.some((r) => r.metrics[m] !== 0));
     const t = $('cmp-table');
     t.innerHTML = '';
+    RD.clearError();
+    if (!names.length) {
+      RD.chart('cmp-chart').clear();
+      $('cmp-status').textContent = `these schemes share no metric (${[...new Set(runs.map((r) => r.command))].join(' vs ')}): ` +
+        'compare schemes of one kind';
+      $('cmp-status').dataset.done = 0;
+      return;
+    }
     const head = RD.el('tr');
     head.appendChild(RD.el('th', {}, 'metric'));
     ids.forEach((id, i) => head.appendChild(RD.el('th', { 'data-run': runs[i].id }, id)));
@@ -91,7 +122,8 @@
       runs.forEach((r, i) => {
         const v = r.metrics[m], first = runs[0].metrics[m];
         const delta = i > 0 && first !== 0 ? ` (${v >= first ? '+' : ''}${(100 * (v - first) / Math.abs(first)).toFixed(1)}%)` : '';
-        const td = RD.el('td', { 'data-value': v, class: delta ? (v < first ? 'neg' : 'pos') : '' }, v.toFixed(3) + delta);
+        const better = higherIsBetter(m) ? v > first : v < first;
+        const td = RD.el('td', { 'data-value': v, class: delta && v !== first ? (better ? 'better' : 'worse') : '' }, v.toFixed(3) + delta);
         tr.appendChild(td);
       });
       t.appendChild(tr);
@@ -110,7 +142,8 @@
     const sel = $('live-preset');
     for (const p of presets.filter((x) => x.command === 'bw')) sel.appendChild(RD.el('option', { value: p.id }, `${p.id}: ${p.name}`));
     sel.value = 'incast-pfc';
-    $('live-port').value = 'edge0.0->h0';
+    sel.onchange = offerPorts;
+    offerPorts();
     resetLive();
     pickers(presets);
   }).catch((e) => RD.error(e.message));

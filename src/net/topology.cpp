@@ -47,6 +47,18 @@ int Topology::find_host(std::string_view n) const {
   return v < host_count() ? v : -1;
 }
 
+std::vector<std::string> Topology::egress_port_names() const {
+  std::vector<std::string> names;
+  names.reserve(2 * cables_.size());
+  for (const Cable& k : cables_) {
+    const std::string& a = nodes_[static_cast<std::size_t>(k.a)].name;
+    const std::string& b = nodes_[static_cast<std::size_t>(k.b)].name;
+    names.push_back(a + "->" + b);
+    names.push_back(b + "->" + a);
+  }
+  return names;
+}
+
 std::string Topology::port_name(std::string_view server, int nic, int plane, int planes) {
   std::string s(server);
   s += ".nic";

@@ -66,7 +66,7 @@ void Api::install(httplib::Server& s) {
           nlohmann::ordered_json a = nlohmann::ordered_json::array();
           for (const Preset& p : presets())
             a.push_back({{"id", p.id}, {"name", p.name}, {"description", p.description}, {"command", p.command},
-                         {"scenario", p.scenario}});
+                         {"scenario", p.scenario}, {"ports", p.ports}});
           send_json(res, 200, a);
         }));
   s.Get("/api/components", guarded([](const httplib::Request&, httplib::Response& res) {

@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include "config/scenario.hpp"
+#include "model/path.hpp"
 #include "web/embedded_files.hpp"
 
 namespace rdmasim::web {
@@ -36,6 +37,18 @@ const std::vector<Preset>& presets() {
       p.description = s.description;
       p.scenario = toml_to_json(text, p.id + ".toml");
       p.command = p.scenario.value("command", "");
+      const LatConfig c = config::scenario_config(s);
+      if (c.topology == LatTopology::fabric) {
+        const auto topo = FabricNetwork::make_topology(c);
+        std::vector<std::string> to_host, rest;
+        for (std::string& name : topo->egress_port_names()) {
+          const std::string to = name.substr(name.find("->") + 2);
+          const bool host = topo->find_host(to) >= 0 && topo->find_host(name.substr(0, name.find("->"))) < 0;
+          (host ? to_host : rest).push_back(std::move(name));
+        }
+        p.ports = std::move(to_host);
+        p.ports.insert(p.ports.end(), rest.begin(), rest.end());
+      }
       v.push_back(std::move(p));
     }
     return v;

@@ -14,6 +14,9 @@ struct Preset {
   std::string id;            // file stem: "incast-pfc"
   std::string name, description, command;
   nlohmann::ordered_json scenario;  // the TOML file as JSON
+  /// A switched network's egress ports ("edge0.0->h0"), switch-to-host ones first; empty
+  /// without a fabric. The live view offers them to watch.
+  std::vector<std::string> ports;
 };
 
 const std::vector<Preset>& presets();

@@ -106,12 +106,7 @@ std::string RunManager::submit(RunRequest req) {
       throw ApiError(422, topology_key(c.fabric.topology),
                      topology_key(c.fabric.topology) + ": the topology has " + std::to_string(hosts) +
                          " hosts (limit " + std::to_string(limits_.max_hosts) + ")");
-    std::vector<std::string> names;
-    for (std::size_t cab = 0; cab < topo->cables().size(); ++cab) {
-      const Cable& k = topo->cables()[cab];
-      names.push_back(topo->nodes()[static_cast<std::size_t>(k.a)].name + "->" + topo->nodes()[static_cast<std::size_t>(k.b)].name);
-      names.push_back(topo->nodes()[static_cast<std::size_t>(k.b)].name + "->" + topo->nodes()[static_cast<std::size_t>(k.a)].name);
-    }
+    const std::vector<std::string> names = topo->egress_port_names();
     for (const std::string& w : req.watch)
       if (std::find(names.begin(), names.end(), w) == names.end())
         throw ApiError(400, "ports", "ports: the topology has no port \"" + w + "\" (names like \"" + names.back() + "\")");

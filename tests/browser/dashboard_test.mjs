@@ -102,6 +102,10 @@ try {
   await page.selectOption('#gpu-mem', 'gpu');
   await page.waitForFunction(() => document.querySelectorAll('#gpu-paths .path').length === 3);
   await page.click('#gpu-play');
+  // One time scale: the slowest dot takes 8 s, each other its path's share of it.
+  const anim = await page.locator('#gpu-paths .path').evaluateAll((ps) => ps.map((p) => [Number(p.dataset.total), Number(p.dataset.animMs)]));
+  const slowest = Math.max(...anim.map((a) => a[0]));
+  for (const [t, ms] of anim) assert.equal(ms, Math.round(8000 * t / slowest), `dot time of a ${t} us path`);
   await page.locator('#gpu').screenshot({ path: path.join(outDir, 'view2-path.png') });
 
   // 3. Fat-tree: pick a host pair, its equal-cost paths are highlighted; ECMP vs spray heat.
@@ -116,6 +120,23 @@ try {
   const fab = await option('fab-chart');
   const lit = fab.series[0].links.filter((l) => l.onpath).map((l) => [l.source, l.target].sort().join('|'));
   assert.deepEqual(new Set(lit), links);
+  // The k=8 run: heat maps redrawn at most once a frame; the longest gap between frames is measured.
+  await page.selectOption('#fab-k', '8');
+  await page.waitForFunction(() => RD.charts['fab-chart'].getOption().title[0].text.startsWith('h0 → h127'));
+  await page.evaluate(() => { window.gaps = []; let last = performance.now(); const tick = (t) => { window.gaps.push(t - last); last = t; if (!window.stopGaps) requestAnimationFrame(tick); }; requestAnimationFrame(tick); });
+  await page.click('#fab-run');
+  await page.waitForFunction(() => document.getElementById('fab-ecmp-sum').dataset.run && document.getElementById('fab-spray-sum').dataset.run,
+    null, { timeout: 120000 });
+  const longestFrame = await page.evaluate(() => { window.stopGaps = true; return Math.max(...window.gaps); });
+  console.log(`view 3: k=8 ECMP and spray runs, longest frame ${longestFrame.toFixed(0)} ms`);
+  assert.ok(longestFrame < 250, `longest frame ${longestFrame} ms during the k=8 run`);
+  // Changing k clears the old k's heat maps.
+  await page.selectOption('#fab-k', '4');
+  await page.waitForFunction(() => RD.charts['fab-chart'].getOption().title[0].text.startsWith('h0 → h15'));
+  assert.equal(await page.getAttribute('#fab-ecmp-sum', 'data-run'), null);
+  assert.equal(((await option('fab-ecmp')).series || []).length, 0, 'heat map cleared with k');
+  await page.selectOption('#fab-to', 'h5');
+  await page.waitForFunction(() => RD.charts['fab-chart'].getOption().title[0].text.startsWith('h0 → h5'));
   await page.click('#fab-run');
   await page.waitForFunction(() => document.getElementById('fab-ecmp-sum').dataset.run && document.getElementById('fab-spray-sum').dataset.run,
     null, { timeout: 60000 });
@@ -128,12 +149,38 @@ try {
   }
   await page.locator('#fabric').screenshot({ path: path.join(outDir, 'view3-fabric.png') });
 
-  // 4. Live curves: a run's samples arrive while it runs.
+  // 4. Live curves: every listed scenario runs, watching one of its own ports (if it has any).
+  const presets = await api('/api/presets');
+  const listed = await page.locator('#live-preset option').evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(listed.length >= 10, `${listed.length} live scenarios`);
+  for (const id of listed) {
+    if (id === 'incast-pfc') continue;  // checked in full below
+    await page.selectOption('#live-preset', id);
+    const ports = await page.locator('#live-port option').evaluateAll((os) => os.map((o) => o.value).filter((v) => v));
+    assert.deepEqual(ports, presets.find((p) => p.id === id).ports, `${id}: the ports offered`);
+    await page.click('#live-start');
+    await page.waitForFunction(() => document.getElementById('live-status').dataset.status, null, { timeout: 60000 });
+    assert.equal(await page.getAttribute('#live-status', 'data-status'), 'done', `${id}: ${await page.locator('#live-status').textContent()}`);
+  }
+  console.log(`view 4: ${listed.length} scenarios ran live, each watching a port of its own topology`);
+  // A failed start says so in the status line (no numbers of the run before) and the banner;
+  // the next success clears the banner.
+  await page.route('**/api/runs?*', (r) => r.fulfill({ status: 429, contentType: 'application/json',
+    body: JSON.stringify({ error: 'limits.runs: 8 runs are active (the limit)', key: 'limits.runs' }) }));
+  await page.click('#live-start');
+  await page.waitForFunction(() => document.getElementById('live-status').dataset.status === 'error');
+  assert.match(await page.locator('#live-status').textContent(), /^failed: 429/);
+  assert.equal(await page.getAttribute('#live-status', 'data-samples'), null);
+  assert.equal(await page.locator('#banner').isVisible(), true);
+  await page.unroute('**/api/runs?*');
+  await page.selectOption('#live-preset', 'incast-pfc');
+  assert.equal(await page.inputValue('#live-port'), 'edge0.0->h0');
   await page.click('#live-start');
   await page.waitForFunction(() => document.getElementById('live-status').dataset.status, null, { timeout: 60000 });
   const st = await page.locator('#live-status').evaluate((e) => ({ ...e.dataset }));
   assert.equal(st.status, 'done');
   const liveRun = await api('/api/runs/' + st.run);
+  assert.equal(await page.locator('#banner').isVisible(), false, 'the error banner clears on the next success');
   assert.ok(Number(st.samples) >= 10, `samples ${st.samples}`);
   assert.ok(Number(st.samples) <= liveRun.samples);
   assert.equal(Number(st.messages), liveRun.messages);
@@ -156,11 +203,44 @@ try {
   for (const r of rows) r.v.forEach((v, i) => near(v, runs[i].metrics[r.m], `compare ${r.m}`));
   const tavg = rows.find((r) => r.m === 't_avg_us');
   console.log(`view 5: t_avg ${tavg.v.map((x) => x.toFixed(3)).join(' us vs ')} us`);
+  // Coloured by each metric's direction: a lower time is better, a higher rate is.
+  const cls = await page.locator('#cmp-table tr[data-metric="t_avg_us"] td[data-value]').nth(1).getAttribute('class');
+  assert.equal(cls, tavg.v[1] < tavg.v[0] ? 'better' : 'worse');
+  const rate = rows.find((r) => r.m.endsWith('_Gbps') && r.v[0] !== r.v[1]);
+  if (rate) assert.equal(await page.locator(`#cmp-table tr[data-metric="${rate.m}"] td[data-value]`).nth(1).getAttribute('class'),
+    rate.v[1] > rate.v[0] ? 'better' : 'worse');
+  // Schemes can be removed (down to two); schemes that share no metric say so.
+  await page.click('#cmp-add');
+  assert.equal(await page.locator('.cmp-pick').count(), 3);
+  await page.locator('.cmp-remove').nth(2).click();
+  assert.equal(await page.locator('.cmp-pick').count(), 2);
+  await page.locator('.cmp-remove').nth(1).click();
+  assert.equal(await page.locator('.cmp-pick').count(), 2, 'two schemes stay');
+  await page.locator('.cmp-pick').nth(1).selectOption('loss-cliff');
+  await page.click('#cmp-run');
+  await page.waitForFunction(() => document.getElementById('cmp-status').dataset.done === '0', null, { timeout: 60000 });
+  assert.match(await page.locator('#cmp-status').textContent(), /share no metric \(lat vs bw\)/);
+  assert.equal(await page.locator('#cmp-table tr').count(), 0);
   await page.locator('#compare').screenshot({ path: path.join(outDir, 'view5-compare.png') });
 
+  // Nav links land each heading below the sticky header.
+  for (const id of ['latency', 'gpu', 'fabric', 'live', 'compare']) {
+    await page.click(`nav a[href="#${id}"]`);
+    await page.waitForTimeout(100);
+    const [head, h2] = await page.evaluate((i) => [document.querySelector('header').getBoundingClientRect().bottom,
+      document.querySelector(`#${i} h2`).getBoundingClientRect().top], id);
+    assert.ok(h2 >= head, `#${id}: heading at ${h2} px under the header's ${head} px`);
+  }
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(outDir, 'dashboard.png'), fullPage: true });
-  assert.deepEqual(errors, [], 'console errors');
+  // A phone's width: no sideways scroll.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const [sw, cw] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(sw <= cw, `at 390 px the page is ${sw} px wide`);
+  await page.screenshot({ path: path.join(outDir, 'dashboard-390.png'), fullPage: true });
+  // The one failed request the test provoked (the 429 it routed) is the only console error allowed.
+  assert.deepEqual(errors.filter((e) => !e.includes('status of 429')), [], 'console errors');
   console.log(`browser test passed; screenshots in ${outDir}`);
 } catch (e) {
   failed = true;
