@@ -53,6 +53,16 @@
       `${(p.one_way_ps / 1e6).toFixed(3)} µs one way unloaded`;
     $('fab-hops').dataset.paths = topo.paths.length;
     $('fab-hops').dataset.links = p.links;
+    // Every host pair's shortest path length (links), and the bisection bandwidth.
+    const hops = Object.keys(topo.hop_histogram).map(Number).sort((a, b) => a - b);
+    RD.chart('fab-hist').setOption({
+      title: { text: `host pairs by links on their shortest path (k = ${$('fab-k').value})`, textStyle: { fontSize: 12 } },
+      tooltip: { trigger: 'axis' }, grid: { left: 60, right: 16, top: 34, bottom: 28 }, animation: false,
+      xAxis: { type: 'category', name: 'links', data: hops.map(String) }, yAxis: { type: 'value', name: 'pairs' },
+      series: [{ type: 'bar', data: hops.map((h) => topo.hop_histogram[h]), itemStyle: { color: '#4e79a7' } }],
+    }, true);
+    $('fab-bisection').textContent = `${(topo.bisection_bps / 1e12).toFixed(2)} Tb/s (${topo.hosts} hosts)`;
+    $('fab-bisection').dataset.bps = topo.bisection_bps;
   }
 
   async function loadTopology(keepPair) {

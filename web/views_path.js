@@ -29,6 +29,39 @@
     if (shown === demo.steps.length)
       ol.appendChild(RD.el('li', { class: 'total' }, `latency cut ${RD.fmt(demo.latency_cut_pct, 1)}%, zero-copy share ${RD.fmt(demo.zero_copy_share_pct, 1)}%`));
     document.querySelectorAll('#lat-steps button').forEach((b, i) => b.classList.toggle('on', i < shown));
+    drawFour(demo.steps[shown - 1]);
+    RD.chart('lat-chart').resize();  // the list beside it may have changed width
+  }
+
+  // The textbook split L = L_queue + S/B + D/v + L_process, with L_process in its categories.
+  const FOUR = ['queue', 'transmit', 'propagate'];
+  function drawFour(step) {
+    const led = step.ledger_us;
+    const proc = Object.keys(led).filter((c) => !FOUR.includes(c) && led[c] > 0);
+    const process = proc.reduce((a, c) => a + led[c], 0);
+    const inner = FOUR.map((c) => ({ name: c, value: +led[c].toFixed(4), itemStyle: { color: COLORS[c] } }))
+      .concat([{ name: 'process', value: +process.toFixed(4), itemStyle: { color: '#2e3440' } }]);
+    const outer = FOUR.map((c) => ({ name: c, value: +led[c].toFixed(4), itemStyle: { color: COLORS[c] } }))
+      .concat(proc.map((c) => ({ name: c, value: +led[c].toFixed(4), itemStyle: { color: COLORS[c] } })));
+    RD.chart('lat-four').setOption({
+      animation: false,
+      title: { text: `${step.name}: ${RD.fmt(step.t_avg_us)} µs`, left: 'center', textStyle: { fontSize: 12 } },
+      tooltip: { formatter: (p) => `${p.name}: ${RD.fmt(p.value, 4)} µs (${p.percent}%)` },
+      series: [{ name: 'components', type: 'pie', radius: [0, '38%'], label: { position: 'inner', fontSize: 10 }, data: inner },
+        { name: 'categories', type: 'pie', radius: ['48%', '68%'], label: { fontSize: 10 }, data: outer }],
+    }, true);
+    const t = document.getElementById('lat-four-table');
+    t.innerHTML = '';
+    const total = FOUR.reduce((a, c) => a + led[c], 0) + process;
+    const row = (name, v, cls) => {
+      const tr = RD.el('tr', { 'data-component': name, class: cls || '' });
+      tr.append(RD.el('td', {}, name), RD.el('td', { 'data-us': v }, RD.fmt(v, 4) + ' µs'),
+        RD.el('td', {}, total > 0 ? RD.fmt(100 * v / total, 1) + '%' : '–'));
+      t.appendChild(tr);
+    };
+    for (const c of FOUR) row(c, led[c]);
+    row('process', process);
+    for (const c of proc) row(c, led[c], 'sub');
   }
 
   async function loadLatency() {
@@ -44,8 +77,8 @@
     drawLatency();
   }
 
-  function drawPaths(data) {
-    const root = document.getElementById('gpu-paths');
+  function drawPaths(data, rootId = 'gpu-paths', ends = false) {
+    const root = document.getElementById(rootId);
     root.innerHTML = '';
     const longest = Math.max(...data.paths.map((p) => p.one_way_us));
     for (const p of data.paths) {
@@ -60,6 +93,7 @@
         segs.appendChild(e);
       }
       segs.appendChild(RD.el('div', { class: 'dot' }));
+      if (ends) div.appendChild(RD.el('div', { class: 'endpoint' }, 'sender\'s application buffer → … → receiver\'s application buffer'));
       div.appendChild(segs);
       root.appendChild(div);
     }
@@ -67,14 +101,35 @@
 
   // One time scale for every dot: the slowest path takes 8 s, the others their share of it, so
   // the dots race as the messages would.
-  function animate() {
-    const paths = [...document.querySelectorAll('#gpu-paths .path')];
+  // The segment the dot is in is marked "now" while it moves.
+  function animate(rootId = 'gpu-paths') {
+    const paths = [...document.querySelectorAll(`#${rootId} .path`)];
     const longest = Math.max(...paths.map((x) => Number(x.dataset.total)));
     for (const p of paths) {
       const share = Number(p.dataset.total) / longest;
       p.dataset.animMs = Math.round(8000 * share);
-      p.querySelector('.dot').animate([{ left: '0%' }, { left: `${100 * share}%` }], { duration: 8000 * share, fill: 'forwards' });
+      const a = p.querySelector('.dot').animate([{ left: '0%' }, { left: `${100 * share}%` }], { duration: 8000 * share, fill: 'forwards' });
+      const segs = [...p.querySelectorAll('.seg')];
+      const mark = () => {
+        const us = (Number(a.currentTime) / 8000) * longest;  // simulated µs reached
+        let at = 0;
+        segs.forEach((s) => { const u = Number(s.dataset.us); s.classList.toggle('now', us >= at && us < at + u && a.playState === 'running'); at += u; });
+        if (a.playState === 'running') requestAnimationFrame(mark);
+      };
+      requestAnimationFrame(mark);
     }
+  }
+
+  let pipeRequest = 0;
+  async function loadPipeline() {
+    const mine = ++pipeRequest;
+    const data = await RD.api('/api/pipeline?size=' + document.getElementById('pipe-size').value);
+    if (mine !== pipeRequest) return;
+    RD.clearError();
+    drawPaths(data, 'pipe-paths', true);
+    const [tcp, rdma] = data.paths.map((p) => p.one_way_us);
+    document.getElementById('pipe-figure').textContent =
+      `RDMA ${RD.fmt(rdma)} µs vs kernel TCP ${RD.fmt(tcp)} µs one way (${RD.fmt(tcp / rdma, 1)}× faster)`;
   }
 
   let pathRequest = 0;  // only the latest request draws (responses may arrive out of order)
@@ -101,6 +156,8 @@
   document.getElementById('lat-size').onchange = () => loadLatency().catch((e) => RD.error(e.message));
   for (const id of ['gpu-size', 'gpu-mem', 'gpu-topo'])
     document.getElementById(id).onchange = () => loadPaths().catch((e) => RD.error(e.message));
-  document.getElementById('gpu-play').onclick = animate;
-  RD.ready = Promise.all([loadLatency(), loadPaths()]).catch((e) => RD.error(e.message));
+  document.getElementById('gpu-play').onclick = () => animate('gpu-paths');
+  document.getElementById('pipe-play').onclick = () => animate('pipe-paths');
+  document.getElementById('pipe-size').onchange = () => loadPipeline().catch((e) => RD.error(e.message));
+  RD.ready = Promise.all([loadLatency(), loadPaths(), loadPipeline()]).catch((e) => RD.error(e.message));
 })();

@@ -31,6 +31,10 @@ struct DemoResult {
   std::vector<DemoSizeRow> by_size;  // the same steps at larger messages (where copies matter)
 };
 
+/// The four steps' configurations, in order (TCP, + kernel bypass, + zero copy, full RDMA),
+/// from `base`'s profile, size, iterations, link layer, MTU and seed.
+std::vector<LatConfig> demo_step_configs(const LatConfig& base);
+
 /// `base` supplies profile, size, iterations, link layer, MTU and seed. `sweep_sizes` are run
 /// with min(iters, 200) iterations for the by-size table.
 DemoResult run_demo(const LatConfig& base, const std::vector<std::int64_t>& sweep_sizes = {4096, 65536, 1 << 20});

@@ -184,6 +184,9 @@ void Api::install(httplib::Server& s) {
   s.Get("/api/path", guarded([](const httplib::Request& req, httplib::Response& res) {
           send_json(res, 200, path_view(Query(req.params.begin(), req.params.end())));
         }));
+  s.Get("/api/pipeline", guarded([](const httplib::Request& req, httplib::Response& res) {
+          send_json(res, 200, pipeline_view(Query(req.params.begin(), req.params.end())));
+        }));
   s.Get("/api/topology", guarded([](const httplib::Request& req, httplib::Response& res) {
           send_json(res, 200, topology_view(Query(req.params.begin(), req.params.end())));
         }));

@@ -62,6 +62,7 @@ nlohmann::ordered_json segments(const BudgetResult& b) {
     if (second_side && comp == "verbs" && s.label.find("post_send") != std::string::npos) break;
     if (side == "B" && comp == "copy" && s.label.find("to_bounce") != std::string::npos) break;
     if (side == "B" && comp == "gpu" && s.label.find("d2h") != std::string::npos) break;  // the reply's staging
+    if (s.label == "B.kernel.send") break;  // kernel TCP: the reply's send()
     const std::string key = side + "." + comp;
     if (key != last_key) {
       a.push_back({{"side", side}, {"component", comp}, {"category", std::string(category_name(s.cat))}, {"us", 0.0},
@@ -187,6 +188,17 @@ nlohmann::ordered_json path_view(const Query& q) {
   }
   out["paths"] = std::move(paths);
   return out;
+}
+
+nlohmann::ordered_json pipeline_view(const Query& q) {
+  LatConfig base;
+  base.profile = profile_param(q);
+  base.size = Bytes(int_param(q, "size", 4096, 1, 1 << 23));
+  const std::vector<LatConfig> steps = demo_step_configs(base);
+  nlohmann::ordered_json paths = nlohmann::ordered_json::array();
+  paths.push_back(path_entry(steps.front(), "kernel TCP: send() and recv(), copies, kernel stacks, interrupt, wake-up"));
+  paths.push_back(path_entry(steps.back(), "RDMA: verbs from user space, zero copy, completion by polling"));
+  return {{"size", base.size.count()}, {"profile", text_param(q, "profile", "default")}, {"paths", std::move(paths)}};
 }
 
 nlohmann::ordered_json topology_view(const Query& q) {

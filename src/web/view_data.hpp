@@ -31,6 +31,10 @@ nlohmann::ordered_json demo_view(const DemoParams& p);
 /// path and the chunk-pipelined staged path (mem=gpu), or of the zero-copy and bounce-buffer
 /// host paths (mem=host).
 nlohmann::ordered_json path_view(const Query& q);
+/// profile, size: the processing pipeline of one message, one way, stage by stage from the
+/// closed-form budget, for the demo's first step (kernel TCP) and its last (full RDMA): the
+/// same segments as path_view.
+nlohmann::ordered_json pipeline_view(const Query& q);
 /// topology (fat-tree | leaf-spine | single-switch), k, hosts, leaves, spines, hosts_per_leaf,
 /// from, to: nodes, links (with their two port names), the pair's paths, the hop histogram.
 nlohmann::ordered_json topology_view(const Query& q);

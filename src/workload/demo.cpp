@@ -43,6 +43,8 @@ double share(double tcp, double rdma, double no_zc) { return (no_zc - rdma) / (t
 
 }  // namespace
 
+std::vector<LatConfig> demo_step_configs(const LatConfig& base) { return step_configs(base).steps; }
+
 DemoResult run_demo(const LatConfig& base, const std::vector<std::int64_t>& sweep_sizes) {
   static const char* kNames[] = {"TCP", "+ kernel bypass", "+ zero copy", "full RDMA"};
   static const char* kChanges[] = {"kernel TCP: syscalls, copies, kernel stacks, interrupt, wake-up",

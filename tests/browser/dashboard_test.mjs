@@ -73,8 +73,39 @@ try {
     const text = await page.locator(`#lat-savings li[data-step="${i}"]`).textContent();
     assert.ok(text.includes(`saves ${demo.steps[i].saves_us.toFixed(3)} µs`), text);
   }
+  // The four components of the step shown (the last): process is everything but queue, transmit, propagate.
+  const last = demo.steps[demo.steps.length - 1].ledger_us;
+  const four = Object.fromEntries(await page.locator('#lat-four-table tr[data-component]').evaluateAll((trs) =>
+    trs.map((tr) => [tr.dataset.component, Number(tr.querySelector('td[data-us]').dataset.us)])));
+  const process = Object.entries(last).filter(([c]) => !['queue', 'transmit', 'propagate'].includes(c)).reduce((a, [, v]) => a + v, 0);
+  for (const c of ['queue', 'transmit', 'propagate']) near(four[c], last[c], `four components: ${c}`);
+  near(four.process, process, 'four components: process');
+  for (const [c, v] of Object.entries(last)) if (v > 0 && !['queue', 'transmit', 'propagate'].includes(c)) near(four[c], v, `process: ${c}`);
+  const inner = (await option('lat-four')).series[0].data.map((d) => d.name);
+  assert.deepEqual(inner, ['queue', 'transmit', 'propagate', 'process']);
+  await page.click('#lat-steps button[data-step="0"]');
+  assert.match((await option('lat-four')).title[0].text, new RegExp(`^${demo.steps[0].name}:`));
+  await page.click(`#lat-steps button[data-step="${demo.steps.length - 1}"]`);
   console.log(`view 1: ${demo.steps.map((s) => `${s.name} ${s.t_avg_us.toFixed(3)} us`).join(', ')}`);
   await page.locator('#latency').screenshot({ path: path.join(outDir, 'view1-latency.png') });
+
+  // 1b. Processing pipeline: kernel TCP vs RDMA, boxes as wide as their share, the stage lit as the dot passes.
+  const pipe = await api('/api/pipeline?size=4096');
+  const pt = await page.locator('#pipe-paths .path').evaluateAll((ps) => ps.map((p) => Number(p.dataset.total)));
+  assert.equal(pt.length, 2);
+  pt.forEach((t, i) => near(t, pipe.paths[i].one_way_us, `pipeline ${i} total`));
+  assert.ok(pt[1] < pt[0], 'RDMA is faster than kernel TCP');
+  const widths = await page.locator('#pipe-paths .path').nth(0).locator('.seg').evaluateAll((ss) => ss.map((x) => [parseFloat(x.style.width), Number(x.dataset.us)]));
+  for (const [w, us] of widths) assert.ok(Math.abs(w - (100 * us) / pt[0]) < 1e-3, `pipeline box width ${w}% for ${us} us`);  // CSS keeps 6 digits
+  const stages = await page.locator('#pipe-paths .path').nth(0).locator('.seg').allTextContents();
+  assert.ok(stages[0].startsWith('A.kernel') && stages.some((x) => x.startsWith('A.copy')) && stages.some((x) => x.startsWith('A.pcie')) &&
+    stages.some((x) => x.startsWith('A.nic')) && stages.some((x) => x.startsWith('A.link')) && stages[stages.length - 1].startsWith('B.kernel'),
+  stages.join(' | '));
+  await page.click('#pipe-play');
+  await page.waitForFunction(() => document.querySelectorAll('#pipe-paths .path').length === 2 &&
+    [...document.querySelectorAll('#pipe-paths .path')].every((p) => p.querySelector('.seg.now')));
+  console.log(`view 1b: one way at 4 KiB, kernel TCP ${pt[0].toFixed(3)} us in ${stages.length} stages, RDMA ${pt[1].toFixed(3)} us`);
+  await page.locator('#pipeline').screenshot({ path: path.join(outDir, 'view1b-pipeline.png') });
 
   // 2. Data path: GPUDirect vs CPU-staged between GPU buffers (1 MiB), totals from the budget.
   const pv = await api('/api/path?size=1048576&mem=gpu&pcie_topology=switch');
@@ -118,6 +149,11 @@ try {
   const links = new Set();
   for (const p of topo.paths) for (let i = 0; i + 1 < p.route.length; ++i) links.add([p.route[i], p.route[i + 1]].sort().join('|'));
   const fab = await option('fab-chart');
+  const hist = await option('fab-hist');
+  const hops = Object.keys(topo.hop_histogram).map(Number).sort((a, b) => a - b);
+  assert.deepEqual(hist.xAxis[0].data, hops.map(String));
+  assert.deepEqual(hist.series[0].data, hops.map((h) => topo.hop_histogram[h]));
+  assert.equal(Number(await page.getAttribute('#fab-bisection', 'data-bps')), topo.bisection_bps);
   const lit = fab.series[0].links.filter((l) => l.onpath).map((l) => [l.source, l.target].sort().join('|'));
   assert.deepEqual(new Set(lit), links);
   // The k=8 run: heat maps redrawn at most once a frame; the longest gap between frames is measured.
@@ -224,7 +260,7 @@ try {
   await page.locator('#compare').screenshot({ path: path.join(outDir, 'view5-compare.png') });
 
   // Nav links land each heading below the sticky header.
-  for (const id of ['latency', 'gpu', 'fabric', 'live', 'compare']) {
+  for (const id of ['latency', 'pipeline', 'gpu', 'fabric', 'live', 'compare']) {
     await page.click(`nav a[href="#${id}"]`);
     await page.waitForTimeout(100);
     const [head, h2] = await page.evaluate((i) => [document.querySelector('header').getBoundingClientRect().bottom,
