@@ -2,6 +2,8 @@
 // presets and the RunManager (the SampleProbe it uses: sample_probe_test.cpp).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <future>
 #include <thread>
 
 #include "rdmasim/bandwidth.hpp"
@@ -51,6 +53,38 @@ TEST(Presets, EveryScenarioFileIsAPreset) {
   EXPECT_EQ(p->scenario["workload"]["incast"], 8);
   EXPECT_EQ(p->scenario["params"]["switch"]["buffer"], "2MiB");
   EXPECT_EQ(find_preset("nope"), nullptr);
+}
+
+// Views are computed on the manager's view threads, never the caller's; an error comes back as
+// thrown; beyond max_views queued or computing, 429.
+TEST(RunManager, ComputesViewsOnItsOwnThreadsWithinALimit) {
+  RunLimits l;
+  l.workers = 1;
+  l.max_views = 2;
+  RunManager m(l);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::thread::id where;
+  EXPECT_EQ(m.compute([&] { where = std::this_thread::get_id(); return nlohmann::ordered_json{{"x", 3}}; })["x"], 3);
+  EXPECT_NE(where, caller);
+  EXPECT_THROW(m.compute([]() -> nlohmann::ordered_json { throw ApiError(400, "size", "size: bad"); }), ApiError);
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  std::atomic<int> started{0};
+  std::vector<std::thread> blocked;
+  for (int i = 0; i < 2; ++i)  // one computing, one queued behind it
+    blocked.emplace_back([&] { m.compute([&] { ++started; gate.wait(); return nlohmann::ordered_json(1); }); });
+  while (started == 0 || m.views_pending() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  try {
+    m.compute([] { return nlohmann::ordered_json(0); });
+    ADD_FAILURE() << "a third view was accepted";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status, 429);
+    EXPECT_EQ(e.key, "limits.views");
+  }
+  release.set_value();
+  for (std::thread& t : blocked) t.join();
+  EXPECT_EQ(started, 2);
+  EXPECT_EQ(m.compute([] { return nlohmann::ordered_json(7); }), 7);  // the places are free again
 }
 
 TEST(RunManager, QueuesRunsAndKeepsAtMostMaxKept) {

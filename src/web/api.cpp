@@ -175,20 +175,23 @@ void Api::install(httplib::Server& s) {
             std::lock_guard<std::mutex> g(cache_m_);
             if (const auto it = demo_cache_.find(key); it != demo_cache_.end()) return res.set_content(it->second, kJson);
           }
-          const std::string body = demo_view(p).dump();
+          const std::string body = runs_.compute([&] { return demo_view(p); }).dump();
           std::lock_guard<std::mutex> g(cache_m_);
           if (demo_cache_.size() > 64) demo_cache_.clear();
           demo_cache_[key] = body;
           res.set_content(body, kJson);
         }));
-  s.Get("/api/path", guarded([](const httplib::Request& req, httplib::Response& res) {
-          send_json(res, 200, path_view(Query(req.params.begin(), req.params.end())));
+  s.Get("/api/path", guarded([this](const httplib::Request& req, httplib::Response& res) {
+          const Query q(req.params.begin(), req.params.end());
+          send_json(res, 200, runs_.compute([&] { return path_view(q); }));
         }));
-  s.Get("/api/pipeline", guarded([](const httplib::Request& req, httplib::Response& res) {
-          send_json(res, 200, pipeline_view(Query(req.params.begin(), req.params.end())));
+  s.Get("/api/pipeline", guarded([this](const httplib::Request& req, httplib::Response& res) {
+          const Query q(req.params.begin(), req.params.end());
+          send_json(res, 200, runs_.compute([&] { return pipeline_view(q); }));
         }));
-  s.Get("/api/topology", guarded([](const httplib::Request& req, httplib::Response& res) {
-          send_json(res, 200, topology_view(Query(req.params.begin(), req.params.end())));
+  s.Get("/api/topology", guarded([this](const httplib::Request& req, httplib::Response& res) {
+          const Query q(req.params.begin(), req.params.end());
+          send_json(res, 200, runs_.compute([&] { return topology_view(q); }));
         }));
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 
 #include "model/path.hpp"
 #include "rdmasim/exports.hpp"
@@ -64,6 +65,7 @@ std::string topology_key(const std::string& topology) {
 
 RunManager::RunManager(RunLimits l) : limits_(l) {
   for (int i = 0; i < std::max(1, limits_.workers); ++i) workers_.emplace_back([this] { worker(); });
+  for (int i = 0; i < std::max(1, limits_.workers); ++i) view_workers_.emplace_back([this] { view_worker(); });
 }
 
 RunManager::~RunManager() {
@@ -73,7 +75,41 @@ RunManager::~RunManager() {
     for (auto& [id, r] : runs_) r->cancel = true;
   }
   cv_.notify_all();
+  view_cv_.notify_all();
   for (std::thread& t : workers_) t.join();
+  for (std::thread& t : view_workers_) t.join();
+}
+
+nlohmann::ordered_json RunManager::compute(std::function<nlohmann::ordered_json()> f) {
+  auto task = std::make_shared<std::packaged_task<nlohmann::ordered_json()>>(std::move(f));
+  std::future<nlohmann::ordered_json> result = task->get_future();
+  {
+    std::lock_guard<std::mutex> g(m_);
+    if (stopping_) throw ApiError(503, "", "the server is stopping");
+    if (views_pending_ >= limits_.max_views)
+      throw ApiError(429, "limits.views", "limits.views: " + std::to_string(limits_.max_views) +
+                                              " views are being computed (the limit); try again");
+    ++views_pending_;
+    views_.push_back([task] { (*task)(); });
+  }
+  view_cv_.notify_one();
+  return result.get();
+}
+
+void RunManager::view_worker() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock<std::mutex> l(m_);
+      view_cv_.wait(l, [&] { return stopping_ || !views_.empty(); });
+      if (views_.empty()) return;  // stopping, nothing left (queued views are still answered)
+      job = std::move(views_.front());
+      views_.pop_front();
+    }
+    job();
+    std::lock_guard<std::mutex> g(m_);
+    --views_pending_;
+  }
 }
 
 std::string RunManager::submit(RunRequest req) {

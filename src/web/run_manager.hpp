@@ -10,12 +10,16 @@
 // with key limits.events / limits.sim_time_us). Status moves queued -> running -> done |
 // failed | cancelled, never back. cancel() of a queued run ends it at once; of a running one,
 // at its next slice. The destructor cancels everything and joins the workers.
+// The dashboard's computed views (compute) run on view threads of their own, as many as the
+// run workers, at most `max_views` queued or computing (429, limits.views): no view keeps an
+// HTTP thread busy, and a long run never delays a page.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -47,6 +51,7 @@ struct RunLimits {
   std::uint64_t max_events = 200'000'000;
   double max_sim_time_us = 1e6;     // 1 s simulated
   int target_samples = 150;         // SampleProbe::target_samples
+  int max_views = 16;               // view computations (demo, path, ...) queued or computing
 };
 
 struct RunRequest {
@@ -76,6 +81,15 @@ class RunManager {
   /// Every kept run's {id, status, name}, oldest first.
   nlohmann::ordered_json list() const;
   const RunLimits& limits() const { return limits_; }
+  /// Computes a view (the demo's ledger, a path, a topology) on one of the manager's `workers`
+  /// view threads, not the caller's (an HTTP thread), and returns it; f's exception is rethrown.
+  /// ApiError 429 `limits.views` when `max_views` are already queued or computing.
+  nlohmann::ordered_json compute(std::function<nlohmann::ordered_json()> f);
+  /// Views queued or computing now.
+  int views_pending() const {
+    std::lock_guard<std::mutex> g(m_);
+    return views_pending_;
+  }
   /// Waits until run `id` has finished (for tests); false on timeout.
   bool wait(const std::string& id, std::chrono::milliseconds timeout) const;
 
@@ -96,6 +110,12 @@ class RunManager {
   int active_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> workers_;
+  // Views: their own threads (as many as run workers), so a long run never delays a page.
+  void view_worker();
+  std::condition_variable view_cv_;
+  std::deque<std::function<void()>> views_;
+  int views_pending_ = 0;  // queued or computing
+  std::vector<std::thread> view_workers_;
 };
 
 }  // namespace rdmasim::web
