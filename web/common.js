@@ -33,6 +33,7 @@ const RD = {
     b.textContent = '';
   },
   presets: [],
+  replayMs: 4000,  // the live view replays a run that finished faster than this over this long
   async loadPresets() {
     if (!RD.presets.length) RD.presets = await RD.api('/api/presets');
     return RD.presets;

@@ -34,35 +34,63 @@
     const id = $('live-preset').value, port = $('live-port').value;
     const st = $('live-status');
     st.textContent = 'starting…';
-    for (const k of ['samples', 'status', 'run', 'messages']) delete st.dataset[k];
+    for (const k of ['samples', 'status', 'run', 'messages', 'replay', 'shown']) delete st.dataset[k];
     resetLive();
-    const data = { tput: [], p50: [], p99: [], q: [], wq: [], pfc: [] };
-    let n = 0, pending = false;
-    const flush = () => {
-      pending = false;
-      RD.chart('live-tput').setOption({ series: [{ data: data.tput }] });
-      RD.chart('live-lat').setOption({ series: [{ data: data.p50 }, { data: data.p99 }] });
-      RD.chart('live-queue').setOption({ series: [{ data: data.q }, { data: data.wq }] });
-      RD.chart('live-pfc').setOption({ series: [{ data: data.pfc }] });
-      $('live-status').textContent = `running: ${n} samples received`;
-    };
-    $('live-cancel').disabled = false;
-    const query = RD.presetRun(id) + (port ? `&ports=${encodeURIComponent(port)}` : '');
-    try {
-      const run = await RD.startRun('', { query, onId: (x) => { liveId = x; }, onSample: (s) => {
-        ++n;
+    const samples = [];
+    let pending = false;
+    // The curves from the first k samples.
+    const draw = (k) => {
+      const data = { tput: [], p50: [], p99: [], q: [], wq: [], pfc: [] };
+      for (const s of samples.slice(0, k)) {
         data.tput.push([s.t_us, s.gbps]);
         if (s.messages > 0) { data.p50.push([s.t_us, s.p50_us]); data.p99.push([s.t_us, s.p99_us]); }
         data.q.push([s.t_us, s.queue_bytes]);
         if (s.watch) data.wq.push([s.t_us, Object.values(s.watch)[0].queue_bytes]);
         data.pfc.push([s.t_us, s.pause_frames]);
+      }
+      RD.chart('live-tput').setOption({ series: [{ data: data.tput }] });
+      RD.chart('live-lat').setOption({ series: [{ data: data.p50 }, { data: data.p99 }] });
+      RD.chart('live-queue').setOption({ series: [{ data: data.q }, { data: data.wq }] });
+      RD.chart('live-pfc').setOption({ series: [{ data: data.pfc }] });
+      st.dataset.shown = k;
+    };
+    const flush = () => {
+      pending = false;
+      draw(samples.length);
+      st.textContent = `running: ${samples.length} samples received`;
+    };
+    $('live-cancel').disabled = false;
+    const query = RD.presetRun(id) + (port ? `&ports=${encodeURIComponent(port)}` : '');
+    const t0 = performance.now();
+    try {
+      const run = await RD.startRun('', { query, onId: (x) => { liveId = x; }, onSample: (s) => {
+        samples.push(s);
         if (!pending) { pending = true; requestAnimationFrame(flush); }
       } });
-      flush();
+      const n = samples.length, wall = performance.now() - t0;
       if (run.last_message_us > 0) for (const id of ['live-tput', 'live-lat', 'live-queue', 'live-pfc'])  // timers may outlive the traffic
         RD.chart(id).setOption({ xAxis: { max: Math.ceil(run.last_message_us * 1.05) } });
+      // A run faster than the replay time is replayed, labelled so, for the curves to be seen growing.
+      if (n > 1 && wall < RD.replayMs) {
+        const label = `replay of a run that took ${(wall / 1000).toFixed(2)} s of wall time: ${n} samples over ${(RD.replayMs / 1000).toFixed(1)} s`;
+        st.textContent = label;
+        st.dataset.replay = 1;
+        await new Promise((resolve) => {
+          const r0 = performance.now();
+          const step = () => {
+            const k = Math.min(n, Math.ceil((n * (performance.now() - r0)) / RD.replayMs));
+            draw(k);
+            st.textContent = `${label} (${k} shown)`;
+            if (k < n) requestAnimationFrame(step); else resolve();
+          };
+          requestAnimationFrame(step);
+        });
+      } else {
+        delete st.dataset.replay;
+        draw(n);
+      }
       RD.clearError();
-      st.textContent = `${run.status}: ${n} samples received, ${run.messages ?? 0} messages, ${(run.sim_time_us ?? 0).toFixed(1)} µs simulated` +
+      st.textContent = (st.dataset.replay ? 'replayed, ' : '') + `${run.status}: ${n} samples received, ${run.messages ?? 0} messages, ${(run.sim_time_us ?? 0).toFixed(1)} µs simulated` +
         (run.error ? ` — ${run.error}` : '') + (run.last_message_us > 0 ? ` (last completion at ${run.last_message_us.toFixed(1)} µs)` : '');
       Object.assign(st.dataset, { samples: n, status: run.status, run: run.id, messages: run.messages ?? 0 });
     } catch (e) {

@@ -189,6 +189,7 @@ try {
   const presets = await api('/api/presets');
   const listed = await page.locator('#live-preset option').evaluateAll((os) => os.map((o) => o.value));
   assert.ok(listed.length >= 10, `${listed.length} live scenarios`);
+  await page.evaluate(() => { RD.replayMs = 200; });  // quick replays for the sweep
   for (const id of listed) {
     if (id === 'incast-pfc') continue;  // checked in full below
     await page.selectOption('#live-preset', id);
@@ -211,10 +212,20 @@ try {
   await page.unroute('**/api/runs?*');
   await page.selectOption('#live-preset', 'incast-pfc');
   assert.equal(await page.inputValue('#live-port'), 'edge0.0->h0');
+  // A run faster than the replay time is replayed over it, labelled: the curves are seen growing.
+  await page.evaluate(() => { RD.replayMs = 2500; });
   await page.click('#live-start');
+  await page.waitForFunction(() => document.getElementById('live-status').dataset.replay, null, { timeout: 60000 });
+  assert.match(await page.locator('#live-status').textContent(), /^replay of a run that took/);
+  await page.waitForFunction(() => { const d = document.getElementById('live-status').dataset; return Number(d.shown) > 0; });
+  const [midway, midSeries] = await page.evaluate(() => [Number(document.getElementById('live-status').dataset.shown),
+    RD.charts['live-tput'].getOption().series[0].data.length]);
+  assert.equal(midSeries, midway, 'the throughput curve shows the samples replayed so far');
   await page.waitForFunction(() => document.getElementById('live-status').dataset.status, null, { timeout: 60000 });
   const st = await page.locator('#live-status').evaluate((e) => ({ ...e.dataset }));
   assert.equal(st.status, 'done');
+  assert.ok(midway < Number(st.samples), `the replay grew: ${midway} of ${st.samples} shown midway`);
+  assert.match(await page.locator('#live-status').textContent(), /^replayed, done:/);
   const liveRun = await api('/api/runs/' + st.run);
   assert.equal(await page.locator('#banner').isVisible(), false, 'the error banner clears on the next success');
   assert.ok(Number(st.samples) >= 10, `samples ${st.samples}`);
