@@ -165,7 +165,10 @@ try {
     null, { timeout: 120000 });
   const longestFrame = await page.evaluate(() => { window.stopGaps = true; return Math.max(...window.gaps); });
   console.log(`view 3: k=8 ECMP and spray runs, longest frame ${longestFrame.toFixed(0)} ms`);
-  assert.ok(longestFrame < 250, `longest frame ${longestFrame} ms during the k=8 run`);
+  // The server simulates on the same cores as the browser: an AddressSanitizer build of it
+  // (make test-sanitize) is several times slower, so ctest raises the bound there.
+  const frameLimit = Number(process.env.RDMASIM_FRAME_LIMIT_MS || 250);
+  assert.ok(longestFrame < frameLimit, `longest frame ${longestFrame} ms during the k=8 run (limit ${frameLimit} ms)`);
   // Changing k clears the old k's heat maps.
   await page.selectOption('#fab-k', '4');
   await page.waitForFunction(() => RD.charts['fab-chart'].getOption().title[0].text.startsWith('h0 → h15'));
