@@ -93,6 +93,15 @@ nlohmann::ordered_json RunManager::compute(std::function<nlohmann::ordered_json(
     views_.push_back([task] { (*task)(); });
   }
   view_cv_.notify_one();
+  // Counted until the caller has the answer: a client that sends its next request as soon as it
+  // reads this one's answer never finds its own last view still counted.
+  struct Done {
+    RunManager& m;
+    ~Done() {
+      std::lock_guard<std::mutex> g(m.m_);
+      --m.views_pending_;
+    }
+  } done{*this};
   return result.get();
 }
 
@@ -107,8 +116,6 @@ void RunManager::view_worker() {
       views_.pop_front();
     }
     job();
-    std::lock_guard<std::mutex> g(m_);
-    --views_pending_;
   }
 }
 

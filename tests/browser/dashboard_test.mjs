@@ -77,9 +77,9 @@ try {
   const last = demo.steps[demo.steps.length - 1].ledger_us;
   const four = Object.fromEntries(await page.locator('#lat-four-table tr[data-component]').evaluateAll((trs) =>
     trs.map((tr) => [tr.dataset.component, Number(tr.querySelector('td[data-us]').dataset.us)])));
-  const process = Object.entries(last).filter(([c]) => !['queue', 'transmit', 'propagate'].includes(c)).reduce((a, [, v]) => a + v, 0);
+  const processUs = Object.entries(last).filter(([c]) => !['queue', 'transmit', 'propagate'].includes(c)).reduce((a, [, v]) => a + v, 0);
   for (const c of ['queue', 'transmit', 'propagate']) near(four[c], last[c], `four components: ${c}`);
-  near(four.process, process, 'four components: process');
+  near(four.process, processUs, 'four components: process');
   for (const [c, v] of Object.entries(last)) if (v > 0 && !['queue', 'transmit', 'propagate'].includes(c)) near(four[c], v, `process: ${c}`);
   const inner = (await option('lat-four')).series[0].data.map((d) => d.name);
   assert.deepEqual(inner, ['queue', 'transmit', 'propagate', 'process']);
