@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "io/json_report.hpp"
+#include "rdmasim/demo.hpp"
+#include "rdmasim/latency.hpp"
 #include "rdmasim/scenario.hpp"
 #include "io/list_report.hpp"
 #include "web/presets.hpp"
@@ -357,6 +359,29 @@ TEST_F(WebApi, Views) {
   expect_error(client->Get("/api/path?pcie_topology=numa"), 400, "pcie_topology", "switch, root or cross-socket");
   expect_error(client->Get("/api/path?chunk=5000"), 400, "chunk", "multiple of the MTU");
   expect_error(client->Get("/api/path?mem=disk"), 400, "mem", "gpu or host");
+  // The pipeline view: the demo's first and last steps one way, from the sender's send() or post
+  // to the receiver's recv() return or poll: each the budget's RTT/2 of its symmetric exchange,
+  // to the picosecond (`budget -s 4096 --transport tcp`: 14419810 ps).
+  r = client->Get("/api/pipeline?size=4096");
+  j = body(r);
+  ASSERT_EQ(j["paths"].size(), 2u);
+  LatConfig base;
+  base.size = Bytes(4096);
+  const std::vector<LatConfig> steps = demo_step_configs(base);
+  for (int i = 0; i < 2; ++i) {
+    const json& p = j["paths"][static_cast<std::size_t>(i)];
+    const BudgetResult b = run_budget(i == 0 ? steps.front() : steps.back());
+    double sum = 0;
+    for (const auto& seg : p["segments"]) sum += seg["us"].get<double>();
+    EXPECT_NEAR(p["one_way_us"].get<double>(), sum, 1e-9);
+    EXPECT_NEAR(p["one_way_us"].get<double>() * 1e6, b.reported_ps, 1.0) << p["name"];
+  }
+  EXPECT_EQ(j["paths"][0]["segments"].front()["stages"].front()["label"], "A.kernel.send");
+  EXPECT_EQ(j["paths"][0]["segments"].back()["stages"].back()["label"], "B.kernel.recv_return");
+  EXPECT_EQ(j["paths"][1]["segments"].front()["stages"].front()["label"], "A.verbs.post_send");
+  EXPECT_EQ(j["paths"][1]["segments"].back()["stages"].back()["label"], "B.verbs.poll");
+  EXPECT_NEAR(j["paths"][0]["one_way_us"].get<double>(), 14.41981, 1e-9);
+  expect_error(client->Get("/api/pipeline?size=0"), 400, "size", "size");
   r = client->Get("/api/topology?k=4&from=h0&to=h15");
   j = body(r);
   EXPECT_EQ(j["hosts"], 16);
