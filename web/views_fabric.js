@@ -81,6 +81,7 @@
     drawTopology();
     if (!keepPair) for (const r of ['ecmp', 'spray']) {  // the heat maps belonged to the old k
       RD.chart(`fab-${r}`).clear();
+      delete heatDrawn[`fab-${r}`];
       const sum = $(`fab-${r}-sum`);
       sum.textContent = '';
       delete sum.dataset.run;
@@ -88,10 +89,19 @@
     }
   }
 
+  // The first draw lays the graph out; later ones (live samples) change only the links' colours.
+  const heatDrawn = {};
   function drawHeat(id, util, label) {
     const perLink = topo.link_list.map((l, i) => Math.max(util[2 * i] || 0, util[2 * i + 1] || 0));
-    graph(id, topo, (l, i) => ({ tip: `${l.a} – ${l.b}: ${(100 * perLink[i]).toFixed(1)}% busy`, util: perLink[i],
-      lineStyle: { color: heatColor(perLink[i]), width: 1 + 4 * Math.min(1, perLink[i]) } }), label);
+    const style = (l, i) => ({ tip: `${l.a} – ${l.b}: ${(100 * perLink[i]).toFixed(1)}% busy`, util: perLink[i],
+      lineStyle: { color: heatColor(perLink[i]), width: 1 + 4 * Math.min(1, perLink[i]) } });
+    if (heatDrawn[id] !== topo) {
+      graph(id, topo, style, label);
+      heatDrawn[id] = topo;
+      return;
+    }
+    RD.chart(id).setOption({ title: { text: label },
+      series: [{ links: topo.link_list.map((l, i) => Object.assign({ source: l.a, target: l.b }, style(l, i))) }] });
   }
 
   async function runPair() {
