@@ -330,7 +330,7 @@ tmpd=$(mktemp -d)
 "$bin" topo --topology rail-optimized --servers 2 --nics-per-server 2 --spines 2 --write-topology "$tmpd/r.topo" >/dev/null
 expect_ok "s0.nic0 -> s1.nic1: 2 equal-cost paths" topo --topology file --topology-file "$tmpd/r.topo" --from s0.nic0 --to s1.nic1
 printf 'rdmasim-topology 1\nswitch sw\nhost a\nhost b\nlink a sw rate=100Gbps length=3m\nlink b sw rate=fast length=3m\n' >"$tmpd/bad.topo"
-expect_error "$tmpd/bad.topo:6:16: rate: expected a rate like \"100Gbps\", got \"fast\"" lat --topology file --topology-file "$tmpd/bad.topo"
+expect_error "rdmasim: error: $tmpd/bad.topo:6:16: rate: expected a rate like \"100Gbps\", got \"fast\"" lat --topology file --topology-file "$tmpd/bad.topo"
 printf '3 1 2\n0\n0 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n' >"$tmpd/topology.txt"
 expect_ok "h1 -> h2: 1 equal-cost path, 1 switches / 2 links each" topo --topology file --topology-file "$tmpd/topology.txt" --from h1 --to h2
 expect_error "--topology-file: needs --topology file (the topology is fat-tree)" lat --topology fat-tree --topology-file "$tmpd/topology.txt"

@@ -132,6 +132,10 @@ TEST(TopologyFile, EachBadFileIsOneLocatedError) {
       {head + "link sw sw rate=1Gbps length=1m\n", "f.topo:5:1: a link from \"sw\" to itself"},
       {head + "link a sw rate=1Gbps length=1m transit=a-to-b\n", "f.topo:5:40: transit: a host's cable carries both ways"},
       {head + "server g\n", "f.topo:5:8: server g: nics=N is required"},
+      {head + "server g nics=2\nserver h nics=2 ports=2\n",
+       "f.topo:6:8: server h: nics=2 ports=2, but server g has nics=2 ports=1 (every server of a file has the same NICs and ports)"},
+      {head + "server g nics=8\nserver h nics=4\n",
+       "f.topo:6:8: server h: nics=4 ports=1, but server g has nics=8 ports=1 (every server of a file has the same NICs and ports)"},
       {"3 1 2\n0\n0 1 100Gbps 0.001ms 0\n", "f.topo:3:22: expected a link's source id, the file ends"},
       {"3 1 2\n0\n0 1 100Gbps 0.001ms 0\n0 2 100Gbps soon 0\n", "f.topo:4:13: delay: expected a time like \"1.5us\", got \"soon\""},
   };

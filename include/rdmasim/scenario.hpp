@@ -127,8 +127,11 @@ struct ScenarioOptions {
   bool operator==(const ScenarioOptions&) const = default;
 };
 
+/// Scenario::path of a scenario made in code or from command-line flags (make_scenario): no file.
+inline constexpr std::string_view kNoScenarioFile = "<string>";
+
 struct Scenario {
-  std::string path;         // where it came from ("<string>" when parsed from text)
+  std::string path;         // the file or name it was parsed from; kNoScenarioFile for none
   std::string name, description;
   Command command = Command::lat;
   ScenarioOptions options;

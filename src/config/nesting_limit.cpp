@@ -1,5 +1,7 @@
 #include "config/nesting_limit.hpp"
 
+#include "core/located_error.hpp"
+
 #include <stdexcept>
 
 namespace rdmasim::config {
@@ -12,9 +14,8 @@ namespace {
     if (text[i] == '\n') line += 1, col = 1;
     else col += 1;
   }
-  throw std::invalid_argument(name + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                              ": nesting deeper than " + std::to_string(limit) +
-                              " levels (tables, dotted keys, arrays, objects)");
+  throw LocatedError(name, static_cast<int>(line), static_cast<int>(col),
+                     "nesting deeper than " + std::to_string(limit) + " levels (tables, dotted keys, arrays, objects)");
 }
 
 // Index just past the string that opens at `i` (text[i] is ' or "), or text.size() when it is

@@ -1,5 +1,7 @@
 #include "config/scenario.hpp"
 
+#include "core/located_error.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -213,6 +215,8 @@ LatConfig scenario_config(const Scenario& s) {
       s.options.pattern.empty() ? static_cast<void>(to_bw_config(s.options)) : static_cast<void>(to_traffic_config(s.options));
     if (c.topology == LatTopology::fabric) FabricNetwork::make_topology(c);  // topology errors now, not mid-run
     return c;
+  } catch (const LocatedError&) {
+    throw;  // a topology file's own position
   } catch (const std::invalid_argument& e) {
     const std::string m = e.what();
     for (const auto& [key, where] : s.where) {
@@ -222,7 +226,8 @@ LatConfig scenario_config(const Scenario& s) {
       if (const ScenarioKey* k = find_scenario_key(key); k && m.rfind(long_flag(*k) + ":", 0) == 0)
         throw std::invalid_argument(where + ": " + key + m.substr(long_flag(*k).size()));
     }
-    throw std::invalid_argument(s.path + ": " + m);
+    // A scenario from flags has no file to name; the message names its own source.
+    throw std::invalid_argument(s.path == kNoScenarioFile ? m : s.path + ": " + m);
   }
 }
 
@@ -297,7 +302,7 @@ using namespace config;
 
 Scenario make_scenario(Command c) {
   Scenario s;
-  s.path = "<string>";
+  s.path = std::string(kNoScenarioFile);
   s.command = c;
   s.options = default_options(c);
   return s;

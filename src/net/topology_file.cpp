@@ -1,5 +1,7 @@
 #include "net/topology_file.hpp"
 
+#include "core/located_error.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <deque>
@@ -23,7 +25,7 @@ struct Token {
 };
 
 [[noreturn]] void fail(const std::string& source, int line, int col, const std::string& what) {
-  throw std::invalid_argument(source + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + what);
+  throw LocatedError(source, line, col, what);
 }
 
 // The tokens of each line, comments (# to the end of the line) removed; blank lines dropped.
@@ -226,6 +228,15 @@ class Reader {
       if (!a.count("nics")) fail(source_, l[1].line, l[1].col, "server " + std::string(l[1].text) + ": nics=N is required");
       const int nics = number(a, "nics", 1, 1, 16), ports = number(a, "ports", 1, 1, 8), pod = number(a, "pod", -1, 0, 1'000'000);
       const int s = t_.server_count();
+      // The collectives, the rail reports and the planes take every server alike.
+      if (s == 0) {
+        first_server_ = {std::string(l[1].text), nics, ports};
+      } else if (nics != first_server_.nics || ports != first_server_.ports) {
+        fail(source_, l[1].line, l[1].col,
+             "server " + std::string(l[1].text) + ": nics=" + std::to_string(nics) + " ports=" + std::to_string(ports) + ", but server " +
+                 first_server_.name + " has nics=" + std::to_string(first_server_.nics) + " ports=" +
+                 std::to_string(first_server_.ports) + " (every server of a file has the same NICs and ports)");
+      }
       for (int r = 0; r < nics; ++r)
         for (int p = 0; p < ports; ++p) add_node(NodeKind::host, 0, pod, Topology::port_name(l[1].text, r, p, ports), s, r, p, l[1]);
     } else if (d == "link") {
@@ -292,6 +303,10 @@ class Reader {
   std::map<std::string, int> names_;
   std::vector<Token> where_;  // per node: where it was declared
   std::set<std::pair<int, int>> pairs_;
+  struct {
+    std::string name;
+    int nics = 0, ports = 0;
+  } first_server_;  // the others must match it
 };
 
 std::string length_text(std::int64_t mm) { return mm % 1000 == 0 ? std::to_string(mm / 1000) + "m" : std::to_string(mm) + "mm"; }
