@@ -333,6 +333,10 @@ printf 'rdmasim-topology 1\nswitch sw\nhost a\nhost b\nlink a sw rate=100Gbps le
 expect_error "rdmasim: error: $tmpd/bad.topo:6:16: rate: expected a rate like \"100Gbps\", got \"fast\"" lat --topology file --topology-file "$tmpd/bad.topo"
 printf '3 1 2\n0\n0 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n' >"$tmpd/topology.txt"
 expect_ok "h1 -> h2: 1 equal-cost path, 1 switches / 2 links each" topo --topology file --topology-file "$tmpd/topology.txt" --from h1 --to h2
+# On an HPCC topology.txt, flow.txt and fct.txt name the file's node ids (here 1 and 2; node 0 is the switch).
+printf '1\n1 2 3 100 2000 0.000001\n' >"$tmpd/flow.txt"
+"$bin" flows --topology file --topology-file "$tmpd/topology.txt" --flow-file "$tmpd/flow.txt" --fct-out "$tmpd/fct.txt" >/dev/null
+check "fct.txt names the topology.txt's node ids" awk 'NR == 1 { exit !($1 == "0b000101" && $2 == "0b000201" && $5 == 2000) } END { exit NR != 1 }' "$tmpd/fct.txt"
 expect_error "--topology-file: needs --topology file (the topology is fat-tree)" lat --topology fat-tree --topology-file "$tmpd/topology.txt"
 expect_error "--topology file needs --topology-file PATH" lat --topology file
 rm -rf "$tmpd"

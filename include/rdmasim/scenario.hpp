@@ -72,7 +72,7 @@ struct ScenarioOptions {
   std::string link_layer = "roce";
   std::string topology = "back-to-back";
   FabricConfig fabric;
-  std::string from = "h0", to = "h1";
+  std::string from, to;  // "": the first and second host (h0, h1; in an HPCC topology.txt, whose names are node ids, too)
   std::string routing = "ecmp";
   std::string host_profile;
   std::int64_t mtu = 4096;

@@ -244,8 +244,8 @@ LatConfig to_config(const ScenarioOptions& o) {
   if (!c.fabric.outages.empty() && c.topology != LatTopology::fabric)
     throw std::invalid_argument("--link-down needs a switched --topology");
   const bool named = c.topology == LatTopology::fabric;  // by name in the topology, below
-  c.fabric.from = named ? -1 : host(o.from, "--from");
-  c.fabric.to = named ? -1 : host(o.to, "--to");
+  c.fabric.from = named ? -1 : o.from.empty() ? 0 : host(o.from, "--from");
+  c.fabric.to = named ? -1 : o.to.empty() ? 1 : host(o.to, "--to");
   if (o.fabric.server.empty()) {
     c.profile = make_profile(o.profile);
   } else {  // the server's NIC profile and its own parameters, under the scenario's
@@ -269,8 +269,10 @@ LatConfig to_config(const ScenarioOptions& o) {
   apply_gpu_options(o, c);
   if (named) {  // a host's name ("h3", "s3.nic5", a file's own) or number
     const auto t = FabricNetwork::make_topology(c);
-    for (auto [h, name, flag] : {std::tuple{&c.fabric.from, &o.from, "--from"}, std::tuple{&c.fabric.to, &o.to, "--to"}})
-      if ((*h = t->find_host(*name)) < 0 && (*h = Topology::host_number(*name)) < 0)  // hN out of range: refused where it is used
+    for (auto [h, name, flag, first] :
+         {std::tuple{&c.fabric.from, &o.from, "--from", 0}, std::tuple{&c.fabric.to, &o.to, "--to", 1}})
+      if (name->empty()) *h = first;  // not given: the first or second host, whatever the names
+      else if ((*h = t->find_host(*name)) < 0 && (*h = Topology::host_number(*name)) < 0)  // hN out of range: refused where it is used
         throw std::invalid_argument(std::string(flag) + ": no host \"" + *name + "\" in this " + t->name + " (hosts h0..h" +
                                     std::to_string(t->host_count() - 1) + " or by name: `rdmasim topo` lists the nodes)");
   }

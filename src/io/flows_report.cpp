@@ -3,6 +3,7 @@
 #include <cinttypes>
 
 #include "io/traffic_report.hpp"
+#include "model/path.hpp"
 
 namespace rdmasim {
 namespace {
@@ -54,12 +55,26 @@ nlohmann::ordered_json flows_json(const FlowsResult& r) {
 }
 
 std::string hpcc_fct_txt(const FlowsResult& r) {
+  // A host's HPCC node id: its id in the topology.txt it came from, else its host number.
+  std::vector<int> node_of;
+  if (r.config.base.topology == LatTopology::fabric) {
+    const auto topo = FabricNetwork::make_topology(r.config.base);
+    const std::vector<int>& ids = topo->node_ids;
+    for (std::size_t id = 0; id < ids.size(); ++id)
+      if (ids[id] >= 0) {
+        if (node_of.size() <= static_cast<std::size_t>(ids[id])) node_of.resize(static_cast<std::size_t>(ids[id]) + 1, -1);
+        node_of[static_cast<std::size_t>(ids[id])] = static_cast<int>(id);
+      }
+  }
+  const auto ip = [&node_of](int host) {
+    return hpcc_ip(static_cast<std::size_t>(host) < node_of.size() ? node_of[static_cast<std::size_t>(host)] : host);
+  };
   std::string out;
   char line[160];
   for (const FlowRecord& x : r.flows) {
     if (!x.completed) continue;
     std::snprintf(line, sizeof line, "%08x %08x %u %u %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
-                  hpcc_ip(x.flow.src), hpcc_ip(x.flow.dst), static_cast<unsigned>(x.sport), 100u, x.flow.size.count(),
+                  ip(x.flow.src), ip(x.flow.dst), static_cast<unsigned>(x.sport), 100u, x.flow.size.count(),
                   x.flow.start.count_ps() / 1000, x.fct.count_ps() / 1000, x.ideal.count_ps() / 1000);
     out += line;
   }

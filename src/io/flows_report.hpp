@@ -16,7 +16,8 @@ void print_flows(std::FILE* out, const FlowsResult& r);
 /// {"flows", "completed", "offered_load", "buckets": [...], "rc", "fabric", "per_flow": [...]}.
 nlohmann::ordered_json flows_json(const FlowsResult& r);
 /// One line per completed flow: "sip dip sport dport size start_ns fct_ns ideal_ns" with the
-/// simulator's addressing (host i is 0x0b000001 + (i / 256) << 16 + (i % 256) << 8, in hex),
+/// simulator's addressing (node i is 0x0b000001 + (i / 256) << 16 + (i % 256) << 8, in hex;
+/// a host's node id is its id in the HPCC topology.txt it was read from, else its number),
 /// destination port 100 as its flow generator writes, times in whole nanoseconds.
 std::string hpcc_fct_txt(const FlowsResult& r);
 
