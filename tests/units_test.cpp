@@ -62,6 +62,23 @@ TEST(Units, ParseRateBytesLength) {
   EXPECT_THROW(parse_length_mm("3 m"), std::invalid_argument);
 }
 
+// Found by the scenario JSON fuzzer (signed overflow of the 128-bit arithmetic, UB): a size with
+// 140 digits after the point, and 30 digits times a unit's factor. Both are one clear error now;
+// trailing zeros after the point are not digits that count.
+TEST(Units, TooManyDigitsAreAnErrorNotAnOverflow) {
+  const std::string tiny = "0." + std::string(139, '0') + "5KiB";
+  try {
+    parse_bytes(tiny);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "a size \"" + tiny + "\" has more than 38 significant digits after the point");
+  }
+  EXPECT_THROW(parse_bytes(std::string(30, '9') + "EiB"), std::invalid_argument);
+  EXPECT_THROW(parse_time(std::string(30, '9') + "s"), std::invalid_argument);
+  EXPECT_EQ(parse_bytes("4." + std::string(20, '0') + "KiB"), Bytes(4096));
+  EXPECT_EQ(parse_bytes("0.5KiB"), Bytes(512));
+}
+
 TEST(Units, FormatRoundTrips) {
   for (const char* s : {"1.5us", "250ns", "7ps", "3ms", "1.000001us"})
     EXPECT_EQ(parse_time(format_time(parse_time(s))), parse_time(s)) << s;

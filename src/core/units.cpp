@@ -43,10 +43,15 @@ struct Unit {
   std::int64_t factor;  // base units per 1 of this unit
 };
 
-std::int64_t scale_exact(const Decimal& d, std::int64_t factor, std::string_view text, const char* what,
+std::int64_t scale_exact(Decimal d, std::int64_t factor, std::string_view text, const char* what,
                          const char* base) {
-  i128 num = d.digits * factor;
-  i128 den = 1;
+  while (d.scale > 0 && d.digits % 10 == 0) d.digits /= 10, --d.scale;  // "1.50" is "1.5"
+  // 10^38 is the largest power of ten an i128 holds; digits (< 2^101) x factor (< 2^63) may not fit.
+  if (d.scale > 38)
+    throw std::invalid_argument(std::string(what) + " \"" + std::string(text) + "\" has more than 38 significant digits after the point");
+  i128 num = 0, den = 1;
+  if (__builtin_mul_overflow(d.digits, static_cast<i128>(factor), &num))
+    throw std::invalid_argument(std::string(what) + " \"" + std::string(text) + "\" is too large");
   for (int k = 0; k < d.scale; ++k) den *= 10;
   if (num % den != 0)
     throw std::invalid_argument(std::string(what) + " \"" + std::string(text) + "\" is finer than 1 " + base);
