@@ -184,10 +184,12 @@ bool Scheduler::step() {
     }
     if (n != kNil) {
       __builtin_prefetch(slots_[n].handler);
-      const auto* arg = reinterpret_cast<const char*>(static_cast<std::uintptr_t>(slots_[n].arg));
-      __builtin_prefetch(arg);  // a Packet's first three lines: what a hop or a stage touches
-      __builtin_prefetch(arg + 64);
-      __builtin_prefetch(arg + 128);
+      // A Packet's first three lines: what a hop or a stage touches. The addresses are summed
+      // as integers: an argument may be 0 (no pointer), and null + 64 as a pointer is undefined.
+      const auto arg = static_cast<std::uintptr_t>(slots_[n].arg);
+      __builtin_prefetch(reinterpret_cast<const void*>(arg));
+      __builtin_prefetch(reinterpret_cast<const void*>(arg + 64));
+      __builtin_prefetch(reinterpret_cast<const void*>(arg + 128));
     }
   }
   const Slot e = slots_[s];
