@@ -213,4 +213,20 @@ TEST(ConnectionGate, ConnectionAndBodyLimits) {
   s.stop();
 }
 
+// The bytes held over all connections are bounded: the request that would pass the bound gets
+// 503 (limits.buffered), though its own body is within the body limit.
+TEST(ConnectionGate, BufferedBytesAreBounded) {
+  ServerOptions o = gated(2, 2000, 2000);
+  o.gate.max_buffered = 2000;
+  o.max_body = 4096;
+  WebServer s(o);
+  Raw r(s.start());
+  r.send("POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 3000\r\n\r\n");
+  r.send(std::string(2500, ' '));
+  const std::string got = r.read("}");
+  EXPECT_EQ(got.rfind("HTTP/1.1 503 Service Unavailable\r\n", 0), 0u) << got;
+  EXPECT_NE(got.find(R"("key":"limits.buffered")"), std::string::npos) << got;
+  s.stop();
+}
+
 }  // namespace

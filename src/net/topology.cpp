@@ -47,14 +47,16 @@ int Topology::find_host(std::string_view n) const {
   return v < host_count() ? v : -1;
 }
 
+std::string Topology::egress_name(int from, int to) const {
+  return nodes_.at(static_cast<std::size_t>(from)).name + "->" + nodes_.at(static_cast<std::size_t>(to)).name;
+}
+
 std::vector<std::string> Topology::egress_port_names() const {
   std::vector<std::string> names;
   names.reserve(2 * cables_.size());
   for (const Cable& k : cables_) {
-    const std::string& a = nodes_[static_cast<std::size_t>(k.a)].name;
-    const std::string& b = nodes_[static_cast<std::size_t>(k.b)].name;
-    names.push_back(a + "->" + b);
-    names.push_back(b + "->" + a);
+    names.push_back(egress_name(k.a, k.b));
+    names.push_back(egress_name(k.b, k.a));
   }
   return names;
 }

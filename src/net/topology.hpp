@@ -103,7 +103,9 @@ class Topology {
 
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Cable>& cables() const { return cables_; }
-  /// Every egress port as "from->to" (a switch's "edge0.0->h0"): a->b then b->a, cable by cable.
+  /// The egress port of node `from` toward node `to`: "from->to" (a switch's "edge0.0->h0").
+  std::string egress_name(int from, int to) const;
+  /// Every egress port's name: a->b then b->a, cable by cable.
   std::vector<std::string> egress_port_names() const;
   int host_count() const { return static_cast<int>(hosts_.size()); }
   int switch_count() const { return static_cast<int>(nodes_.size() - hosts_.size()); }

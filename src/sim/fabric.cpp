@@ -146,7 +146,7 @@ std::int64_t Fabric::headroom(int port) const { return ports_.at(static_cast<std
 
 std::string Fabric::port_name(int port) const {
   const Port& p = ports_.at(static_cast<std::size_t>(port));
-  return topo_->nodes()[static_cast<std::size_t>(p.node)].name + "->" + topo_->nodes()[static_cast<std::size_t>(p.peer)].name;
+  return topo_->egress_name(p.node, p.peer);
 }
 
 std::uint64_t Fabric::in_flight() const {

@@ -61,19 +61,20 @@ void ConnectionGate::admit(int fd) {
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   int yes = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
-  std::lock_guard<std::mutex> g(m_);
-  if (stopped_) return close_socket(fd);
-  ++held_;
-  inbox_.push_back({fd, {}, true});
-  const std::uint64_t one = 1;
-  (void)!::write(wake_fd_, &one, sizeof one);
+  post({fd, {}, true});
 }
 
-void ConnectionGate::resume(int fd, std::string leftover) {
+void ConnectionGate::resume(int fd, std::string leftover) { post({fd, std::move(leftover), false}); }
+
+void ConnectionGate::post(Incoming in) {
   std::lock_guard<std::mutex> g(m_);
-  if (stopped_) return close_socket(fd);
+  if (stopped_) return close_socket(in.fd);
   ++held_;
-  inbox_.push_back({fd, std::move(leftover), false});
+  inbox_.push_back(std::move(in));
+  wake();
+}
+
+void ConnectionGate::wake() {
   const std::uint64_t one = 1;
   (void)!::write(wake_fd_, &one, sizeof one);
 }
@@ -83,8 +84,7 @@ void ConnectionGate::stop() {
     std::lock_guard<std::mutex> g(m_);
     if (stopped_) return;
     stopped_ = true;
-    const std::uint64_t one = 1;
-    (void)!::write(wake_fd_, &one, sizeof one);
+    wake();
   }
   if (thread_.joinable()) thread_.join();
   for (auto& [fd, c] : conns_) close_socket(fd);

@@ -70,6 +70,13 @@ class ConnectionGate {
     bool continued = false;  // "100 Continue" sent for this request
     bool draining = false;   // answered and shut for writing: what comes is discarded
   };
+  struct Incoming {
+    int fd;
+    std::string bytes;
+    bool fresh;  // admitted (else resumed)
+  };
+  void post(Incoming in);  // to the gate's thread (closes the socket once stopped)
+  void wake();             // the gate's thread looks at its inbox
   void loop();
   void take_inbox();
   void hold(int fd, std::string bytes, bool fresh);
@@ -84,11 +91,6 @@ class ConnectionGate {
   Ready ready_;
   int epoll_fd_ = -1, wake_fd_ = -1;
   std::mutex m_;
-  struct Incoming {
-    int fd;
-    std::string bytes;
-    bool fresh;  // admitted (else resumed)
-  };
   std::vector<Incoming> inbox_;
   bool stopped_ = false;
   std::unordered_map<int, Conn> conns_;  // the gate thread's only

@@ -1,6 +1,7 @@
 #include "web/presets.hpp"
 
 #include <sstream>
+#include <utility>
 #include <stdexcept>
 #include <toml++/toml.h>
 
@@ -40,12 +41,11 @@ const std::vector<Preset>& presets() {
       const LatConfig c = config::scenario_config(s);
       if (c.topology == LatTopology::fabric) {
         const auto topo = FabricNetwork::make_topology(c);
-        std::vector<std::string> to_host, rest;
-        for (std::string& name : topo->egress_port_names()) {
-          const std::string to = name.substr(name.find("->") + 2);
-          const bool host = topo->find_host(to) >= 0 && topo->find_host(name.substr(0, name.find("->"))) < 0;
-          (host ? to_host : rest).push_back(std::move(name));
-        }
+        std::vector<std::string> to_host, rest;  // in egress_port_names' order: a->b, b->a, cable by cable
+        const auto is_host = [&topo](int n) { return topo->nodes()[static_cast<std::size_t>(n)].kind == NodeKind::host; };
+        for (const Cable& k : topo->cables())
+          for (const auto [from, to] : {std::pair{k.a, k.b}, std::pair{k.b, k.a}})
+            (is_host(to) && !is_host(from) ? to_host : rest).push_back(topo->egress_name(from, to));
         p.ports = std::move(to_host);
         p.ports.insert(p.ports.end(), rest.begin(), rest.end());
       }

@@ -1,6 +1,8 @@
 #include "web/request_head.hpp"
 
+#include <cctype>
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace rdmasim::web {
 namespace {

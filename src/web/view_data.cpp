@@ -231,7 +231,7 @@ nlohmann::ordered_json topology_view(const Query& q) {
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const Cable& k : t.cables()) {
     const std::string na = t.nodes()[static_cast<std::size_t>(k.a)].name, nb = t.nodes()[static_cast<std::size_t>(k.b)].name;
-    links.push_back({{"a", na}, {"b", nb}, {"ports", {na + "->" + nb, nb + "->" + na}}});
+    links.push_back({{"a", na}, {"b", nb}, {"ports", {t.egress_name(k.a, k.b), t.egress_name(k.b, k.a)}}});
   }
   j["from_name"] = from;
   j["to_name"] = to;
