@@ -287,7 +287,7 @@ std::vector<ScenarioKey> build_keys() {
                       F(collective.nodes)));
   r.push_back(integer("workload.channels", "--channels", kAllreduce,
                       "rings run side by side, each on a share of the buffer over its own rank order (NCCL's channels; "
-                      "0: a server's NICs, else 1)",
+                      "0: a server's NICs, else 1; alltoall 1)",
                       0, 64, F(collective.channels)));
   r.push_back(integer("workload.check", "-c,--check", kAllreduce,
                       "nccl-tests -c: 1 checks every element (#wrong), 0 does not (#wrong N/A; no memory for it)", 0, 1,

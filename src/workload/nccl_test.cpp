@@ -80,7 +80,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     q.id = ++next_id_;
     q.size = token.msg->size;
     q.tag = t | kReceived;
-    receives_.at(path_key(x.src, x.dst, x.channel))->post(q, token.ledger, token.msg->posted);
+    receives_.at(path_key(x.via, x.dst, x.channel))->post(q, token.ledger, token.msg->posted);
   }
 
   void on_event(std::uint64_t arg) override {
@@ -122,6 +122,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
  private:
   struct Transfer {
     int src = 0, dst = 0, step = 0;  // step: the receiver's
+    int via = 0;                     // the rank whose NIC sends it (PXN: the GPU on dst's rail)
     int channel = 0;
     Bytes bytes{};
     std::vector<std::uint64_t> payload;  // the sender's masks of the sent chunks at send time
@@ -269,9 +270,10 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
       for (std::size_t k = 0; k < sched_[static_cast<std::size_t>(r)].size(); ++k) {
         const CollStep& s = sched_[static_cast<std::size_t>(r)][k];
         if (s.send_to < 0) continue;
-        const std::int64_t key = path_key(r, s.send_to, channel_of_[static_cast<std::size_t>(r)][k]);
+        const int via = sender(*topo, r, s.send_to);
+        const std::int64_t key = path_key(via, s.send_to, channel_of_[static_cast<std::size_t>(r)][k]);
         if (host_of(r) == host_of(s.send_to) || paths_.count(key)) continue;
-        const int a = port_of(*topo, sender(*topo, r, s.send_to), qp), b = port_of(*topo, s.send_to, qp);
+        const int a = port_of(*topo, via, qp), b = port_of(*topo, s.send_to, qp);
         const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + qp);
         const FabricNetwork net(topo, base.profile, opts, a, b, sport);
         const std::array<HostResources*, 2> pair{resources(a), resources(b)};
@@ -329,6 +331,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     Transfer& x = transfers_[t];
     x.src = r, x.dst = s.send_to, x.step = recv_step_[first_[static_cast<std::size_t>(r)] + static_cast<std::size_t>(k)];
     x.channel = channel_of_[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
+    x.via = r;
     std::int64_t elems = 0;
     x.payload.clear();
     for (int ch = s.send_lo; ch < s.send_hi; ++ch) {
@@ -344,9 +347,9 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
       return w_.sched.schedule_at(nvlink(host_of(r)).transfer(r % c_.gpus, s.send_to % c_.gpus, x.bytes, w_.sched.now()), *this,
                                   (kArrive << 32) | t);
     }
-    const int via = sender(*topo_, r, s.send_to);
-    if (via != r) {  // PXN: over NVLink to the GPU on the receiver's rail first
-      return w_.sched.schedule_at(nvlink(host_of(r)).transfer(r % c_.gpus, via % c_.gpus, x.bytes, w_.sched.now()), *this,
+    x.via = sender(*topo_, r, s.send_to);
+    if (x.via != r) {  // PXN: over NVLink to the GPU on the receiver's rail first
+      return w_.sched.schedule_at(nvlink(host_of(r)).transfer(r % c_.gpus, x.via % c_.gpus, x.bytes, w_.sched.now()), *this,
                                   (kPost << 32) | t);
     }
     post(t);  // staged, the path starts with the D2H copy to a host buffer
@@ -358,7 +361,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     m.id = ++next_id_;
     m.size = x.bytes;
     m.tag = t;
-    paths_.at(path_key(x.src, x.dst, x.channel))->post(m);
+    paths_.at(path_key(x.via, x.dst, x.channel))->post(m);
   }
 
   void arrive(std::uint64_t t) {
@@ -391,7 +394,10 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   std::map<int, std::unique_ptr<HostResources>> hosts_;
   std::map<int, std::unique_ptr<NvlinkDomain>> nvlink_;  // per host or server with NVLink
   std::shared_ptr<const Topology> topo_;  // per fabric port (a NIC with its PCIe and GPU copy engine)
-  std::map<std::int64_t, std::unique_ptr<PathInstance>> paths_;     // path_key: a QP per rank pair and channel
+  // path_key(sending rank, receiving rank, channel): one QP each. With PXN the sending rank is the
+  // GPU on the receiver's rail, so a server's GPUs share its QP to a remote GPU (NCCL's PXN
+  // aggregates their messages there too).
+  std::map<std::int64_t, std::unique_ptr<PathInstance>> paths_;
   std::map<std::int64_t, std::unique_ptr<PathInstance>> receives_;  // staged: the receiver's H2D copy, per QP
   std::vector<std::uint64_t> masks_;
   std::vector<std::size_t> first_;  // rank r's steps start at first_[r] in the per-step arrays
@@ -445,9 +451,12 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
   res.ranks = ranks;
   res.servers = servers;
   // Channels: as many as a server has NICs its GPUs can reach (NCCL spreads its rings over every
-  // NIC), one elsewhere; --channels sets them.
+  // NIC), one elsewhere. Alltoall takes one: every rank has a QP to every peer, and the peers'
+  // rails (with PXN) or the senders' own NICs already spread them over every NIC; NCCL gives
+  // point-to-point operations a few channels per peer rather than a share of every ring.
+  // --channels sets them.
   const int nics = servers ? topo->server_nics(0) : 1;
-  res.channels = c.channels > 0 ? c.channels : std::min(nics, c.gpus);
+  res.channels = c.channels > 0 ? c.channels : c.op == CollOp::alltoall ? 1 : std::min(nics, c.gpus);
   if (res.channels > 64) throw std::invalid_argument("--channels: at most 64");
   for (std::int64_t s = c.min_bytes; s <= c.max_bytes; s *= c.step_factor) {
     const CollSizes z = coll_sizes(c.op, ranks, s);
