@@ -348,7 +348,7 @@ expect_ok "      262144         16384     float    none      -1 " alltoall --hos
 expect_ok "     1048576        262144     float    none       0 " broadcast --hosts 4 -b 1M -e 1M -n 1
 expect_ok "# Out of bounds values : 0 OK" reduce_scatter --hosts 4 --algo recursive-halving -b 1M -e 1M -n 1
 expect_ok "1 steps per rank, 1048576 bytes sent by rank 0 (S = 1048576.0)" sendrecv --hosts 4 -b 1M -e 1M -n 1
-expect_error "command line: --algo: unknown alltoall algorithm \"ring\" (valid: direct, pairwise)" alltoall --algo ring
+expect_error "command line: --algo: unknown alltoall algorithm \"ring\" (valid: windowed, direct, pairwise)" alltoall --algo ring
 expect_error "--root: 3: rdmasim models root 0 only" broadcast -r 3
 
 # perftest and nccl-tests habits: hardware selection accepted with a note, other transports refused.

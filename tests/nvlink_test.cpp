@@ -39,6 +39,67 @@ TEST(Nvlink, TransfersQueuePerPortAndRunInParallelAcrossPairs) {
   EXPECT_THROW(NvlinkDomain(none, 8), std::invalid_argument);
 }
 
+// NVLS: a multicast's pieces take their sender's egress once, a reduction's pieces their
+// receiver's ingress once; plain transfers queue behind the group's booking.
+TEST(Nvlink, NvlsGroupsTakeTheSharedPortOnce) {
+  GpuParams p = h100();
+  p.nvls_efficiency = 0.8;  // 360 GB/s: 36 MB in 100 us
+  const Bytes b(36'000'000);
+  using G = NvlinkDomain::Group;
+  NvlinkDomain d(p, 4);
+  EXPECT_EQ(d.nvls_service(b), Time::us(100));
+  for (int to : {1, 2, 3}) EXPECT_EQ(d.group_transfer(G::multicast, 0, to, b, Time::zero(), 7, 3), Time::us(101)) << to;
+  EXPECT_EQ(d.transfer(0, 1, b, Time::zero()), Time::us(201));  // behind the multicast on both ports
+  NvlinkDomain r(p, 4);
+  for (int from : {1, 2, 3}) EXPECT_EQ(r.group_transfer(G::reduce, from, 0, b, Time::zero(), 7, 3), Time::us(101)) << from;
+  EXPECT_EQ(r.transfer(2, 0, b, Time::us(50)), Time::us(201));
+  // Without NVLS the three pieces queue on GPU 0's ingress.
+  NvlinkDomain plain(p, 4);
+  EXPECT_EQ(plain.transfer(1, 0, b, Time::zero()), Time::us(101));
+  EXPECT_EQ(plain.transfer(2, 0, b, Time::zero()), Time::us(201));
+  EXPECT_EQ(plain.transfer(3, 0, b, Time::zero()), Time::us(301));
+  // A closed group's key opens a new one, which books the port again; a late piece waits for its own port.
+  EXPECT_EQ(r.group_transfer(G::reduce, 1, 0, b, Time::us(300), 7, 2), Time::us(401));
+  EXPECT_EQ(r.group_transfer(G::reduce, 3, 0, b, Time::us(350), 7, 2), Time::us(451));
+  EXPECT_THROW(NvlinkDomain(h100(), 4).group_transfer(G::reduce, 1, 0, b, Time::zero(), 0, 3), std::invalid_argument);
+}
+
+// --algo nvls in one DGX H100: every element right, the bytes nccl-tests counts, and faster than
+// the ring by what NVLS saves (each GPU's egress and ingress carry S instead of 2(n-1)/n x S),
+// less its lower efficiency and the pipeline's fill; refused where there is no NVLS.
+TEST(Servers, NvlsSumsInsideTheSwitch) {
+  Scenario s = make_scenario(Command::allreduce);
+  for (const char* a : {"network.topology=rail-optimized", "network.server=dgx-h100", "network.servers=1",
+                        "workload.gpus=8", "workload.min_bytes=1G", "workload.max_bytes=1G", "workload.iters=1",
+                        "workload.warmup=0"})
+    apply_override(s, a);
+  const CollectiveResult ring = std::get<CollectiveResult>(run(s).detail);
+  apply_override(s, "workload.algo=nvls");
+  const RunResult r = run(s);
+  ASSERT_EQ(r.failure, "");
+  const CollectiveResult& x = std::get<CollectiveResult>(r.detail);
+  EXPECT_EQ(x.rows[0].wrong, 0);
+  EXPECT_EQ(x.rows[0].bytes_sent[0], 2 * 7 * ((std::int64_t{1} << 30) / 8));
+  const GpuParams g = config::scenario_config(s).profile.gpu;
+  const double line = static_cast<double>(g.nvlink_bw.bits_per_sec()) / 8e9 * g.nvls_efficiency;  // GB/s
+  EXPECT_GT(x.rows[0].algbw_gbs, 0.93 * line);
+  EXPECT_LT(x.rows[0].algbw_gbs, line);
+  EXPECT_GT(x.rows[0].busbw_gbs, 1.2 * ring.rows[0].busbw_gbs);
+  EXPECT_EQ(std::get<CollectiveResult>(run(s).detail).rows[0].time_us, x.rows[0].time_us);
+  Scenario two = s;
+  apply_override(two, "network.servers=2");
+  try {
+    run(two);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "all_reduce: --algo nvls runs inside one server's NVSwitch with NVLink SHARP (--nodes 1 and "
+                           "gpu.nvls_efficiency > 0, as on --server dgx-h100)");
+  }
+  Scenario a100 = s;
+  apply_override(a100, "network.server=dgx-a100");
+  EXPECT_THROW(run(a100), std::invalid_argument);
+}
+
 TEST(Servers, ProfilesSetTheirNicsNvlinkAndPcie) {
   Scenario s = make_scenario(Command::allreduce);
   for (const char* a : {"network.topology=rail-optimized", "network.server=dgx-h100", "network.servers=1",

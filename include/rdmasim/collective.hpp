@@ -11,8 +11,8 @@
 // send and receive buffers, 2 for sendrecv's, the pipeline's pieces for broadcast). Step k of
 // rank r sends chunks [send_lo, send_hi) to `send_to` (-1: no send) and receives chunks
 // [recv_lo, recv_hi) from `recv_from` (-1: no receive), which it adds to its own (`reduce`) or
-// stores. A step's send waits for the previous step's receive unless `after_prev` is false (the
-// data it sends was there from the start). The i-th send from a to b meets the i-th receive at b
+// stores. Step k's send waits for the receive of step k - `after` (1: the previous step's; 0: for
+// nothing, the data it sends was there from the start; more: a window of sends in flight). The i-th send from a to b meets the i-th receive at b
 // from a. What each chunk holds before and after is data (chunk_before, chunk_after), so the
 // schedule tests and the simulator's #wrong check the same thing. Invariants (checked by the
 // tests for every registered schedule): a send and its receive agree on the chunk count; after
@@ -56,8 +56,9 @@ struct CollSizes {
   std::vector<std::int64_t> chunk_elems;  // elements of each chunk of a rank's buffer
 };
 /// The chunks of an operation on n ranks for a requested size (bytes, rounded down to what
-/// divides as nccl-tests does). Broadcast is pipelined in pieces of 512 KiB (at most 64).
-CollSizes coll_sizes(CollOp op, int n, std::int64_t requested_bytes);
+/// divides as nccl-tests does). Broadcast is pipelined in pieces of 512 KiB (at most 64);
+/// all_reduce has n x `pieces` chunks (an algorithm's pipeline, CollectiveSpec::pieces).
+CollSizes coll_sizes(CollOp op, int n, std::int64_t requested_bytes, int pieces = 1);
 /// Bytes each rank sends for the chunks of `z` (rank `r`: broadcast's last rank sends nothing).
 std::int64_t coll_bytes_sent(CollOp op, int n, int r, const CollSizes& z);
 
@@ -72,12 +73,19 @@ struct ChunkState {
 ChunkState chunk_before(CollOp op, int n, int r, int ch);
 ChunkState chunk_after(CollOp op, int n, int r, int ch);
 
+/// What NVSwitch does with a send (NVLink SHARP, NVLS): nothing but forward it; copy it to every
+/// GPU of the server (the sender's consecutive multicast steps with the same chunks are one
+/// multicast: its egress carries them once); or sum it inside the switch with every other GPU's
+/// send of the same chunks to the same receiver (whose ingress takes the sum once).
+enum class InSwitch : std::uint8_t { none, multicast, reduce };
+
 struct CollStep {
   int send_to = -1, recv_from = -1;
   int send_lo = 0, send_hi = 0;
   int recv_lo = 0, recv_hi = 0;
   bool reduce = false;
-  bool after_prev = true;  // the send waits for the previous step's receive
+  int after = 1;           // the send waits for the receive of step k - after (0: for nothing)
+  InSwitch in_switch = InSwitch::none;  // the send's (between GPUs of one server, with NVLS)
 };
 using CollSchedule = std::vector<std::vector<CollStep>>;  // [rank][step]
 
@@ -89,6 +97,14 @@ struct CollectiveSpec {
   /// The schedule for n >= 2 ranks over `chunks` chunks per rank (coll_sizes);
   /// std::invalid_argument for a rank count it cannot serve.
   std::function<CollSchedule(int n, int chunks)> schedule;
+  /// all_reduce only (its chunks all hold alike): how many pieces the algorithm pipelines each
+  /// of the n chunks in for a buffer of `bytes` (coll_sizes' `pieces`); empty: 1.
+  std::function<int(int n, std::int64_t bytes)> pieces = {};
+  /// Runs only inside one server's NVSwitch with NVLS (gpu.nvls_efficiency > 0).
+  bool needs_nvls = false;
+  /// Every rank sends the bus factor x S; false: only on average over the ranks (a tree's
+  /// leaves send less than its inner ranks).
+  bool balanced = true;
 };
 
 /// Every registered algorithm, operation by operation, each in registration order.

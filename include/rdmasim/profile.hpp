@@ -83,6 +83,7 @@ struct GpuParams {
   Rate nvlink_bw{};                          // NVLink per GPU and direction (0: none, peers copy over PCIe)
   Time nvlink_latency = Time::us(1);         // one NVLink transfer's fixed time (launch to data seen)
   double nvlink_efficiency = 0.82;           // share of nvlink_bw a collective's payload gets
+  double nvls_efficiency = 0;                // share NVLS's in-switch reduce/multicast gets (0: no NVLS)
 };
 
 // RC connection setup (host/connection.hpp): rdma_cm-like exchange, QP transitions, MR pinning.

@@ -92,7 +92,8 @@ nlohmann::ordered_json collective_json(const CollectiveResult& r) {
                     {"wrong", row.wrong < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(row.wrong)},
                     {"steps", row.steps},
                     {"bytes_sent_per_rank", row.bytes_sent.front()},
-                    {"staging_us_per_rank", row.staging_per_rank.to_us()}});
+                    {"staging_us_per_rank", row.staging_per_rank.to_us()},
+                    {"events", row.events}});
   j["results"] = rows;
   j["avg_busbw_GBps"] = r.avg_busbw_gbs;
   j["out_of_bounds"] = r.wrong;

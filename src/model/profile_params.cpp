@@ -374,6 +374,11 @@ std::vector<ParamDef> build_params() {
   r.push_back(number_param("gpu.nvlink_efficiency", &GpuParams::nvlink_efficiency, &P::gpu,
                            "share of gpu.nvlink_bw a collective's payload gets (protocol overhead)",
                            "nccl-tests#212: H100 line rate 450 GB/s, NCCL's effective 370 GB/s (0.82)", kGain));
+  r.push_back(number_param("gpu.nvls_efficiency", &GpuParams::nvls_efficiency, &P::gpu,
+                           "share of gpu.nvlink_bw NVLink SHARP's traffic gets: reductions inside the NVSwitch and its "
+                           "multicast (--algo nvls; 0: no NVLS, as before NVSwitch gen 3)",
+                           "nccl-tests#212: 8 x H100 NVLS peak busbw ~480 GB/s, algbw ~275 GB/s (dgx-h100)",
+                           Interval{0, 1}));
   // conn
   r.push_back(time_param("conn.cm_process", &P::conn, &ConnParams::cm_process,
                          "CM processing of one REQ/REP/RTU/address MAD on the receiving host", "estimate"));

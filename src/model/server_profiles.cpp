@@ -22,7 +22,7 @@ Registry<ServerSpec>& registry() {
            "read buffer: estimates scaled from cx6-200g to 400 Gb/s; copy engine: estimate for Gen5 x16",
            8, 8, "default",
            {"link.rate=400Gbps", "pcie.gen=5", "nic.tx_window=512KiB", "nic.read_buffer=64KiB", "gpu.copy_bw=50GB/s",
-            "gpu.nvlink_bw=450GB/s", "pcie.topology=switch"}});
+            "gpu.nvlink_bw=450GB/s", "gpu.nvls_efficiency=0.64", "pcie.topology=switch"}});
     x.add({"pcie-8gpu",
            "8 PCIe GPUs without NVLink (peers copy through PCIe with the copy engine), 4 x ConnectX-6 200 Gb/s: GPUs g "
            "and g+4 on NIC g mod 4",

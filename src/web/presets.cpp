@@ -44,7 +44,7 @@ const std::vector<Preset>& presets() {
         std::vector<std::string> to_host, rest;  // in egress_port_names' order: a->b, b->a, cable by cable
         const auto is_host = [&topo](int n) { return topo->nodes()[static_cast<std::size_t>(n)].kind == NodeKind::host; };
         for (const Cable& k : topo->cables())
-          for (const auto [from, to] : {std::pair{k.a, k.b}, std::pair{k.b, k.a}})
+          for (const auto& [from, to] : {std::pair{k.a, k.b}, std::pair{k.b, k.a}})
             (is_host(to) && !is_host(from) ? to_host : rest).push_back(topo->egress_name(from, to));
         p.ports = std::move(to_host);
         p.ports.insert(p.ports.end(), rest.begin(), rest.end());

@@ -3,6 +3,7 @@
 // per operation: one registration line per algorithm, in the order `rdmasim list` shows them.
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -15,6 +16,7 @@ namespace {
 constexpr std::int64_t kFloat = 4;
 constexpr std::int64_t kPiece = 512 << 10;  // broadcast's pipeline piece (NCCL's Simple step size, estimate)
 constexpr int kMaxPieces = 64;
+constexpr int kAlltoallWindow = 8;  // peers in flight in NCCL's alltoall (estimate)
 
 int mod(int a, int n) { return ((a % n) + n) % n; }
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
@@ -99,6 +101,175 @@ CollSchedule all_reduce_halving_doubling(int n, int) {
   return s;
 }
 
+// NVLS (NVLink SHARP): rank r owns slice r of every piece (chunk p*n + r). Per piece, every rank
+// sends its part of slice j to rank j, summed inside the NVSwitch on the way, and j, once the
+// sum is in, multicasts it to every rank. A rank sends the next piece's parts before it waits
+// for this piece's sum, so reductions and multicasts overlap; the i-th send from a to b must
+// meet the i-th receive at b from a, so receives are listed in the order sends go out:
+// RS(0), RS(1), AG(0), RS(2), AG(1), ..., RS(P-1), AG(P-2), AG(P-1).
+CollSchedule all_reduce_nvls(int n, int chunks) {
+  const int pieces = chunks / n;
+  CollSchedule s(at(n));
+  for (int r = 0; r < n; ++r) {
+    auto& steps = s[at(r)];
+    auto parts = [&](int p) {  // this rank's part of slice j of piece p, to j
+      for (int k = 1; k < n; ++k) {
+        CollStep st;
+        st.send_to = mod(r + k, n), st.send_lo = p * n + st.send_to, st.send_hi = st.send_lo + 1;
+        st.after = 0, st.in_switch = InSwitch::reduce;
+        steps.push_back(st);
+      }
+    };
+    auto sums = [&](int p) {  // the sums of every rank's slice of piece p, from their owners
+      for (int k = 1; k < n; ++k) {
+        CollStep st;
+        st.recv_from = mod(r - k, n), st.recv_lo = p * n + st.recv_from, st.recv_hi = st.recv_lo + 1;
+        st.after = 0;
+        steps.push_back(st);
+      }
+    };
+    parts(0);
+    for (int p = 0; p < pieces; ++p) {
+      if (p + 1 < pieces) parts(p + 1);
+      for (int k = 1; k < n; ++k) {  // slice r of piece p summed: each receive waits for the one before
+        CollStep st;
+        st.recv_from = mod(r - k, n), st.recv_lo = p * n + r, st.recv_hi = st.recv_lo + 1;
+        st.reduce = true;
+        steps.push_back(st);
+      }
+      for (int k = 1; k < n; ++k) {  // ...then multicast; the first send waits for the last part
+        CollStep st;
+        st.send_to = mod(r + k, n), st.send_lo = p * n + r, st.send_hi = st.send_lo + 1;
+        st.in_switch = InSwitch::multicast;
+        steps.push_back(st);
+      }
+      if (p >= 1) sums(p - 1);
+    }
+    sums(pieces - 1);
+  }
+  return s;
+}
+
+// The tree pipelines the buffer in pieces of at least 512 KiB (n chunks each), at most 64.
+int tree_pieces(int n, std::int64_t bytes) {
+  (void)n;
+  return static_cast<int>(std::clamp<std::int64_t>(bytes / kPiece, 1, kMaxPieces));
+}
+
+// NVLS pipelines each rank's slice in pieces of at least 512 KiB, at most 32.
+int nvls_pieces(int n, std::int64_t bytes) {
+  return static_cast<int>(std::clamp<std::int64_t>(bytes / (static_cast<std::int64_t>(n) * kPiece), 1, 32));
+}
+
+// A binary tree over ranks 0..n-1 as NCCL builds it (src/graph/trees.cc): rank 0 is the root
+// with one child; a rank's parent and children follow from its lowest set bit.
+struct TreeNode {
+  int parent = -1;
+  std::array<int, 2> child{-1, -1};
+};
+TreeNode btree(int n, int r) {
+  TreeNode t;
+  int bit = 1;
+  while (bit < n && (bit & r) == 0) bit <<= 1;
+  if (r == 0) {
+    t.child[1] = n > 1 ? bit >> 1 : -1;
+    return t;
+  }
+  t.parent = (r ^ bit) | (bit << 1);
+  if (t.parent >= n) t.parent = r ^ bit;
+  int low = bit >> 1;
+  if (low == 0) return t;
+  t.child[0] = r - low;
+  while (low > 0 && r + low >= n) low >>= 1;
+  t.child[1] = low > 0 ? r + low : -1;
+  return t;
+}
+// NCCL's double binary tree: the second tree mirrors the first (n even) or shifts it by one
+// (n odd), so a leaf of one is inside the other.
+TreeNode dtree(int n, int r, int tree) {
+  if (tree == 0) return btree(n, r);
+  auto map = [n](int x) { return n % 2 == 1 ? mod(x - 1, n) : n - 1 - x; };    // rank -> its place
+  auto back = [n](int x) { return x < 0 ? -1 : n % 2 == 1 ? mod(x + 1, n) : n - 1 - x; };  // place -> rank
+  TreeNode t = btree(n, map(r));
+  t.parent = back(t.parent);
+  for (int& c : t.child) c = back(c);
+  return t;
+}
+
+// Double binary tree all_reduce: tree t carries half of every piece (piece q: chunks q*n ..
+// q*n + n/2 for tree 0, the rest for tree 1). Per piece a rank adds its children's partial sums
+// and sends the result to its parent; the root's sum comes back down, each rank forwarding it to
+// its children. Slots keep both trees and every piece in a pipeline: a rank of height h (a leaf:
+// 0) sends piece q up at slot q + h; a rank at depth d sends it down at slot q + H + d (H: the
+// root's height); a message sent at slot x is listed as received at slot x + 1, so the i-th send
+// from a to b meets the i-th receive at b from a. A send waits for the receive it forwards (the
+// second child's waits for the first's).
+CollSchedule all_reduce_tree(int n, int chunks) {
+  const int pieces = chunks / n;
+  std::array<std::vector<TreeNode>, 2> node;
+  std::array<std::vector<int>, 2> height, depth;
+  std::array<int, 2> root{}, top{};
+  for (int t = 0; t < 2; ++t) {
+    for (int r = 0; r < n; ++r) node[at(t)].push_back(dtree(n, r, t));
+    height[at(t)].assign(at(n), -1);
+    depth[at(t)].assign(at(n), -1);
+    std::function<int(int)> h = [&](int r) {  // leaves 0
+      int& v = height[at(t)][at(r)];
+      if (v < 0) {
+        v = 0;
+        for (int c : node[at(t)][at(r)].child)
+          if (c >= 0) v = std::max(v, h(c) + 1);
+      }
+      return v;
+    };
+    std::function<int(int)> d = [&](int r) {
+      int& v = depth[at(t)][at(r)];
+      if (v < 0) v = node[at(t)][at(r)].parent < 0 ? 0 : d(node[at(t)][at(r)].parent) + 1;
+      return v;
+    };
+    for (int r = 0; r < n; ++r) {
+      h(r), d(r);
+      if (node[at(t)][at(r)].parent < 0) root[at(t)] = r;
+    }
+    top[at(t)] = height[at(t)][at(root[at(t)])];
+  }
+  int slots = 0;
+  for (int t = 0; t < 2; ++t)
+    for (int r = 0; r < n; ++r) slots = std::max(slots, pieces + top[at(t)] + depth[at(t)][at(r)] + 2);
+  CollSchedule s(at(n));
+  for (int r = 0; r < n; ++r) {
+    auto& steps = s[at(r)];
+    // [tree][piece]: the step of this rank's latest receive of the piece (-1: none yet).
+    std::array<std::vector<int>, 2> got{std::vector<int>(at(pieces), -1), std::vector<int>(at(pieces), -1)};
+    auto add = [&](int t, int q, int to, int from, bool reduce) {
+      CollStep st;
+      st.send_to = to, st.recv_from = from, st.reduce = reduce;
+      const int lo = q * n + (t == 0 ? 0 : n / 2), hi = q * n + (t == 0 ? n / 2 : n);
+      if (to >= 0) st.send_lo = lo, st.send_hi = hi;
+      if (from >= 0) st.recv_lo = lo, st.recv_hi = hi;
+      const int k = static_cast<int>(steps.size());
+      int& last = got[at(t)][at(q)];
+      st.after = last >= 0 ? k - last : 0;  // a send: the receive it forwards; a receive: the one before
+      if (from >= 0) last = k;
+      steps.push_back(st);
+    };
+    for (int slot = 0; slot < slots; ++slot)
+      for (int t = 0; t < 2; ++t) {
+        const TreeNode& me = node[at(t)][at(r)];
+        const int h = height[at(t)][at(r)], d = depth[at(t)][at(r)];
+        for (int c : me.child)  // children's sums sent at the slot before
+          if (const int q = c < 0 ? -1 : slot - 1 - height[at(t)][at(c)]; c >= 0 && q >= 0 && q < pieces) add(t, q, -1, c, true);
+        if (const int q = slot - top[at(t)] - d; me.parent >= 0 && q >= 0 && q < pieces)  // the root's sum, from the parent
+          add(t, q, -1, me.parent, false);
+        if (const int q = slot - h; me.parent >= 0 && q >= 0 && q < pieces) add(t, q, me.parent, -1, false);
+        if (const int q = slot - top[at(t)] - d; q >= 0 && q < pieces)
+          for (int c : me.child)
+            if (c >= 0) add(t, q, c, -1, false);
+      }
+  }
+  return s;
+}
+
 CollSchedule all_gather_ring(int n, int) {
   CollSchedule s(at(n));
   ring_steps(s, n, n - 1, 0, 0);
@@ -130,8 +301,9 @@ CollSchedule reduce_scatter_halving(int n, int) {
 }
 
 // Chunk p of rank r's send buffer goes to rank p's receive buffer at n + r; peers in the order
-// r+1, r+2, ...: all at once (direct), or one exchange after the other (pairwise).
-CollSchedule alltoall(int n, bool pairwise) {
+// r+1, r+2, ...: all at once (window 0: direct), one exchange after the other (1: pairwise), or
+// with the exchange `window` peers back arrived.
+CollSchedule alltoall(int n, int window) {
   CollSchedule s(at(n));
   for (int r = 0; r < n; ++r)
     for (int k = 1; k < n; ++k) {
@@ -140,7 +312,7 @@ CollSchedule alltoall(int n, bool pairwise) {
       st.recv_from = mod(r - k, n);
       st.send_lo = st.send_to, st.send_hi = st.send_to + 1;
       st.recv_lo = n + st.recv_from, st.recv_hi = st.recv_lo + 1;
-      st.after_prev = pairwise;
+      st.after = window;
       s[at(r)].push_back(st);
     }
   return s;
@@ -186,16 +358,26 @@ std::array<Registry<CollectiveSpec>, kOps>& registries() {
          all_reduce_ring});
     add({"halving-doubling", "Rabenseifner: recursive halving then doubling, 2 log2(n) steps (n = 2^k)", thakur,
          CollOp::all_reduce, all_reduce_halving_doubling});
+    add({"tree", "NCCL's double binary tree: two trees, each half of every piece, reduce up and broadcast down, pipelined",
+         "NCCL's tree algorithm (src/graph/trees.cc); Sanders, Speck & Traeff, Parallel Computing 2009",
+         CollOp::all_reduce, all_reduce_tree, tree_pieces, false, false});
+    add({"nvls", "NVLink SHARP in one server: sums inside the NVSwitch, then multicast, pipelined in pieces",
+         "NCCL's NVLS algorithm (NVSwitch gen 3, Hopper)", CollOp::all_reduce, all_reduce_nvls, nvls_pieces, true});
     add({"ring", "around the ring: n-1 steps of S/n", nccl_ring, CollOp::all_gather, all_gather_ring});
     add({"recursive-doubling", "partner r XOR 2^i, the block doubling: log2(n) steps (n = 2^k)", thakur,
          CollOp::all_gather, all_gather_doubling});
     add({"ring", "around the ring, adding: n-1 steps of S/n", nccl_ring, CollOp::reduce_scatter, reduce_scatter_ring});
     add({"recursive-halving", "partner r XOR n/2^i, the block halving: log2(n) steps (n = 2^k)", thakur,
          CollOp::reduce_scatter, reduce_scatter_halving});
+    add({"windowed",
+         "peers in the order r+1, r+2, ..., " + std::to_string(kAlltoallWindow) +
+             " in flight: the send to r+k waits for the exchange with r+k-" + std::to_string(kAlltoallWindow),
+         "NCCL's alltoall: grouped point-to-point sends, a few peers at a time over its p2p channels (window: estimate)",
+         CollOp::alltoall, [](int n, int) { return alltoall(n, kAlltoallWindow); }});
     add({"direct", "every peer's S/n posted at once, peers in the order r+1, r+2, ...",
-         "NCCL's alltoall (grouped point-to-point sends)", CollOp::alltoall, [](int n, int) { return alltoall(n, false); }});
+         "grouped point-to-point sends, unbounded", CollOp::alltoall, [](int n, int) { return alltoall(n, 0); }});
     add({"pairwise", "n-1 rounds: exchange with r+k after the exchange with r+k-1 arrived", thakur, CollOp::alltoall,
-         [](int n, int) { return alltoall(n, true); }});
+         [](int n, int) { return alltoall(n, 1); }});
     add({"ring", "a chain from rank 0 along the ring, pipelined in pieces of 512 KiB", nccl_ring, CollOp::broadcast,
          broadcast_ring});
     add({"ring", "rank r sends S to r+1 and receives S from r-1", "nccl-tests sendrecv_perf", CollOp::sendrecv,
@@ -250,13 +432,15 @@ double bus_factor(CollOp op, int n) {
   return 1.0;
 }
 
-CollSizes coll_sizes(CollOp op, int n, std::int64_t requested) {
+CollSizes coll_sizes(CollOp op, int n, std::int64_t requested, int pieces) {
+  if (pieces < 1 || (pieces > 1 && op != CollOp::all_reduce))
+    throw std::invalid_argument("coll_sizes: pieces must be 1, or more for all_reduce only");
   CollSizes z;
   const std::int64_t elems = requested / kFloat;
   switch (op) {
     case CollOp::all_reduce:
       z.count = elems;
-      z.chunk_elems = split(elems, n);
+      z.chunk_elems = split(elems, n * pieces);
       break;
     case CollOp::all_gather:
     case CollOp::reduce_scatter:

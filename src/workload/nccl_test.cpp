@@ -305,9 +305,11 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     for (int ch = 0; ch < channels_; ++ch) {
       const auto [begin, end] = ranges_[static_cast<std::size_t>(r * channels_ + ch)];
       int& k = next_step_[static_cast<std::size_t>(r * channels_ + ch)];
-      while (k < end && (k == begin || !steps[static_cast<std::size_t>(k)].after_prev ||
-                         steps[static_cast<std::size_t>(k - 1)].recv_from < 0 || recv_done(r, k - 1)))
+      while (k < end) {
+        const int w = k - steps[static_cast<std::size_t>(k)].after;  // the step whose receive it waits for
+        if (w < k && w >= begin && steps[static_cast<std::size_t>(w)].recv_from >= 0 && !recv_done(r, w)) break;
         send(r, k++);
+      }
       sent_all = sent_all && k == end;
     }
     if (sent_all && left_[static_cast<std::size_t>(r)] == 0 && !std::exchange(done_[static_cast<std::size_t>(r)], 1) &&
@@ -344,8 +346,14 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     if (host_of(r) == host_of(s.send_to)) {  // GPUs of one host: NVLink, or a peer copy through PCIe
       if (c_.base.profile.gpu.nvlink_bw.bits_per_sec() == 0)
         return w_.sched.schedule_in(GpuCopyEngine(c_.base.profile.gpu).copy_time(x.bytes), *this, (kArrive << 32) | t);
-      return w_.sched.schedule_at(nvlink(host_of(r)).transfer(r % c_.gpus, s.send_to % c_.gpus, x.bytes, w_.sched.now()), *this,
-                                  (kArrive << 32) | t);
+      NvlinkDomain& d = nvlink(host_of(r));
+      const int from = r % c_.gpus, to = s.send_to % c_.gpus;
+      const Time at = s.in_switch == InSwitch::none
+                          ? d.transfer(from, to, x.bytes, w_.sched.now())
+                          : d.group_transfer(s.in_switch == InSwitch::multicast ? NvlinkDomain::Group::multicast
+                                                                                : NvlinkDomain::Group::reduce,
+                                             from, to, x.bytes, w_.sched.now(), s.send_lo, c_.gpus - 1);
+      return w_.sched.schedule_at(at, *this, (kArrive << 32) | t);
     }
     x.via = sender(*topo_, r, s.send_to);
     if (x.via != r) {  // PXN: over NVLink to the GPU on the receiver's rail first
@@ -444,6 +452,12 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
   if (c.iters < 1 || c.iters > 10000) throw std::invalid_argument("-n: iterations must be 1..10000");
   if (c.warmup < 0 || c.warmup > 1000) throw std::invalid_argument("-w: warmup iterations must be 0..1000");
   collective_schedule(c.op, c.algo, ranks, 1);  // validates the algorithm and the rank count
+  const CollectiveSpec& spec = collective(c.op, c.algo);
+  if (spec.needs_nvls && (nodes != 1 || base.profile.gpu.nvlink_bw.bits_per_sec() == 0 ||
+                          base.profile.gpu.nvls_efficiency <= 0))
+    throw std::invalid_argument(what + ": --algo " + spec.name +
+                                " runs inside one server's NVSwitch with NVLink SHARP (--nodes 1 and "
+                                "gpu.nvls_efficiency > 0, as on --server dgx-h100)");
   CollectiveResult res;
   res.config = c;
   res.config.nodes = nodes;
@@ -459,7 +473,7 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
   res.channels = c.channels > 0 ? c.channels : c.op == CollOp::alltoall ? 1 : std::min(nics, c.gpus);
   if (res.channels > 64) throw std::invalid_argument("--channels: at most 64");
   for (std::int64_t s = c.min_bytes; s <= c.max_bytes; s *= c.step_factor) {
-    const CollSizes z = coll_sizes(c.op, ranks, s);
+    const CollSizes z = coll_sizes(c.op, ranks, s, spec.pieces ? spec.pieces(ranks, s) : 1);
     CollectiveRow row;
     row.count = z.count;
     row.bytes = z.bytes;
