@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: screenshot validate demo test test-sanitize build release deps bench bench-fabric docs golden fuzz-smoke clean
+.PHONY: screenshot validate demo test test-sanitize build release deps bench bench-fabric bench-gpu docs golden fuzz-smoke clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -62,6 +62,12 @@ FABRIC_K ?= 4 8 12
 bench-fabric: release
 	@ninja -C build/release -j $(JOBS) fabric_bench
 	@for k in $(FABRIC_K); do ./build/release/bench/fabric_bench --k $$k; done
+
+# 1,024 GPUs: 128 DGX H100 on a rail-optimized fabric, all_reduce 1 GiB and alltoall 256 MiB
+# (wall time, peak RSS, events; `make bench-gpu GPU_SERVERS=16` for a smaller cluster).
+GPU_SERVERS ?= 128
+bench-gpu: release
+	@bash bench/gpu_cluster.sh ./build/release/rdmasim $(GPU_SERVERS)
 
 # Generated documents (CI fails when they are stale).
 docs: build

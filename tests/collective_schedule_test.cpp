@@ -105,7 +105,9 @@ void check(const CollectiveSpec& spec, int n, int pieces = 1) {
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < chunks; ++c) {
       const ChunkState want = chunk_after(spec.op, n, r, c);
-      if (want.data != ChunkData::any) EXPECT_EQ(out.have[at(r)][at(c)], as_set(want, n)) << "rank " << r << " chunk " << c;
+      if (want.data != ChunkData::any) {
+        EXPECT_EQ(out.have[at(r)][at(c)], as_set(want, n)) << "rank " << r << " chunk " << c;
+      }
     }
   // Bytes per rank: nccl-tests' bus factor x S (broadcast's last rank forwards nothing); a
   // tree's ranks send it on average.
@@ -114,9 +116,13 @@ void check(const CollectiveSpec& spec, int n, int pieces = 1) {
     const double want = spec.op == CollOp::broadcast && r == n - 1 ? 0 : bus_factor(spec.op, n) * static_cast<double>(z.bytes);
     const double sent = static_cast<double>(out.chunks_sent[at(r)]) * static_cast<double>(z.chunk_elems[0]) * 4;
     sum += sent;
-    if (spec.balanced) EXPECT_DOUBLE_EQ(sent, want) << "rank " << r;
+    if (spec.balanced) {
+      EXPECT_DOUBLE_EQ(sent, want) << "rank " << r;
+    }
   }
-  if (!spec.balanced) EXPECT_DOUBLE_EQ(sum, n * bus_factor(spec.op, n) * static_cast<double>(z.bytes));
+  if (!spec.balanced) {
+    EXPECT_DOUBLE_EQ(sum, n * bus_factor(spec.op, n) * static_cast<double>(z.bytes));
+  }
 }
 
 }  // namespace

@@ -186,6 +186,49 @@ TEST(AllReduce, BadPcieTopologyHalvesGpuDirectBusBandwidth) {
   EXPECT_LT(ratio, 0.6);
   // GPUDirect: no copy engine work.
   EXPECT_EQ(b.rows[0].staging_per_rank, Time::zero());
+  // The critical path says where: the far socket's DMA reads wait in the NIC for their round
+  // trips over the inter-socket link (queue and PCIe), the wire's share is the same.
+  const Ledger& gn = g.rows[0].ledger.network;
+  const Ledger& bn = b.rows[0].ledger.network;
+  EXPECT_GT(bn[Category::pcie_dma] + bn[Category::queue], gn[Category::pcie_dma] + gn[Category::queue] + (bn.total() - gn.total()) / 2);
+  EXPECT_EQ(b.rows[0].ledger.nvlink, Time::zero());
+}
+
+// A collective's ledger is its critical path's, and it sums to the iteration's time to the
+// picosecond (run_collective throws otherwise): over the network only between hosts; NVLink and
+// the network between servers; NVLink only inside one; the peer copy without NVLink; the
+// staging copies without GPUDirect.
+TEST(Collectives, TheLedgerFollowsTheCriticalPath) {
+  const auto per_iteration = [](const CollectiveRow& row, int iters) { return row.ledger.total().to_us() / iters; };
+  CollectiveConfig c = cfg(4, 4 << 20);
+  c.iters = 3;
+  CollectiveRow r = run_collective(c).rows[0];
+  EXPECT_NEAR(per_iteration(r, 3), r.time_us, 1e-6);
+  EXPECT_EQ(r.ledger.nvlink + r.ledger.nvlink_wait + r.ledger.peer_copy, Time::zero());
+  EXPECT_GT(r.ledger.network[Category::transmit], r.ledger.network.total() * 9 / 10);  // link-bound
+  c.gpus = 2;  // two GPUs per host, no NVLink: one peer copy per host on the path
+  r = run_collective(c).rows[0];
+  EXPECT_NEAR(per_iteration(r, 3), r.time_us, 1e-6);
+  EXPECT_GT(r.ledger.peer_copy, Time::zero());
+  c.gpudirect = false;  // staged: the copy engines' D2H and H2D
+  r = run_collective(c).rows[0];
+  EXPECT_NEAR(per_iteration(r, 3), r.time_us, 1e-6);
+  EXPECT_GT(r.ledger.network[Category::gpu], Time::zero());
+  CollectiveConfig d = cfg(2, 64 << 20);
+  d.base.fabric.topology = "rail-optimized";
+  d.base.fabric.servers = 2;
+  d.base.fabric.nics_per_server = 4;
+  d.base.profile.gpu.nvlink_bw = Rate::bytes_per_sec(300'000'000'000);
+  d.gpus = 4;
+  r = run_collective(d).rows[0];
+  EXPECT_NEAR(per_iteration(r, 1), r.time_us, 1e-6);
+  EXPECT_GT(r.ledger.nvlink, Time::zero());
+  EXPECT_GT(r.ledger.network.total(), Time::zero());
+  d.nodes = 1;  // one server: NVLink only
+  r = run_collective(d).rows[0];
+  EXPECT_NEAR(per_iteration(r, 1), r.time_us, 1e-6);
+  EXPECT_EQ(r.ledger.network.total(), Time::zero());
+  EXPECT_GT(r.ledger.nvlink, Time::zero());
 }
 
 // Staged, the copies are the host model's D2H/H2D on each host's copy engine; a host's copy
@@ -230,10 +273,15 @@ TEST(Collectives, EveryOperationAndAlgorithmMovesNcclTestsBytes) {
       for (int rank = 0; rank < n; ++rank) {
         const double want = spec->op == CollOp::broadcast && rank == n - 1 ? 0 : bus_factor(spec->op, n) * (2 << 20);
         sum += static_cast<double>(row.bytes_sent[static_cast<std::size_t>(rank)]);
-        if (spec->balanced) EXPECT_DOUBLE_EQ(static_cast<double>(row.bytes_sent[static_cast<std::size_t>(rank)]), want) << "rank " << rank;
+        if (spec->balanced) {
+          EXPECT_DOUBLE_EQ(static_cast<double>(row.bytes_sent[static_cast<std::size_t>(rank)]), want) << "rank " << rank;
+        }
       }
-      if (!spec->balanced) EXPECT_DOUBLE_EQ(sum, n * bus_factor(spec->op, n) * (2 << 20));  // a tree's ranks: on average
+      if (!spec->balanced) {
+        EXPECT_DOUBLE_EQ(sum, n * bus_factor(spec->op, n) * (2 << 20));  // a tree's ranks: on average
+      }
       EXPECT_DOUBLE_EQ(row.busbw_gbs, row.algbw_gbs * bus_factor(spec->op, n));
+      EXPECT_NEAR(row.ledger.total().to_us(), row.time_us, 1e-6);  // one iteration: its critical path
       EXPECT_EQ(run_collective(c).rows[0].time_us, row.time_us);
       ++runs;
     }
@@ -329,16 +377,19 @@ TEST(Collectives, ChannelsSpreadRingsOverTheNics) {
     std::int64_t sum = 0;  // broadcast: every rank but each channel's last forwards its share
     for (int rank = 0; rank < 8; ++rank) {
       sum += r.rows[0].bytes_sent[static_cast<std::size_t>(rank)];
-      if (spec->op != CollOp::broadcast && spec->balanced)
+      if (spec->op != CollOp::broadcast && spec->balanced) {
         EXPECT_NEAR(static_cast<double>(r.rows[0].bytes_sent[static_cast<std::size_t>(rank)]), bus_factor(spec->op, 8) * (1 << 20),
                     4.0 * 3)
             << rank;
+      }
     }
     if (spec->op == CollOp::broadcast) EXPECT_EQ(sum, 7 * (1 << 20));
-    if (!spec->balanced) EXPECT_NEAR(static_cast<double>(sum), 8 * bus_factor(spec->op, 8) * (1 << 20), 4.0 * 3 * 8);
-    if (spec->balanced)
+    if (!spec->balanced) {
+      EXPECT_NEAR(static_cast<double>(sum), 8 * bus_factor(spec->op, 8) * (1 << 20), 4.0 * 3 * 8);
+    } else {
       EXPECT_EQ(r.rows[0].bytes_sent[0], static_cast<std::int64_t>(bus_factor(spec->op, 8) * (1 << 20) + 0.5) / 4 * 4)
           << "rank 0";
+    }
   }
   CollectiveConfig c = cfg(2, 64 << 20);
   c.base.fabric.topology = "rail-optimized";

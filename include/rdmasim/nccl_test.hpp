@@ -18,6 +18,13 @@
 // the set of ranks whose data it holds (a sum: the union), so #wrong counts elements that do not
 // end as chunk_after says. Iterations are separated by a barrier; time is the mean iteration
 // makespan. Reduction arithmetic on the GPU is not timed.
+//
+// The ledger of a collective is its critical path's: the last transfer to arrive, the transfer
+// whose arrival let its sender send it, and so back to the iteration's start. Each transfer on
+// it adds its own time: over the network its message's latency ledger (rdmasim/ledger.hpp: fabric
+// queueing and PFC pauses as queue, wire, PCIe, NIC, switch, staging copies as gpu), over
+// NVLink its wait for the ports and its move (service plus latency), through PCIe without NVLink
+// its peer copy. Invariant (checked): it sums to the iteration's time to the picosecond.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +33,7 @@
 
 #include "rdmasim/collective.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/ledger.hpp"
 
 namespace rdmasim {
 
@@ -45,6 +53,18 @@ struct CollectiveConfig {
   int iters = 20, warmup = 1;      // -n, -w
 };
 
+/// Where a collective's time went along its critical path (see the header comment).
+struct CollectiveLedger {
+  Ledger network;        // RDMA WRITEs between servers (or hosts): their messages' ledgers
+  Time nvlink_wait{};    // NVLink transfers waiting for their ports
+  Time nvlink{};         // NVLink transfers moving (B / (bw x efficiency)) plus gpu.nvlink_latency
+  Time peer_copy{};      // GPUs of one host without NVLink: the peer copy through PCIe
+  Time total() const { return network.total() + nvlink_wait + nvlink + peer_copy; }
+  void add(const CollectiveLedger& o) {
+    network.add(o.network), nvlink_wait += o.nvlink_wait, nvlink += o.nvlink, peer_copy += o.peer_copy;
+  }
+};
+
 struct CollectiveRow {
   std::int64_t bytes = 0, count = 0;  // nccl-tests' size and count columns (coll_sizes)
   double time_us = 0;                 // mean iteration makespan
@@ -54,6 +74,7 @@ struct CollectiveRow {
   Time staging_per_rank{};            // --gpudirect off: copy time each rank spends per iteration
   std::int64_t steps = 0;             // steps per rank per iteration
   std::uint64_t events = 0;
+  CollectiveLedger ledger;            // the timed iterations' critical paths, summed (total: iters x time)
 };
 
 struct CollectiveResult {

@@ -69,8 +69,42 @@ void print_collective(std::FILE* out, const CollectiveResult& r) {
                last.bytes, last.steps, last.bytes_sent.front(), std::string(op.bytes_formula).c_str(),
                bus_factor(c.op, r.ranks) * static_cast<double>(last.bytes), r.link_goodput_gbs);
   if (!c.gpudirect) std::fprintf(out, ", staging copies %.3f us per rank", last.staging_per_rank.to_us());
+  std::fprintf(out, "\n# rdmasim: critical path per iteration (us):");
+  const double iters = c.iters;
+  const auto part = [&](const char* name, Time t, bool& first) {
+    if (t == Time::zero()) return;
+    std::fprintf(out, "%s%s %.3f", first ? "" : ", ", name, t.to_us() / iters);
+    first = false;
+  };
+  std::fprintf(out, " ");
+  bool first = true;
+  part("nvlink", last.ledger.nvlink, first);
+  part("nvlink wait", last.ledger.nvlink_wait, first);
+  part("peer copy", last.ledger.peer_copy, first);
+  part("network", last.ledger.network.total(), first);
+  if (last.ledger.network.total() != Time::zero()) {
+    std::fprintf(out, " (");
+    bool inner = true;
+    for (Category k : kAllCategories) part(std::string(category_name(k)).c_str(), last.ledger.network[k], inner);
+    std::fprintf(out, ")");
+  }
   std::fprintf(out, "\n#\n# Collective test concluded: %s\n#\n", program.c_str());
 }
+
+namespace {
+// The critical path's parts per iteration, in us (nonzero network categories only).
+nlohmann::ordered_json collective_ledger_json(const CollectiveLedger& l, int iters) {
+  nlohmann::ordered_json j{{"nvlink", l.nvlink.to_us() / iters},
+                           {"nvlink_wait", l.nvlink_wait.to_us() / iters},
+                           {"peer_copy", l.peer_copy.to_us() / iters},
+                           {"network", l.network.total().to_us() / iters}};
+  nlohmann::ordered_json net = nlohmann::ordered_json::object();
+  for (Category k : kAllCategories)
+    if (l.network[k] != Time::zero()) net[std::string(category_name(k))] = l.network[k].to_us() / iters;
+  j["network_by_category"] = net;
+  return j;
+}
+}  // namespace
 
 nlohmann::ordered_json collective_json(const CollectiveResult& r) {
   nlohmann::ordered_json j;
@@ -93,7 +127,8 @@ nlohmann::ordered_json collective_json(const CollectiveResult& r) {
                     {"steps", row.steps},
                     {"bytes_sent_per_rank", row.bytes_sent.front()},
                     {"staging_us_per_rank", row.staging_per_rank.to_us()},
-                    {"events", row.events}});
+                    {"events", row.events},
+                    {"critical_path_us", collective_ledger_json(row.ledger, c.iters)}});
   j["results"] = rows;
   j["avg_busbw_GBps"] = r.avg_busbw_gbs;
   j["out_of_bounds"] = r.wrong;

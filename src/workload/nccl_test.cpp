@@ -65,16 +65,17 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     Message& m = *token.msg;
     if (token.ledger.total() != w_.sched.now() - m.posted) ++violations;
     const std::uint64_t tag = m.tag;
+    const Ledger ledger = token.ledger;
     w_.packets.release(&token);
     w_.ctx.release_message(m);
-    if (tag & kReceived) arrive(tag & ~kReceived);
+    if (tag & kReceived) arrive(tag & ~kReceived, &ledger);
   }
 
   // The step's data is in the receiver's memory (the NIC reassembled the message): GPU memory
   // with GPUDirect, else a host buffer its receive path copies to the GPU.
   void passed(Packet& token) override {
     const std::uint64_t t = token.msg->tag;
-    if (c_.gpudirect) return arrive(t);
+    if (c_.gpudirect) return arrive(t, &token.ledger);
     const Transfer& x = transfers_[t];
     Message& q = *w_.messages.acquire();
     q.id = ++next_id_;
@@ -87,7 +88,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     const std::uint64_t t = arg & 0xffffffffu;
     if ((arg >> 32) == kNextIteration) start_iteration();
     else if ((arg >> 32) == kPost) post(t);
-    else arrive(t);
+    else arrive(t, nullptr);
   }
 
   std::int64_t wrong() const {  // elements (of the last iteration) not holding what chunk_after says
@@ -116,6 +117,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     return busy / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters));
   }
   int steps() const { return base_steps_; }  // per channel
+  const CollectiveLedger& ledger() const { return ledger_; }
   std::uint64_t events() const { return w_.sched.executed(); }
   std::int64_t violations = 0;
 
@@ -126,7 +128,14 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     int channel = 0;
     Bytes bytes{};
     std::vector<std::uint64_t> payload;  // the sender's masks of the sent chunks at send time
+    CollectiveLedger path;  // the critical path to its send, then its own NVLink hop or peer copy
   };
+  // A transfer's NVLink hop asked at `now`, arriving `at`, `service` of it moving.
+  void nvlink_hop(Transfer& x, Time now, Time at, Time service) {
+    const Time move = service + c_.base.profile.gpu.nvlink_latency;
+    x.path.nvlink += move;
+    x.path.nvlink_wait += at - now - move;
+  }
 
   // The machine a rank runs on: a host, or a server of a server fabric (rank / G either way).
   int host_of(int rank) const { return rank / c_.gpus; }
@@ -288,6 +297,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   void start_iteration() {
     started_ = w_.sched.now();
     finished_ = 0;
+    cause_ = {};
     for (int r = 0; r < n_; ++r)
       for (int ch = 0; ch < chunks_ && words_ > 0; ++ch) set_mask(mask(r, ch), chunk_state(true, r, ch));
     std::fill(recv_done_.begin(), recv_done_.end(), 0);
@@ -314,7 +324,9 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     }
     if (sent_all && left_[static_cast<std::size_t>(r)] == 0 && !std::exchange(done_[static_cast<std::size_t>(r)], 1) &&
         ++finished_ == n_) {
-      if (iteration_ >= c_.warmup) timed_ += w_.sched.now() - started_;
+      // The last arrival ends the iteration: its critical path is the iteration's.
+      if (cause_.total() != w_.sched.now() - started_) ++violations;
+      if (iteration_ >= c_.warmup) timed_ += w_.sched.now() - started_, ledger_.add(cause_);
       if (++iteration_ < c_.warmup + c_.iters) w_.sched.schedule_in(Time::zero(), *this, kNextIteration << 32);
     }
   }
@@ -334,6 +346,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     x.src = r, x.dst = s.send_to, x.step = recv_step_[first_[static_cast<std::size_t>(r)] + static_cast<std::size_t>(k)];
     x.channel = channel_of_[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
     x.via = r;
+    x.path = cause_;
     std::int64_t elems = 0;
     x.payload.clear();
     for (int ch = s.send_lo; ch < s.send_hi; ++ch) {
@@ -344,21 +357,28 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     bytes_sent_[static_cast<std::size_t>(r)] += x.bytes.count();
     if (x.bytes.count() == 0) return w_.sched.schedule_in(Time::zero(), *this, (kArrive << 32) | t);
     if (host_of(r) == host_of(s.send_to)) {  // GPUs of one host: NVLink, or a peer copy through PCIe
-      if (c_.base.profile.gpu.nvlink_bw.bits_per_sec() == 0)
-        return w_.sched.schedule_in(GpuCopyEngine(c_.base.profile.gpu).copy_time(x.bytes), *this, (kArrive << 32) | t);
+      if (c_.base.profile.gpu.nvlink_bw.bits_per_sec() == 0) {
+        const Time copy = GpuCopyEngine(c_.base.profile.gpu).copy_time(x.bytes);
+        x.path.peer_copy += copy;
+        return w_.sched.schedule_in(copy, *this, (kArrive << 32) | t);
+      }
       NvlinkDomain& d = nvlink(host_of(r));
       const int from = r % c_.gpus, to = s.send_to % c_.gpus;
+      const Time now = w_.sched.now();
       const Time at = s.in_switch == InSwitch::none
-                          ? d.transfer(from, to, x.bytes, w_.sched.now())
+                          ? d.transfer(from, to, x.bytes, now)
                           : d.group_transfer(s.in_switch == InSwitch::multicast ? NvlinkDomain::Group::multicast
                                                                                 : NvlinkDomain::Group::reduce,
-                                             from, to, x.bytes, w_.sched.now(), s.send_lo, c_.gpus - 1);
+                                             from, to, x.bytes, now, s.send_lo, c_.gpus - 1);
+      nvlink_hop(x, now, at, s.in_switch == InSwitch::none ? d.service(x.bytes) : d.nvls_service(x.bytes));
       return w_.sched.schedule_at(at, *this, (kArrive << 32) | t);
     }
     x.via = sender(*topo_, r, s.send_to);
     if (x.via != r) {  // PXN: over NVLink to the GPU on the receiver's rail first
-      return w_.sched.schedule_at(nvlink(host_of(r)).transfer(r % c_.gpus, x.via % c_.gpus, x.bytes, w_.sched.now()), *this,
-                                  (kPost << 32) | t);
+      NvlinkDomain& d = nvlink(host_of(r));
+      const Time now = w_.sched.now(), at = d.transfer(r % c_.gpus, x.via % c_.gpus, x.bytes, now);
+      nvlink_hop(x, now, at, d.service(x.bytes));
+      return w_.sched.schedule_at(at, *this, (kPost << 32) | t);
     }
     post(t);  // staged, the path starts with the D2H copy to a host buffer
   }
@@ -372,8 +392,11 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     paths_.at(path_key(x.via, x.dst, x.channel))->post(m);
   }
 
-  void arrive(std::uint64_t t) {
+  // Transfer t's data is at its receiver; `network`: its message's ledger, if it crossed the fabric.
+  void arrive(std::uint64_t t, const Ledger* network) {
     Transfer& x = transfers_[t];
+    if (network != nullptr) x.path.network.add(*network);
+    cause_ = x.path;  // what this arrival lets the receiver send starts from its critical path
     const CollStep& s = sched_[static_cast<std::size_t>(x.dst)][static_cast<std::size_t>(x.step)];
     if (s.recv_from != x.src || (words_ > 0 && s.recv_hi - s.recv_lo != static_cast<int>(x.payload.size()) / words_))
       throw std::logic_error("collective schedule: a step's sender and receiver disagree");
@@ -419,6 +442,8 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   std::vector<std::uint64_t> free_;
   int iteration_ = 0, finished_ = 0;
   Time started_{}, timed_{};
+  CollectiveLedger cause_;   // the critical path of the arrival being handled (none at an iteration's start)
+  CollectiveLedger ledger_;  // the timed iterations' critical paths
   std::uint64_t next_id_ = 0;
 };
 
@@ -488,6 +513,7 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
     row.staging_per_rank = run.staging_per_rank();
     row.steps = run.steps();
     row.events = run.events();
+    row.ledger = run.ledger();
     res.wrong += std::max<std::int64_t>(row.wrong, 0);
     res.rows.push_back(std::move(row));
     if (s > c.max_bytes / c.step_factor) break;

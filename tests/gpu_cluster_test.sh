@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The 1,024-GPU DGX H100 cluster (bench/gpu_cluster.sh) builds and runs an all_reduce of 1 GiB
+# and an alltoall of 256 MiB across all 1,024 GPUs to completion, with the same results every
+# time (the nccl-tests busbw to the printed digit) and under 2 GiB of memory each.
+# usage: gpu_cluster_test.sh RDMASIM SOURCE_DIR
+set -uo pipefail
+bin=$1
+src=$2
+out=$(bash "$src/bench/gpu_cluster.sh" "$bin" 128) || { echo "FAIL: the 1,024-GPU runs did not complete"; exit 1; }
+echo "$out"
+fail=0
+expect() {  # a line of the output must contain $1
+  grep -qF -- "$1" <<< "$out" || { echo "FAIL: no line with: $1"; fail=1; }
+}
+expect "all_reduce 1GiB on 1024 GPUs (ring): time 5820.1 us, busbw 368.62 GB/s"
+expect "alltoall 256MiB on 1024 GPUs (windowed): time 16105.8 us, busbw 16.65 GB/s"
+while read -r rss; do
+  [ "$rss" -lt 2048 ] || { echo "FAIL: peak RSS $rss MiB (at most 2048)"; fail=1; }
+done < <(grep -o 'peak RSS [0-9]*' <<< "$out" | awk '{print $3}')
+[ "$fail" = 0 ] && echo "PASS"
+exit "$fail"
