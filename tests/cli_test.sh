@@ -53,6 +53,7 @@ if [[ -n $lt && $lt == "$bt" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)
 
 expect_ok "4 equal-cost paths, 5 switches / 6 links each" topo --k 4 --from h0 --to h15
 expect_ok "hosts 128, switches 80, links 384" topo --k 8
+expect_ok "gpu2 -> nic2 (cross-socket), gpu3 -> nic3 (cross-socket)" topo --topology rail-optimized --server pcie-8gpu --servers 2
 expect_ok '"hop_histogram"' topo --k 4 --hops --json
 expect_ok "        6        5          192" topo --k 4 --hops
 expect_ok "        4        3         1536" topo --k 8 --hops

@@ -80,6 +80,27 @@ TEST(GpuPath, GpuDirectClosedFormPerTopology) {
     }
 }
 
+// A server's per-GPU placement: each side's GPU reaches its NIC over its own PCIe path. Placed
+// alike, the two sides are pcie.topology's path to the picosecond; a GPU across the sockets on one
+// side only costs, over a ping-pong (its reads and its writes), half of both sides across.
+TEST(GpuPath, PerSidePlacementIsEachSidesOwnPath) {
+  for (std::int64_t size : {1000, 4096}) {
+    SCOPED_TRACE(size);
+    const LatConfig sw = gpu(base(size), true);
+    LatConfig xs = sw;
+    xs.profile.pcie.topology = PcieTopology::cross_socket;
+    LatConfig placed = sw;
+    placed.gpu.placement[0] = placed.gpu.placement[1] = PcieTopology::cross_socket;
+    EXPECT_EQ(one_way(placed), one_way(xs));
+    LatConfig mixed = sw;
+    mixed.gpu.placement[0] = PcieTopology::cross_socket;
+    EXPECT_EQ(2 * one_way(mixed), one_way(xs) + one_way(sw));
+    const Ledger lm = one_way_ledger(mixed), lx = one_way_ledger(xs), ls = one_way_ledger(sw);
+    EXPECT_EQ(lm[Category::pcie_dma] * 2, lx[Category::pcie_dma] + ls[Category::pcie_dma]);
+    EXPECT_GT(lm[Category::pcie_dma], ls[Category::pcie_dma]);
+  }
+}
+
 // Non-pipelined staging: T = D/B_cpu + (D/B_pcie + D/B_link + fixed) with the staging copies
 // on both ends: exactly the host path plus one D2H and one H2D copy, all of it under `gpu`.
 TEST(GpuPath, StagedWholeMessageIsThreeTermSum) {

@@ -194,6 +194,34 @@ TEST(AllReduce, BadPcieTopologyHalvesGpuDirectBusBandwidth) {
   EXPECT_EQ(b.rows[0].ledger.nvlink, Time::zero());
 }
 
+// pcie-8gpu places GPUs 2-5 across the sockets from the NIC they send through: against the same
+// server with every GPU under its NIC's switch, the collective is slower and its critical path
+// spends more in PCIe (the far socket's DMA round trips) and waiting.
+TEST(Collectives, PerGpuPlacementShowsInTheLedger) {
+  ServerSpec aligned = server("pcie-8gpu");
+  aligned.name = "pcie-8gpu-aligned";
+  aligned.placement.clear();
+  if (servers().size() < 4) register_server(aligned);
+  ServerSpec bad = aligned;
+  bad.name = "pcie-8gpu-short";
+  bad.placement = {PcieTopology::root};
+  EXPECT_THROW(register_server(bad), std::invalid_argument);
+  CollectiveConfig c = cfg(2, 64 << 20);
+  c.base.fabric.topology = "rail-optimized";
+  c.base.fabric.servers = 2;
+  c.base.fabric.server = "pcie-8gpu";
+  c.base.fabric.nics_per_server = 4;
+  c.base.profile = make_profile("cx6-200g");
+  c.base.profile.gpu.nvlink_bw = Rate::bps(0);
+  c.gpus = 8;
+  const CollectiveRow placed = run_collective(c).rows[0];
+  c.base.fabric.server = "pcie-8gpu-aligned";
+  const CollectiveRow ideal = run_collective(c).rows[0];
+  EXPECT_EQ(placed.wrong, 0);
+  EXPECT_GT(placed.time_us, ideal.time_us);
+  EXPECT_GT(placed.ledger.network[Category::pcie_dma], ideal.ledger.network[Category::pcie_dma]);
+}
+
 // A collective's ledger is its critical path's, and it sums to the iteration's time to the
 // picosecond (run_collective throws otherwise): over the network only between hosts; NVLink and
 // the network between servers; NVLink only inside one; the peer copy without NVLink; the

@@ -137,6 +137,7 @@ TEST(Servers, ProfilesSetTheirNicsNvlinkAndPcie) {
     server("dgx-b200");
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "unknown server \"dgx-b200\" (valid: dgx-a100, dgx-h100, pcie-8gpu)");
+    EXPECT_EQ(std::string(e.what()).rfind("unknown server \"dgx-b200\" (valid: dgx-a100, dgx-h100, pcie-8gpu", 0), 0u)
+        << e.what();  // and what other tests register
   }
 }

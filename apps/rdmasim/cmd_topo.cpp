@@ -29,7 +29,7 @@ bool topo_key(const ScenarioKey& k) {
   static const std::set<std::string> keys{"network.topology", "network.k",        "network.hosts",
                                           "network.leaves",   "network.spines",   "network.hosts_per_leaf",
                                           "network.switches", "network.hosts_per_switch", "network.ring_routing",
-                                          "network.servers",  "network.nics_per_server", "network.servers_per_su",
+                                          "network.servers",  "network.nics_per_server", "network.servers_per_su", "network.server",
                                           "network.planes",   "network.topology_file",
                                           "network.from",     "network.to",       "network.mtu",
                                           "workload.size",    "profile"};

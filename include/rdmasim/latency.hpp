@@ -99,6 +99,8 @@ struct GpuConfig {
   MemKind mem[2] = {MemKind::host, MemKind::host};
   std::optional<bool> gpudirect;      // default: on for rdma (off is implied for tcp)
   std::optional<Bytes> staging_chunk; // absent: non-pipelined staging
+  /// Each side's GPU<->NIC path where it is not pcie.topology's: a server's per-GPU placement.
+  std::optional<PcieTopology> placement[2];
   bool any_gpu() const { return mem[0] == MemKind::gpu || mem[1] == MemKind::gpu; }
 };
 

@@ -3,12 +3,15 @@
 // profile they start from and the parameters that make the server what it is (NIC link rate,
 // NVLink bandwidth, PCIe), applied before the scenario's own `params`. Built-ins: dgx-a100,
 // dgx-h100, pcie-8gpu (src/model/server_profiles.cpp, each value with its source). GPU g sends
-// through NIC g mod N. A program that links the library may register its own.
+// through NIC g mod N, over the PCIe path its placement says. A program that links the library
+// may register its own.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "rdmasim/profile.hpp"
 
 namespace rdmasim {
 
@@ -20,6 +23,9 @@ struct ServerSpec {
   int nics = 8;
   std::string profile = "default";  // the NIC profile the server's parameters start from
   std::vector<std::string> sets;    // "key=value" profile parameters (`rdmasim list`)
+  /// Per GPU, its PCIe path to the NIC it sends through (GPU g: NIC g mod N) — under one PCIe
+  /// switch, through the root complex, or across the sockets; empty: pcie.topology for every GPU.
+  std::vector<PcieTopology> placement = {};
 };
 
 /// The registered servers, in registration order.

@@ -37,8 +37,8 @@ Cost PcieLink::socket_cost(Basis basis, Bytes extra) const {
   return c;
 }
 
-DmaTarget PcieLink::gpu_target() const {
-  switch (p_.topology) {
+DmaTarget PcieLink::gpu_target(PcieTopology t) const {
+  switch (t) {
     case PcieTopology::pcie_switch: return {p_.switch_latency, false};
     case PcieTopology::root: return {p_.latency * 2, false};
     case PcieTopology::cross_socket: return {p_.latency * 2 + p_.socket_latency, true};

@@ -43,7 +43,9 @@ class PcieLink {
   void append_dma_write(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra) const;
   /// Host DRAM, or a GPU's memory through pcie.topology.
   DmaTarget host_target() const { return {p_.latency, false}; }
-  DmaTarget gpu_target() const;
+  DmaTarget gpu_target() const { return gpu_target(p_.topology); }
+  /// A GPU placed as `t` from the NIC (a server's per-GPU placement).
+  DmaTarget gpu_target(PcieTopology t) const;
   void append_dma_read(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra,
                        const DmaTarget& t) const;
   void append_dma_write(PathSpec& path, int side, const std::string& label, Basis basis, Bytes extra,

@@ -5,6 +5,7 @@
 
 #include "model/budget.hpp"
 #include "path/fabric_route.hpp"
+#include "rdmasim/server.hpp"
 
 namespace rdmasim {
 namespace {
@@ -73,6 +74,14 @@ TopoReport make_topo_report(const Topology& t, std::optional<std::pair<int, int>
   }
   if (hops) r.hops = hop_histogram(t);
   if (t.server_count() > 0) add_rails(t, r);
+  if (t.server_count() > 0 && !c.fabric.server.empty()) {
+    const ServerSpec& s = server(c.fabric.server);
+    for (int g = 0; g < s.gpus; ++g) {
+      const PcieTopology p = s.placement.empty() ? c.profile.pcie.topology : s.placement[static_cast<std::size_t>(g)];
+      r.gpu_paths += (g == 0 ? "" : ", ") + std::string("gpu") + std::to_string(g) + " -> nic" +
+                     std::to_string(g % t.server_nics(0)) + " (" + std::string(to_string(p)) + ")";
+    }
+  }
   return r;
 }
 
@@ -92,6 +101,7 @@ void print_topo(std::FILE* out, const TopoReport& r) {
       placement += (placement.empty() ? "" : ", ") + port.name + " -> " + t.nodes()[static_cast<std::size_t>(c.other(t.host_node(h)))].name;
     }
     std::fprintf(out, "  NIC placement: %s\n", placement.c_str());
+    if (!r.gpu_paths.empty()) std::fprintf(out, "  GPU placement (PCIe path to the NIC): %s\n", r.gpu_paths.c_str());
     std::fprintf(out,
                  "\n equal-cost paths / links from server 0's NIC on each rail%s: to that rail in its unit, in another "
                  "unit, and to its next rail\n %4s %7s %12s %12s %12s\n",
@@ -152,6 +162,7 @@ nlohmann::ordered_json topo_json(const TopoReport& r) {
                        {"next_rail_paths", x.next_rail},
                        {"next_rail_links", x.next_rail_links}});
     j["rails"] = rails;
+    if (!r.gpu_paths.empty()) j["gpu_placement"] = r.gpu_paths;
   }
   if (r.from >= 0) {
     j["from"] = r.from;

@@ -37,6 +37,7 @@ struct TopoReport {
   std::map<int, std::int64_t> hops;        // empty without --hops
   int units = 0;                           // server fabrics: scalable units
   std::vector<RailRow> rails;              // server fabrics: one row per rail
+  std::string gpu_paths;                   // a --server's GPUs: each one's NIC and PCIe path ("" without)
 };
 
 /// `c` gives the message (size, MTU, profile, toggles) whose latency is computed per path.

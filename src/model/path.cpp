@@ -37,7 +37,8 @@ bool chunked(const LatConfig& c, const ResolvedToggles& t, int side) {
   return staged(c, t, side) && c.gpu.staging_chunk.has_value();
 }
 DmaTarget target(const Components& k, const LatConfig& c, const ResolvedToggles& t, int side) {
-  return on_gpu(c, side) && t.gpudirect ? k.pcie.gpu_target() : k.pcie.host_target();
+  if (!on_gpu(c, side) || !t.gpudirect) return k.pcie.host_target();
+  return k.pcie.gpu_target(c.gpu.placement[side].value_or(c.profile.pcie.topology));
 }
 // The send window of a split whose packets are DMA-read: nic.tx_window, bounded by the NIC's
 // outstanding-read buffer; none for a chunk-staged sender (its copies gate the packets).

@@ -1,5 +1,8 @@
 // The built-in GPU servers (rdmasim/server.hpp) and their registry: one registration per
 // server, every value with its public source or marked an estimate.
+#include <stdexcept>
+#include <string>
+
 #include "core/registry.hpp"
 #include "rdmasim/server.hpp"
 
@@ -23,11 +26,18 @@ Registry<ServerSpec>& registry() {
            8, 8, "default",
            {"link.rate=400Gbps", "pcie.gen=5", "nic.tx_window=512KiB", "nic.read_buffer=64KiB", "gpu.copy_bw=50GB/s",
             "gpu.nvlink_bw=450GB/s", "gpu.nvls_efficiency=0.64", "pcie.topology=switch"}});
+    // Two sockets, each with two PCIe switches of two GPUs and one NIC (switch k: GPUs 2k, 2k+1,
+    // NIC k); GPU g sends through NIC g mod 4, so GPUs 0 and 7 share its switch, 1 and 6 its
+    // socket, and 2 to 5 cross the sockets.
+    using P = PcieTopology;
     x.add({"pcie-8gpu",
-           "8 PCIe GPUs without NVLink (peers copy through PCIe with the copy engine), 4 x ConnectX-6 200 Gb/s: GPUs g "
-           "and g+4 on NIC g mod 4",
-           "estimate: a common 8-GPU PCIe server; NIC: the cx6-200g profile", 8, 4, "cx6-200g",
-           {"gpu.nvlink_bw=0bps", "pcie.topology=switch"}});
+           "8 PCIe GPUs without NVLink (peers copy through PCIe with the copy engine), 4 x ConnectX-6 200 Gb/s on two "
+           "sockets: GPUs g and g+4 on NIC g mod 4, GPUs 2-5 across the sockets from it",
+           "estimate: a common dual-socket 8-GPU PCIe server (four switches of two GPUs and a NIC); NIC: the cx6-200g "
+           "profile",
+           8, 4, "cx6-200g", {"gpu.nvlink_bw=0bps", "pcie.topology=switch"},
+           {P::pcie_switch, P::root, P::cross_socket, P::cross_socket, P::cross_socket, P::cross_socket, P::root,
+            P::pcie_switch}});
     return x;
   }();
   return r;
@@ -39,6 +49,11 @@ std::vector<const ServerSpec*> servers() { return registry().pointers(); }
 
 const ServerSpec& server(std::string_view name) { return registry().get(name); }
 
-void register_server(ServerSpec spec) { registry().add(std::move(spec)); }
+void register_server(ServerSpec spec) {
+  if (!spec.placement.empty() && static_cast<int>(spec.placement.size()) != spec.gpus)
+    throw std::invalid_argument("server " + spec.name + ": placement names " + std::to_string(spec.placement.size()) +
+                                " GPUs, the server has " + std::to_string(spec.gpus));
+  registry().add(std::move(spec));
+}
 
 }  // namespace rdmasim

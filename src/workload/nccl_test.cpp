@@ -20,6 +20,7 @@
 #include "host/nvlink.hpp"
 #include "workload/sim_world.hpp"
 #include "rdmasim/load_balancer.hpp"
+#include "rdmasim/server.hpp"
 
 namespace rdmasim {
 namespace {
@@ -274,6 +275,12 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     const auto topo = FabricNetwork::make_topology(base);
     topo_ = topo;
     const FabricOptions opts = fabric_options(base);
+    // A server's per-GPU PCIe placement: each end of a path as its GPU is placed from its NIC.
+    const ServerSpec* srv = base.fabric.server.empty() || topo->server_count() == 0 ? nullptr : &server(base.fabric.server);
+    const auto placed = [&](int rank) -> std::optional<PcieTopology> {
+      if (srv == nullptr || srv->placement.empty()) return std::nullopt;
+      return srv->placement.at(static_cast<std::size_t>(rank % c_.gpus));
+    };
     std::uint32_t qp = 0;
     for (int r = 0; r < n_; ++r)
       for (std::size_t k = 0; k < sched_[static_cast<std::size_t>(r)].size(); ++k) {
@@ -286,7 +293,9 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
         const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + qp);
         const FabricNetwork net(topo, base.profile, opts, a, b, sport);
         const std::array<HostResources*, 2> pair{resources(a), resources(b)};
-        auto p = std::make_unique<PathInstance>(w_.ctx, pair, build_acked_path(base, tog, net.appender()), *this, &w_);
+        LatConfig ends = base;
+        ends.gpu.placement[0] = placed(via), ends.gpu.placement[1] = placed(s.send_to);
+        auto p = std::make_unique<PathInstance>(w_.ctx, pair, build_acked_path(ends, tog, net.appender()), *this, &w_);
         if (!c_.gpudirect) receives_[key] = std::make_unique<PathInstance>(w_.ctx, pair, receive, *this, &w_);
         p->set_connection(qp++);
         p->observe_after("B.nic.reassemble", *this);
