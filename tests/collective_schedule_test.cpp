@@ -93,13 +93,13 @@ Replay replay(CollOp op, const CollSchedule& s, int n, int chunks) {
   return out;
 }
 
-void check(const CollectiveSpec& spec, int n, int pieces = 1) {
+void check(const CollectiveSpec& spec, int n, int pieces = 1, int local = 1) {
   SCOPED_TRACE(std::string(coll_op_info(spec.op).name) + " " + spec.name + " n=" + std::to_string(n) +
-               " pieces=" + std::to_string(pieces));
+               " pieces=" + std::to_string(pieces) + " local=" + std::to_string(local));
   // A size that cuts into whole chunks: every chunk of every operation the same size.
   const CollSizes z = coll_sizes(spec.op, n, std::int64_t{4} * n * pieces * 1024, pieces);
   const int chunks = static_cast<int>(z.chunk_elems.size());
-  const CollSchedule s = collective_schedule(spec.op, spec.name, n, chunks);
+  const CollSchedule s = collective_schedule(spec.op, spec.name, n, chunks, local);
   ASSERT_EQ(static_cast<int>(s.size()), n);
   const Replay out = replay(spec.op, s, n, chunks);
   for (int r = 0; r < n; ++r)
@@ -139,6 +139,8 @@ TEST(CollectiveSchedule, EveryRegisteredAlgorithmEndsRightAndSendsTheBusFactor) 
       }
       check(*spec, n);
       if (spec->pieces) check(*spec, n, 3);  // a pipeline of three pieces
+      for (int local : {2, 4})                // servers of `local` GPUs
+        if (spec->schedule_local && n % local == 0 && n > local) check(*spec, n, 1, local);
       ++checked;
     }
   EXPECT_GE(checked, 40);
@@ -158,6 +160,10 @@ TEST(CollectiveSchedule, StepsPerAlgorithm) {
     EXPECT_EQ(steps(CollOp::sendrecv, "ring"), 1u);
   }
   EXPECT_EQ(collective_schedule(CollOp::broadcast, "ring", 4, 6)[0].size(), 7u);  // pieces + 1
+  // Hierarchical on 4 servers of 8: 7 steps inside, 2 x 3 across, 7 inside; whole servers only.
+  EXPECT_EQ(collective_schedule(CollOp::all_reduce, "hierarchical", 32, 32, 8)[0].size(), 7u + 6u + 7u);
+  EXPECT_EQ(collective_schedule(CollOp::all_reduce, "hierarchical", 32, 32, 8)[0][7].send_to, 8);  // rail 0: server 1's GPU 0
+  EXPECT_THROW(collective_schedule(CollOp::all_reduce, "hierarchical", 12, 12, 8), std::invalid_argument);
   EXPECT_THROW(collective_schedule(CollOp::all_reduce, "halving-doubling", 6, 6), std::invalid_argument);
   EXPECT_THROW(collective_schedule(CollOp::all_reduce, "ring", 1, 1), std::invalid_argument);
   // Direct alltoall posts every send at once; pairwise waits for each exchange.
@@ -234,7 +240,7 @@ TEST(CollectiveSchedule, ARegisteredAlgorithmRunsFromAScenario) {
     collective(CollOp::all_reduce, "trie");
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("unknown all_reduce algorithm \"trie\" (valid: ring, halving-doubling, tree, nvls", 0), 0u)
+    EXPECT_EQ(std::string(e.what()).rfind("unknown all_reduce algorithm \"trie\" (valid: ring, halving-doubling, tree, hierarchical, nvls", 0), 0u)
         << e.what();
   }
   EXPECT_THROW(register_collective({"direct", "taken", "", CollOp::alltoall, nullptr}), std::invalid_argument);

@@ -197,6 +197,6 @@ TEST(Scenario, AllReduceAndBatchingKeys) {
   EXPECT_NE(error_of("command = \"lat\"\n[workload]\npost_list = 4\n").find("workload.post_list: not used by command \"lat\""),
             std::string::npos);
   EXPECT_NE(error_of("command = \"allreduce\"\n[workload]\nmin_bytes = \"3X\"\n").find("workload.min_bytes"), std::string::npos);
-  EXPECT_NE(error_of("command = \"allreduce\"\n[workload]\nalgo = \"trie\"\n").find("valid: ring, halving-doubling, tree, nvls"),
+  EXPECT_NE(error_of("command = \"allreduce\"\n[workload]\nalgo = \"trie\"\n").find("valid: ring, halving-doubling, tree, hierarchical, nvls"),
             std::string::npos);
 }

@@ -105,6 +105,10 @@ struct CollectiveSpec {
   /// Every rank sends the bus factor x S; false: only on average over the ranks (a tree's
   /// leaves send less than its inner ranks).
   bool balanced = true;
+  /// For algorithms that follow the servers: the schedule for n ranks as n / local servers (or
+  /// hosts) of `local` GPUs each, rank r GPU r mod local of server r / local. Used instead of
+  /// `schedule` when set; std::invalid_argument where local does not divide n.
+  std::function<CollSchedule(int n, int chunks, int local)> schedule_local = {};
 };
 
 /// Every registered algorithm, operation by operation, each in registration order.
@@ -116,7 +120,7 @@ std::vector<const CollectiveSpec*> collectives(CollOp op);
 const CollectiveSpec& collective(CollOp op, std::string_view name);
 /// Adds an algorithm; throws std::invalid_argument for an empty name or one its operation has.
 void register_collective(CollectiveSpec spec);
-/// collective(op, name).schedule(n, chunks), after refusing n < 2.
-CollSchedule collective_schedule(CollOp op, std::string_view name, int n, int chunks);
+/// collective(op, name)'s schedule for n ranks of `local` GPUs per server, after refusing n < 2.
+CollSchedule collective_schedule(CollOp op, std::string_view name, int n, int chunks, int local = 1);
 
 }  // namespace rdmasim

@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "core/registry.hpp"
 #include "rdmasim/collective.hpp"
@@ -84,6 +85,55 @@ void doubling(CollSchedule& s, int n, std::vector<int>& lo, std::vector<int>& hi
       }
       s[at(r)].push_back(st);
     }
+}
+
+// A ring over `members` (member i sends to member i+1) moving one unit (a range of chunks) per
+// step: at step k member i sends unit (i + shift - k) and receives unit (i + shift - 1 - k), adding
+// it for the first `reduce_steps` steps.
+void ring_units(CollSchedule& s, const std::vector<int>& members, const std::vector<std::pair<int, int>>& units,
+                int steps, int shift, int reduce_steps) {
+  const int m = static_cast<int>(members.size());
+  for (int i = 0; i < m; ++i)
+    for (int k = 0; k < steps; ++k) {
+      CollStep st;
+      st.send_to = members[at(mod(i + 1, m))];
+      st.recv_from = members[at(mod(i - 1, m))];
+      std::tie(st.send_lo, st.send_hi) = units[at(mod(i + shift - k, m))];
+      std::tie(st.recv_lo, st.recv_hi) = units[at(mod(i + shift - 1 - k, m))];
+      st.reduce = k < reduce_steps;
+      s[at(members[at(i)])].push_back(st);
+    }
+}
+
+// Hierarchical all_reduce on S servers of G GPUs: inside each server a reduce-scatter ring over
+// its GPUs (GPU g ends with group g, chunks g*S .. g*S+S-1, summed over the server), then an
+// all_reduce ring over the servers among the GPUs of the same index (one rail), then an
+// all-gather ring inside each server. Every rank sends 2(n-1)/n x S.
+CollSchedule all_reduce_hierarchical(int n, int, int local) {
+  if (local < 1 || n % local != 0)
+    throw std::invalid_argument("hierarchical needs whole servers: " + std::to_string(n) + " ranks of " +
+                                std::to_string(local) + " GPUs per server");
+  const int servers = n / local;
+  CollSchedule s(at(n));
+  std::vector<std::pair<int, int>> groups;
+  for (int g = 0; g < local; ++g) groups.emplace_back(g * servers, (g + 1) * servers);
+  const auto server_members = [&](int sv) {
+    std::vector<int> v;
+    for (int g = 0; g < local; ++g) v.push_back(sv * local + g);
+    return v;
+  };
+  if (local > 1)
+    for (int sv = 0; sv < servers; ++sv) ring_units(s, server_members(sv), groups, local - 1, -1, local - 1);
+  if (servers > 1)
+    for (int g = 0; g < local; ++g) {
+      std::vector<int> rail;
+      std::vector<std::pair<int, int>> units;
+      for (int sv = 0; sv < servers; ++sv) rail.push_back(sv * local + g), units.emplace_back(g * servers + sv, g * servers + sv + 1);
+      ring_units(s, rail, units, 2 * (servers - 1), 0, servers - 1);
+    }
+  if (local > 1)
+    for (int sv = 0; sv < servers; ++sv) ring_units(s, server_members(sv), groups, local - 1, 0, 0);
+  return s;
 }
 
 CollSchedule all_reduce_ring(int n, int) {
@@ -361,6 +411,10 @@ std::array<Registry<CollectiveSpec>, kOps>& registries() {
     add({"tree", "NCCL's double binary tree: two trees, each half of every piece, reduce up and broadcast down, pipelined",
          "NCCL's tree algorithm (src/graph/trees.cc); Sanders, Speck & Traeff, Parallel Computing 2009",
          CollOp::all_reduce, all_reduce_tree, tree_pieces, false, false});
+    add({"hierarchical",
+         "reduce-scatter inside each server, all_reduce across servers on each rail, all-gather inside: rings",
+         "two-level all_reduce (intra-server NVLink, inter-server rails), as SimAI and ASTRA-sim model it",
+         CollOp::all_reduce, nullptr, {}, false, true, all_reduce_hierarchical});
     add({"nvls", "NVLink SHARP in one server: sums inside the NVSwitch, then multicast, pipelined in pieces",
          "NCCL's NVLS algorithm (NVSwitch gen 3, Hopper)", CollOp::all_reduce, all_reduce_nvls, nvls_pieces, true});
     add({"ring", "around the ring: n-1 steps of S/n", nccl_ring, CollOp::all_gather, all_gather_ring});
@@ -508,9 +562,10 @@ const CollectiveSpec& collective(CollOp op, std::string_view name) {
 
 void register_collective(CollectiveSpec spec) { registries()[static_cast<std::size_t>(spec.op)].add(std::move(spec)); }
 
-CollSchedule collective_schedule(CollOp op, std::string_view name, int n, int chunks) {
+CollSchedule collective_schedule(CollOp op, std::string_view name, int n, int chunks, int local) {
   const CollectiveSpec& c = collective(op, name);
   if (n < 2) throw std::invalid_argument(std::string(coll_op_info(op).name) + " needs at least 2 ranks");
+  if (c.schedule_local) return c.schedule_local(n, chunks, local);
   return c.schedule(n, chunks);
 }
 

@@ -41,7 +41,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
         w_(c.base.seed) {
     for (int ch = 0; ch < channels_; ++ch)  // channel ch takes its share of every chunk
       for (std::int64_t e : z.chunk_elems) chunk_elems_.push_back(e / channels_ + (ch < e % channels_ ? 1 : 0));
-    build_channels(collective_schedule(c.op, c.algo, ranks, per_channel_));
+    build_channels(collective_schedule(c.op, c.algo, ranks, per_channel_, c.gpus));
     masks_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(chunks_) * static_cast<std::size_t>(words_), 0);
     match_steps();
     next_step_.assign(static_cast<std::size_t>(n_ * channels_), 0);
@@ -485,7 +485,7 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
   if (c.step_factor < 2) throw std::invalid_argument("-f: the step factor must be at least 2");
   if (c.iters < 1 || c.iters > 10000) throw std::invalid_argument("-n: iterations must be 1..10000");
   if (c.warmup < 0 || c.warmup > 1000) throw std::invalid_argument("-w: warmup iterations must be 0..1000");
-  collective_schedule(c.op, c.algo, ranks, 1);  // validates the algorithm and the rank count
+  collective_schedule(c.op, c.algo, ranks, ranks, c.gpus);  // validates the algorithm and the rank count
   const CollectiveSpec& spec = collective(c.op, c.algo);
   if (spec.needs_nvls && (nodes != 1 || base.profile.gpu.nvlink_bw.bits_per_sec() == 0 ||
                           base.profile.gpu.nvls_efficiency <= 0))
