@@ -16,6 +16,16 @@
 using namespace rdmasim;
 
 namespace {
+// An all_reduce scenario of 1 GiB on one DGX H100, with `extra` keys.
+Scenario one_dgx_h100(std::initializer_list<const char*> extra) {
+  Scenario s = make_scenario(Command::allreduce);
+  for (const char* a : {"network.topology=rail-optimized", "network.server=dgx-h100", "network.servers=1",
+                        "workload.gpus=8", "workload.min_bytes=1G", "workload.max_bytes=1G", "workload.iters=1"})
+    apply_override(s, a);
+  for (const char* a : extra) apply_override(s, a);
+  return s;
+}
+
 GpuParams h100() {
   GpuParams p;
   p.nvlink_bw = Rate::bytes_per_sec(450'000'000'000);
@@ -68,11 +78,7 @@ TEST(Nvlink, NvlsGroupsTakeTheSharedPortOnce) {
 // the ring by what NVLS saves (each GPU's egress and ingress carry S instead of 2(n-1)/n x S),
 // less its lower efficiency and the pipeline's fill; refused where there is no NVLS.
 TEST(Servers, NvlsSumsInsideTheSwitch) {
-  Scenario s = make_scenario(Command::allreduce);
-  for (const char* a : {"network.topology=rail-optimized", "network.server=dgx-h100", "network.servers=1",
-                        "workload.gpus=8", "workload.min_bytes=1G", "workload.max_bytes=1G", "workload.iters=1",
-                        "workload.warmup=0"})
-    apply_override(s, a);
+  Scenario s = one_dgx_h100({"workload.warmup=0"});
   const CollectiveResult ring = std::get<CollectiveResult>(run(s).detail);
   apply_override(s, "workload.algo=nvls");
   const RunResult r = run(s);
@@ -101,11 +107,7 @@ TEST(Servers, NvlsSumsInsideTheSwitch) {
 }
 
 TEST(Servers, ProfilesSetTheirNicsNvlinkAndPcie) {
-  Scenario s = make_scenario(Command::allreduce);
-  for (const char* a : {"network.topology=rail-optimized", "network.server=dgx-h100", "network.servers=1",
-                        "workload.gpus=8", "workload.min_bytes=1G", "workload.max_bytes=1G", "workload.iters=1",
-                        "workload.channels=1"})
-    apply_override(s, a);
+  Scenario s = one_dgx_h100({"workload.channels=1"});
   const LatConfig c = config::scenario_config(s);
   EXPECT_EQ(c.profile.link.rate, Rate::gbps(400));
   EXPECT_EQ(c.profile.gpu.nvlink_bw, Rate::bytes_per_sec(450'000'000'000));
