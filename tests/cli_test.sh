@@ -54,6 +54,8 @@ if [[ -n $lt && $lt == "$bt" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)
 expect_ok "4 equal-cost paths, 5 switches / 6 links each" topo --k 4 --from h0 --to h15
 expect_ok "hosts 128, switches 80, links 384" topo --k 8
 expect_ok "gpu2 -> nic2 (cross-socket), gpu3 -> nic3 (cross-socket)" topo --topology rail-optimized --server pcie-8gpu --servers 2
+expect_ok "PCIe: client cross-socket, server switch" lat --topology rail-optimized --server pcie-8gpu --servers 2 --from s0.gpu2 --to s1.gpu0 -n 5
+expect_error "--from: s0.gpu8: the servers have 8 GPUs (gpu0..gpu7)" lat --topology rail-optimized --server pcie-8gpu --servers 2 --from s0.gpu8
 expect_ok '"hop_histogram"' topo --k 4 --hops --json
 expect_ok "        6        5          192" topo --k 4 --hops
 expect_ok "        4        3         1536" topo --k 8 --hops

@@ -12,6 +12,7 @@
 #include "rdmasim/scenario.hpp"
 #include "rdmasim/server.hpp"
 #include "config/scenario.hpp"
+#include "model/path.hpp"
 
 using namespace rdmasim;
 
@@ -104,6 +105,30 @@ TEST(Servers, NvlsSumsInsideTheSwitch) {
   Scenario a100 = s;
   apply_override(a100, "network.server=dgx-a100");
   EXPECT_THROW(run(a100), std::invalid_argument);
+}
+
+// A server's endpoints by what they hold: "s0.gpu5" is GPU 5's memory behind NIC 5 mod N over
+// its placement's PCIe path, "s1" host memory behind NIC 0; a GPU the server lacks is refused.
+TEST(Servers, EndpointsNameAServersGpuOrMemory) {
+  Scenario s = make_scenario(Command::lat);
+  for (const char* a : {"network.topology=rail-optimized", "network.server=pcie-8gpu", "network.servers=2",
+                        "network.from=s0.gpu5", "network.to=s1"})
+    apply_override(s, a);
+  const LatConfig c = config::scenario_config(s);
+  const auto t = FabricNetwork::make_topology(c);
+  EXPECT_EQ(c.fabric.from, t->find_host("s0.nic1"));
+  EXPECT_EQ(c.fabric.to, t->find_host("s1.nic0"));
+  EXPECT_EQ(c.gpu.mem[0], MemKind::gpu);
+  EXPECT_EQ(c.gpu.mem[1], MemKind::host);
+  EXPECT_EQ(c.gpu.placement[0], PcieTopology::cross_socket);
+  EXPECT_FALSE(c.gpu.placement[1].has_value());
+  apply_override(s, "network.from=s0.gpu8");
+  try {
+    config::scenario_config(s);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "override network.from=s0.gpu8: network.from: s0.gpu8: the servers have 8 GPUs (gpu0..gpu7)");
+  }
 }
 
 TEST(Servers, ProfilesSetTheirNicsNvlinkAndPcie) {

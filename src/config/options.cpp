@@ -151,6 +151,36 @@ void apply_gpu_options(const ScenarioOptions& o, LatConfig& c) {
     throw std::invalid_argument("--qp-pool pre-builds the connections; it contradicts --connect-per-msg / --conn-reuse");
 }
 
+namespace {
+// A server fabric's endpoint by what it holds: "s3.gpu5" (GPU 5's memory, through the NIC it
+// sends with, g mod N, over its placement's PCIe path) or "s3" (host memory, through NIC 0).
+// Sets that side's buffer; -1 for any other name.
+int server_endpoint(const Topology& t, const std::string& name, const char* flag, LatConfig& c, int side) {
+  if (t.server_count() == 0) return -1;
+  const std::size_t dot = name.rfind(".gpu");
+  const std::string srv = dot == std::string::npos ? name : name.substr(0, dot);
+  const int nics = t.server_nics(0);
+  if (dot == std::string::npos) {  // "s3": host memory behind the server's first NIC
+    const int h = t.find_host(Topology::port_name(srv, 0, 0, t.planes()));
+    if (h >= 0 && t.find_host(name) < 0) c.gpu.mem[side] = MemKind::host;
+    return t.find_host(name) < 0 ? h : -1;
+  }
+  const std::string digits = name.substr(dot + 4);
+  if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  const int g = std::stoi(digits);
+  const ServerSpec* spec = c.fabric.server.empty() ? nullptr : &server(c.fabric.server);
+  const int gpus = spec != nullptr ? spec->gpus : nics;
+  if (g >= gpus)
+    throw std::invalid_argument(std::string(flag) + ": " + name + ": the servers have " + std::to_string(gpus) + " GPUs (gpu0..gpu" +
+                                std::to_string(gpus - 1) + ")");
+  const int h = t.find_host(Topology::port_name(srv, g % nics, 0, t.planes()));
+  if (h < 0) return -1;
+  c.gpu.mem[side] = MemKind::gpu;
+  if (spec != nullptr && !spec->placement.empty()) c.gpu.placement[side] = spec->placement[static_cast<std::size_t>(g)];
+  return h;
+}
+}  // namespace
+
 LatConfig to_config(const ScenarioOptions& o) {
   LatConfig c;
   c.transport = o.transport == "tcp" ? Transport::tcp : Transport::rdma;
@@ -267,12 +297,14 @@ LatConfig to_config(const ScenarioOptions& o) {
   c.toggles.busy_poll = on_off(o.busy_poll, "--busy-poll");
   c.toggles.inline_data = on_off(o.inline_data, "--inline");
   apply_gpu_options(o, c);
-  if (named) {  // a host's name ("h3", "s3.nic5", a file's own) or number
+  if (named) {  // a host's name ("h3", "s3.nic5", a file's own), a server's GPU ("s3.gpu5") or memory ("s3"), or number
     const auto t = FabricNetwork::make_topology(c);
+    int side = 0;
     for (auto [h, name, flag, first] :
          {std::tuple{&c.fabric.from, &o.from, "--from", 0}, std::tuple{&c.fabric.to, &o.to, "--to", 1}})
-      if (name->empty()) *h = first;  // not given: the first or second host, whatever the names
-      else if ((*h = t->find_host(*name)) < 0 && (*h = Topology::host_number(*name)) < 0)  // hN out of range: refused where it is used
+      if (name->empty()) *h = first, ++side;  // not given: the first or second host, whatever the names
+      else if ((*h = server_endpoint(*t, *name, flag, c, side++)) < 0 && (*h = t->find_host(*name)) < 0 &&
+               (*h = Topology::host_number(*name)) < 0)  // hN out of range: refused where it is used
         throw std::invalid_argument(std::string(flag) + ": no host \"" + *name + "\" in this " + t->name + " (hosts h0..h" +
                                     std::to_string(t->host_count() - 1) + " or by name: `rdmasim topo` lists the nodes)");
   }

@@ -369,8 +369,9 @@ std::vector<ScenarioKey> build_keys() {
                    "ring: clockwise (flows wrap around: a cyclic buffer dependency) or up-down (never across the "
                    "wrap-around cable)",
                    {"clockwise", "up-down"}, F(fabric.ring_routing)));
-  r.push_back(text("network.from", "--from", kOne, "fabric: client host (\"h3\", 3, or a name; default: the first host)", {}, F(from)));
-  r.push_back(text("network.to", "--to", kOne, "fabric: server host (default: the second host)", {}, F(to)));
+  r.push_back(text("network.from", "--from", kOne, "fabric: client host (\"h3\", 3, or a name; on a server fabric also \"s3.gpu5\", GPU 5's memory behind its NIC, or "
+                   "\"s3\", host memory; default: the first host)", {}, F(from)));
+  r.push_back(text("network.to", "--to", kOne, "fabric: server host, named as --from (default: the second host)", {}, F(to)));
   r.push_back(integer("network.sport", "--sport", kNet, "fabric: RoCEv2 UDP source port (the flow's ECMP entropy)", 1, 65535,
                       F(fabric.udp_sport)));
   K routing = key("network.routing", "string", "--routing", kNet,

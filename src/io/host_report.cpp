@@ -39,8 +39,14 @@ nlohmann::ordered_json host_counters_json(const HostCounters (&h)[2], Time simul
 void print_data_path(std::FILE* out, const LatConfig& c, const ResolvedToggles& t) {
   if (!c.gpu.any_gpu()) return;
   std::string path;
-  if (t.gpudirect)
+  const auto placed = [&c](int side) {
+    if (c.gpu.mem[side] != MemKind::gpu) return std::string("host memory");
+    return std::string(to_string(c.gpu.placement[side].value_or(c.profile.pcie.topology)));
+  };
+  if (t.gpudirect && !c.gpu.placement[0] && !c.gpu.placement[1])
     path = "GPUDirect RDMA (NIC <-> GPU peer-to-peer, pcie.topology " + std::string(to_string(c.profile.pcie.topology)) + ")";
+  else if (t.gpudirect)  // a server's GPUs, each placed from its NIC
+    path = "GPUDirect RDMA (NIC <-> GPU peer-to-peer; PCIe: client " + placed(0) + ", server " + placed(1) + ")";
   else if (c.gpu.staging_chunk)
     path = "CPU-staged, pipelined in " + std::to_string(c.gpu.staging_chunk->count()) + " B chunks";
   else
