@@ -56,6 +56,8 @@ expect_ok "hosts 128, switches 80, links 384" topo --k 8
 expect_ok "gpu2 -> nic2 (cross-socket), gpu3 -> nic3 (cross-socket)" topo --topology rail-optimized --server pcie-8gpu --servers 2
 expect_ok "PCIe: client cross-socket, server switch" lat --topology rail-optimized --server pcie-8gpu --servers 2 --from s0.gpu2 --to s1.gpu0 -n 5
 expect_error "--from: s0.gpu8: the servers have 8 GPUs (gpu0..gpu7)" lat --topology rail-optimized --server pcie-8gpu --servers 2 --from s0.gpu8
+expect_error "--agg-iters: 2: rdmasim models 1 only (one operation per iteration)" all_reduce -b 1M -e 1M -n 1 -m 2
+expect_ok "1048576        262144     float     sum" all_reduce -b 1M -e 1M -n 1 -m 1 --mtu 1024
 expect_ok '"hop_histogram"' topo --k 4 --hops --json
 expect_ok "        6        5          192" topo --k 4 --hops
 expect_ok "        4        3         1536" topo --k 8 --hops

@@ -36,14 +36,24 @@ void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd, const std::
     if (!k.choices.empty()) help += " (" + choices_text(k.choices) + ")";
     help += " [" + k.path + "]";
     CLI::Option* opt = nullptr;
+    std::string flags = k.flags;
+    if (k.long_only & command_bit(cmd)) {  // "-m,--mtu" -> "--mtu"
+      std::string longs;
+      for (std::size_t b = 0; b < flags.size();) {
+        const std::size_t e = std::min(flags.find(',', b), flags.size());
+        if (flags.compare(b, 2, "--") == 0) longs += (longs.empty() ? "" : ",") + flags.substr(b, e - b);
+        b = e + 1;
+      }
+      flags = longs;
+    }
     if (k.form == CliForm::flag) {
-      opt = app.add_flag_callback(k.flags, [set] { set("true"); }, help);
+      opt = app.add_flag_callback(flags, [set] { set("true"); }, help);
     } else if (k.type == "list") {
       opt = app.add_option_function<std::vector<std::string>>(
-          k.flags, [set](const std::vector<std::string>& v) { for (const std::string& x : v) set(x); }, help);
+          flags, [set](const std::vector<std::string>& v) { for (const std::string& x : v) set(x); }, help);
       if (k.delimiter) opt->delimiter(k.delimiter);
     } else {
-      opt = app.add_option_function<std::string>(k.flags, set, help);
+      opt = app.add_option_function<std::string>(flags, set, help);
       if (k.form == CliForm::optional_value) opt->expected(0, 1)->default_str("0");
     }
     if (k.form != CliForm::flag) {

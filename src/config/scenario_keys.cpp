@@ -327,7 +327,11 @@ std::vector<ScenarioKey> build_keys() {
                      F(inline_data)));
   r.push_back(text("network.link_layer", "--link-layer", kAll, "roce (RoCEv2 over Ethernet) or ib (InfiniBand)",
                    {"roce", "ib"}, F(link_layer)));
-  r.push_back(integer("network.mtu", "-m,--mtu", kAll, "RDMA path MTU: 256, 512, 1024, 2048 or 4096", 1, 65536, F(mtu)));
+  r.push_back(integer("network.mtu", "-m,--mtu", kAll,
+                      "RDMA path MTU: 256, 512, 1024, 2048 or 4096 (the collectives: --mtu only; their -m is nccl-tests' "
+                      "agg iters)",
+                      1, 65536, F(mtu)));
+  r.back().long_only = kAllreduce;
   r.push_back(text("network.topology", "--topology", kNet,
                    "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric (allreduce: "
                    "switched only)",

@@ -46,6 +46,7 @@ struct ScenarioKey {
   std::vector<std::string> choices;  // for enumerations
   std::string flags;  // CLI11 names, "-m,--mtu"
   unsigned commands = 0;
+  unsigned long_only = 0;  // commands that take only its long flags (their short one means another tool's option)
   CliForm form = CliForm::value;
   bool numeric_items = false;  // a list of numbers (strings elsewhere)
   char delimiter = 0;  // list flags: also split one value at this character (--loss-sweep 0,1e-4)

@@ -22,6 +22,8 @@ const std::vector<ToolHabit>& tool_habits() {
        "a simulation needs an end: give -D/--duration (simulated time)"},
       {"-o,--op", kAllreduce, K::only, "sum", "nccl-tests' reduction", "rdmasim models sum only"},
       {"-d,--datatype", kAllreduce, K::only, "float", "nccl-tests' data type", "rdmasim models float only"},
+      {"-m,--agg-iters", kAllreduce, K::only, "1", "nccl-tests' operations aggregated per iteration",
+       "rdmasim models 1 only (one operation per iteration)"},
       {"-t,--nthreads", kAllreduce, K::only, "1", "nccl-tests' threads per process",
        "rdmasim models 1 only (ranks are hosts x -g)"},
       {"-z,--blocking", kAllreduce, K::note, "N", "nccl-tests' blocking collectives", "one simulated process per host"},
