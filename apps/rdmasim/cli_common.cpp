@@ -36,16 +36,7 @@ void add_key_options(CLI::App& app, ScenarioOptions& o, Command cmd, const std::
     if (!k.choices.empty()) help += " (" + choices_text(k.choices) + ")";
     help += " [" + k.path + "]";
     CLI::Option* opt = nullptr;
-    std::string flags = k.flags;
-    if (k.long_only & command_bit(cmd)) {  // "-m,--mtu" -> "--mtu"
-      std::string longs;
-      for (std::size_t b = 0; b < flags.size();) {
-        const std::size_t e = std::min(flags.find(',', b), flags.size());
-        if (flags.compare(b, 2, "--") == 0) longs += (longs.empty() ? "" : ",") + flags.substr(b, e - b);
-        b = e + 1;
-      }
-      flags = longs;
-    }
+    const std::string flags = cli_flags(k, cmd);
     if (k.form == CliForm::flag) {
       opt = app.add_flag_callback(flags, [set] { set("true"); }, help);
     } else if (k.type == "list") {

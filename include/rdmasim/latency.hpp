@@ -129,6 +129,11 @@ struct LatConfig {
   ConnConfig conn;
 };
 
+/// Side `side`'s GPU-to-NIC PCIe path: its placement, else pcie.topology.
+inline PcieTopology gpu_pcie_path(const LatConfig& c, int side) {
+  return c.gpu.placement[side].value_or(c.profile.pcie.topology);
+}
+
 /// Throws std::invalid_argument with a one-line message for any bad combination.
 void validate(const LatConfig& c);
 

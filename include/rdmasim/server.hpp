@@ -7,6 +7,7 @@
 // may register its own.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,11 @@ struct ServerSpec {
   /// Per GPU, its PCIe path to the NIC it sends through (GPU g: NIC g mod N) — under one PCIe
   /// switch, through the root complex, or across the sockets; empty: pcie.topology for every GPU.
   std::vector<PcieTopology> placement = {};
+  /// GPU g's PCIe path to its NIC where the server places it (nullopt: pcie.topology's).
+  std::optional<PcieTopology> gpu_path(int g) const {
+    if (placement.empty()) return std::nullopt;
+    return placement.at(static_cast<std::size_t>(g));
+  }
 };
 
 /// The registered servers, in registration order.

@@ -156,14 +156,14 @@ namespace {
 // sends with, g mod N, over its placement's PCIe path) or "s3" (host memory, through NIC 0).
 // Sets that side's buffer; -1 for any other name.
 int server_endpoint(const Topology& t, const std::string& name, const char* flag, LatConfig& c, int side) {
-  if (t.server_count() == 0) return -1;
+  if (t.server_count() == 0 || t.find_host(name) >= 0) return -1;  // a host's own name is that host
   const std::size_t dot = name.rfind(".gpu");
   const std::string srv = dot == std::string::npos ? name : name.substr(0, dot);
   const int nics = t.server_nics(0);
   if (dot == std::string::npos) {  // "s3": host memory behind the server's first NIC
     const int h = t.find_host(Topology::port_name(srv, 0, 0, t.planes()));
-    if (h >= 0 && t.find_host(name) < 0) c.gpu.mem[side] = MemKind::host;
-    return t.find_host(name) < 0 ? h : -1;
+    if (h >= 0) c.gpu.mem[side] = MemKind::host;
+    return h;
   }
   const std::string digits = name.substr(dot + 4);
   if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
@@ -176,7 +176,7 @@ int server_endpoint(const Topology& t, const std::string& name, const char* flag
   const int h = t.find_host(Topology::port_name(srv, g % nics, 0, t.planes()));
   if (h < 0) return -1;
   c.gpu.mem[side] = MemKind::gpu;
-  if (spec != nullptr && !spec->placement.empty()) c.gpu.placement[side] = spec->placement[static_cast<std::size_t>(g)];
+  if (spec != nullptr) c.gpu.placement[side] = spec->gpu_path(g);
   return h;
 }
 }  // namespace

@@ -550,13 +550,26 @@ const ScenarioKey* find_scenario_key(const std::string& path) {
   return nullptr;
 }
 
-std::string long_flag(const ScenarioKey& k) {
-  for (std::size_t at = 0; at < k.flags.size();) {
-    const std::size_t end = std::min(k.flags.find(',', at), k.flags.size());
-    if (k.flags.compare(at, 2, "--") == 0) return k.flags.substr(at, end - at);
+namespace {
+// "-m,--mtu,--path-mtu" -> "--mtu,--path-mtu".
+std::string long_flags(const std::string& flags) {
+  std::string longs;
+  for (std::size_t at = 0; at < flags.size();) {
+    const std::size_t end = std::min(flags.find(',', at), flags.size());
+    if (flags.compare(at, 2, "--") == 0) longs += (longs.empty() ? "" : ",") + flags.substr(at, end - at);
     at = end + 1;
   }
-  return k.flags;
+  return longs;
+}
+}  // namespace
+
+std::string long_flag(const ScenarioKey& k) {
+  const std::string longs = long_flags(k.flags);
+  return longs.empty() ? k.flags : longs.substr(0, longs.find(','));
+}
+
+std::string cli_flags(const ScenarioKey& k, Command cmd) {
+  return (k.long_only & command_bit(cmd)) != 0 ? long_flags(k.flags) : k.flags;
 }
 
 const std::vector<NonKeyFlag>& non_key_flags() {

@@ -58,6 +58,8 @@ const std::vector<ScenarioKey>& scenario_keys();
 const ScenarioKey* find_scenario_key(const std::string& path);
 /// The key's first long flag ("--mtu"), as errors name it.
 std::string long_flag(const ScenarioKey& k);
+/// The flags `cmd` takes the key by: all of them, or the long ones where long_only says.
+std::string cli_flags(const ScenarioKey& k, Command cmd);
 
 /// Command-line options that are not scenario keys, and why (the generated docs list them).
 struct NonKeyFlag {

@@ -41,7 +41,7 @@ void print_data_path(std::FILE* out, const LatConfig& c, const ResolvedToggles& 
   std::string path;
   const auto placed = [&c](int side) {
     if (c.gpu.mem[side] != MemKind::gpu) return std::string("host memory");
-    return std::string(to_string(c.gpu.placement[side].value_or(c.profile.pcie.topology)));
+    return std::string(to_string(gpu_pcie_path(c, side)));
   };
   if (t.gpudirect && !c.gpu.placement[0] && !c.gpu.placement[1])
     path = "GPUDirect RDMA (NIC <-> GPU peer-to-peer, pcie.topology " + std::string(to_string(c.profile.pcie.topology)) + ")";

@@ -77,7 +77,7 @@ TopoReport make_topo_report(const Topology& t, std::optional<std::pair<int, int>
   if (t.server_count() > 0 && !c.fabric.server.empty()) {
     const ServerSpec& s = server(c.fabric.server);
     for (int g = 0; g < s.gpus; ++g) {
-      const PcieTopology p = s.placement.empty() ? c.profile.pcie.topology : s.placement[static_cast<std::size_t>(g)];
+      const PcieTopology p = s.gpu_path(g).value_or(c.profile.pcie.topology);
       r.gpu_paths += (g == 0 ? "" : ", ") + std::string("gpu") + std::to_string(g) + " -> nic" +
                      std::to_string(g % t.server_nics(0)) + " (" + std::string(to_string(p)) + ")";
     }

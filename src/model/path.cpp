@@ -38,7 +38,7 @@ bool chunked(const LatConfig& c, const ResolvedToggles& t, int side) {
 }
 DmaTarget target(const Components& k, const LatConfig& c, const ResolvedToggles& t, int side) {
   if (!on_gpu(c, side) || !t.gpudirect) return k.pcie.host_target();
-  return k.pcie.gpu_target(c.gpu.placement[side].value_or(c.profile.pcie.topology));
+  return k.pcie.gpu_target(gpu_pcie_path(c, side));
 }
 // The send window of a split whose packets are DMA-read: nic.tx_window, bounded by the NIC's
 // outstanding-read buffer; none for a chunk-staged sender (its copies gate the packets).

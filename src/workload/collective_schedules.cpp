@@ -27,21 +27,30 @@ void require_power_of_two(const char* algo, int n) {
     throw std::invalid_argument(std::string(algo) + " needs a power-of-two number of ranks, got " + std::to_string(n));
 }
 
-// Around the ring 0 -> 1 -> ... -> n-1 -> 0, `steps` steps of one chunk: at step k rank r sends
-// chunk (r + shift - k) and receives chunk (r + shift - 1 - k); the first `reduce_steps` add.
-void ring_steps(CollSchedule& s, int n, int steps, int shift, int reduce_steps) {
-  for (int r = 0; r < n; ++r)
+// A ring over `members` (member i sends to member i+1) moving one unit (a range of chunks) per
+// step: at step k member i sends unit (i + shift - k) and receives unit (i + shift - 1 - k), adding
+// it for the first `reduce_steps` steps.
+void ring_units(CollSchedule& s, const std::vector<int>& members, const std::vector<std::pair<int, int>>& units,
+                int steps, int shift, int reduce_steps) {
+  const int m = static_cast<int>(members.size());
+  for (int i = 0; i < m; ++i)
     for (int k = 0; k < steps; ++k) {
       CollStep st;
-      st.send_to = mod(r + 1, n);
-      st.recv_from = mod(r - 1, n);
-      st.send_lo = mod(r + shift - k, n);
-      st.send_hi = st.send_lo + 1;
-      st.recv_lo = mod(r + shift - 1 - k, n);
-      st.recv_hi = st.recv_lo + 1;
+      st.send_to = members[at(mod(i + 1, m))];
+      st.recv_from = members[at(mod(i - 1, m))];
+      std::tie(st.send_lo, st.send_hi) = units[at(mod(i + shift - k, m))];
+      std::tie(st.recv_lo, st.recv_hi) = units[at(mod(i + shift - 1 - k, m))];
       st.reduce = k < reduce_steps;
-      s[at(r)].push_back(st);
+      s[at(members[at(i)])].push_back(st);
     }
+}
+
+// Around the ring 0 -> 1 -> ... -> n-1 -> 0, one chunk per step (chunk i: unit i).
+void ring_steps(CollSchedule& s, int n, int steps, int shift, int reduce_steps) {
+  std::vector<int> ranks;
+  std::vector<std::pair<int, int>> chunks;
+  for (int r = 0; r < n; ++r) ranks.push_back(r), chunks.emplace_back(r, r + 1);
+  ring_units(s, ranks, chunks, steps, shift, reduce_steps);
 }
 
 // Reduce-scatter by recursive halving (partner r XOR d, d = n/2 .. 1): rank r ends holding
@@ -84,24 +93,6 @@ void doubling(CollSchedule& s, int n, std::vector<int>& lo, std::vector<int>& hi
         l -= w;
       }
       s[at(r)].push_back(st);
-    }
-}
-
-// A ring over `members` (member i sends to member i+1) moving one unit (a range of chunks) per
-// step: at step k member i sends unit (i + shift - k) and receives unit (i + shift - 1 - k), adding
-// it for the first `reduce_steps` steps.
-void ring_units(CollSchedule& s, const std::vector<int>& members, const std::vector<std::pair<int, int>>& units,
-                int steps, int shift, int reduce_steps) {
-  const int m = static_cast<int>(members.size());
-  for (int i = 0; i < m; ++i)
-    for (int k = 0; k < steps; ++k) {
-      CollStep st;
-      st.send_to = members[at(mod(i + 1, m))];
-      st.recv_from = members[at(mod(i - 1, m))];
-      std::tie(st.send_lo, st.send_hi) = units[at(mod(i + shift - k, m))];
-      std::tie(st.recv_lo, st.recv_hi) = units[at(mod(i + shift - 1 - k, m))];
-      st.reduce = k < reduce_steps;
-      s[at(members[at(i)])].push_back(st);
     }
 }
 
@@ -201,8 +192,7 @@ CollSchedule all_reduce_nvls(int n, int chunks) {
 }
 
 // The tree pipelines the buffer in pieces of at least 512 KiB (n chunks each), at most 64.
-int tree_pieces(int n, std::int64_t bytes) {
-  (void)n;
+int tree_pieces(int /*n*/, std::int64_t bytes) {
   return static_cast<int>(std::clamp<std::int64_t>(bytes / kPiece, 1, kMaxPieces));
 }
 

@@ -277,10 +277,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     const FabricOptions opts = fabric_options(base);
     // A server's per-GPU PCIe placement: each end of a path as its GPU is placed from its NIC.
     const ServerSpec* srv = base.fabric.server.empty() || topo->server_count() == 0 ? nullptr : &server(base.fabric.server);
-    const auto placed = [&](int rank) -> std::optional<PcieTopology> {
-      if (srv == nullptr || srv->placement.empty()) return std::nullopt;
-      return srv->placement.at(static_cast<std::size_t>(rank % c_.gpus));
-    };
+    const auto placed = [&](int rank) { return srv == nullptr ? std::nullopt : srv->gpu_path(rank % c_.gpus); };
     std::uint32_t qp = 0;
     for (int r = 0; r < n_; ++r)
       for (std::size_t k = 0; k < sched_[static_cast<std::size_t>(r)].size(); ++k) {
