@@ -12,8 +12,9 @@
 // Flow-size distributions are a registry (websearch, hadoop, ...; `rdmasim list`); a program or
 // a file (`--cdf FILE`, the HPCC simulator's format: "bytes percent" per line, from 0 to 100)
 // adds its own. Draws come from the run's seed: the same seed gives the same flows.
-// Memory: a flow's QP is built when the flow arrives and kept (with its record) until the run
-// ends; a run holds at most kMaxOpenLoopFlows flows.
+// Memory: a flow's QP is built when the flow arrives and freed once the flow is complete and
+// nothing of it is in flight; what stays is its record (FlowRecord, 64 bytes). A run holds at
+// most kMaxOpenLoopFlows flows.
 #pragma once
 
 #include <cstdint>
@@ -109,6 +110,7 @@ struct FlowsResult {
   std::int64_t invariant_violations = 0;  // ledger totals that differ from a message's latency (must be 0)
   RcStats rc;                      // every QP's RC counters summed
   std::int64_t failed_qps = 0;
+  std::int64_t peak_qps = 0;       // the most QPs held at once (a QP is freed once its flow is done)
   FabricStats fabric;
 };
 

@@ -20,7 +20,8 @@ void print_flows(std::FILE* out, const FlowsResult& r) {
   std::fprintf(out, "open-loop flows: %zu flows (%" PRId64 " completed) on a %s, cc %s, routing %s; offered load %.3f\n",
                r.flows.size(), r.completed, b.fabric.topology.c_str(), b.fabric.cc.c_str(), b.fabric.routing.c_str(),
                r.offered_load);
-  std::fprintf(out, "simulated %.3f us, %" PRIu64 " events\n\n", r.simulated.to_us(), r.events);
+  std::fprintf(out, "simulated %.3f us, %" PRIu64 " events; at most %" PRId64 " QPs at once (each freed once its flow is done)\n\n",
+               r.simulated.to_us(), r.events, r.peak_qps);
   std::fprintf(out, " FCT slowdown (FCT / the same flow alone on its path, closed form)\n");
   std::fprintf(out, " %-16s %8s %9s %9s %9s %9s\n", "flow size", "flows", "p50", "p95", "p99", "mean");
   for (const SlowdownRow& s : r.buckets)
@@ -38,6 +39,7 @@ nlohmann::ordered_json flows_json(const FlowsResult& r) {
   j["offered_load"] = r.offered_load;
   j["simulated_us"] = r.simulated.to_us();
   j["events"] = r.events;
+  j["peak_qps"] = r.peak_qps;
   nlohmann::ordered_json b = nlohmann::ordered_json::array();
   for (const SlowdownRow& s : r.buckets)
     b.push_back({{"bucket", s.bucket}, {"min_bytes", s.min_bytes}, {"max_bytes", s.max_bytes}, {"flows", s.flows},

@@ -224,12 +224,25 @@ FabricStats Fabric::stats(Time span) const {
 FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient& client) {
   if (src < 0 || src >= topo_->host_count() || dst < 0 || dst >= topo_->host_count() || src == dst)
     throw std::invalid_argument("fabric flow: bad host pair");
-  FabricFlow& f = flows_.emplace_back();
+  FabricFlow* reuse = nullptr;
+  if (!free_flows_.empty()) {
+    reuse = free_flows_.back();
+    free_flows_.pop_back();
+    *reuse = FabricFlow{};
+  }
+  FabricFlow& f = reuse ? *reuse : flows_.emplace_back();
   f.src = src;
   f.dst = dst;
   f.key = key;
   f.client = &client;
   return f;
+}
+
+void Fabric::release_flow(FabricFlow& f) {
+  if (f.head || f.injected != f.delivered + f.dropped) throw std::logic_error("fabric: a flow released with packets in flight");
+  f.client = nullptr;
+  f.telemetry = nullptr;
+  free_flows_.push_back(&f);
 }
 
 FabricFlow::RouteMemo Fabric::route_memo(FabricFlow& f, int node, int hint) const {

@@ -157,6 +157,9 @@ class Fabric {
 
   /// The flow's packets enter at `src`'s NIC port and leave to `client` at `dst`'s.
   FabricFlow& add_flow(int src, int dst, const FlowKey& key, FabricClient& client);
+  /// The flow is done (none of its packets queued or in flight: std::logic_error otherwise): a
+  /// later add_flow reuses its memory. Its packets' counts stay in the fabric's totals.
+  void release_flow(FabricFlow& f);
   /// Every switch egress the flow's packets leave from reports to `sink` (HPCC's INT).
   void stamp_telemetry(FabricFlow& f, TelemetrySink& sink) {
     f.telemetry = &sink;
@@ -286,6 +289,7 @@ class Fabric {
   std::vector<Port> ports_;  // by id, contiguous
   std::vector<SwitchState> switches_;       // per node (hosts unused)
   std::deque<FabricFlow> flows_;
+  std::vector<FabricFlow*> free_flows_;  // released, for add_flow to reuse
   Handler arrive_{*this, &Fabric::on_arrive};
   Handler control_{*this, &Fabric::on_control};
   std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;

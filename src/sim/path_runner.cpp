@@ -1,5 +1,6 @@
 #include "sim/path_runner.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "net/wire_format.hpp"
@@ -174,6 +175,19 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
 }
 
 PathInstance::~PathInstance() = default;
+
+bool PathInstance::idle() const {
+  if (own_rc_ && !own_rc_->quiescent()) return false;
+  if (tcp_ack_ && !tcp_ack_->flow_idle()) return false;
+  return std::all_of(network_.begin(), network_.end(), [](const NetworkStage* n) { return n->flow_idle(); });
+}
+
+void PathInstance::release_fabric_flows() {
+  if (!idle()) throw std::logic_error("path: its fabric flows released while it is busy");
+  for (const std::unique_ptr<Stage>& s : stages_)
+    if (auto* n = dynamic_cast<NetworkStage*>(s.get())) n->release_flow();
+  if (tcp_ack_) tcp_ack_->release_flow();
+}
 
 void PathInstance::link_route() {
   for (std::size_t i = 0; i < route_.hops.size(); ++i) route_.hops[i]->link(i + 1 < route_.hops.size() ? route_.hops[i + 1] : nullptr);

@@ -93,6 +93,13 @@ class PathInstance {
   const TcpConnection* tcp() const { return tcp_.get(); }
   TcpConnection* tcp() { return tcp_.get(); }
   RcConnection* rc_mut() { return rc_; }
+  /// Nothing of this path is left to happen: its RC (if its own) is quiescent and none of its
+  /// packets is in the fabric. Host stages are not checked: a message's completion means its
+  /// packets have left them (for an acknowledged path, the one case this is meant for).
+  bool idle() const;
+  /// Gives its fabric flows back before it is destroyed mid-run (idle() must hold): the path
+  /// must not be used again.
+  void release_fabric_flows();
 
  private:
   void link_route();  // each stage to the next on route_ (Stage::link)

@@ -27,7 +27,7 @@ std::string_view to_string(QpStatus s) {
 
 RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
     : ctx_(ctx), o_(o), timeout_(Time::ps(4'096'000LL << o.rc.timeout)),
-      rnr_wait_(verbs::rnr_timer_delay(static_cast<std::uint8_t>(o.rc.min_rnr_timer))) {
+      rnr_wait_(verbs::rnr_timer_delay(static_cast<std::uint8_t>(o.rc.min_rnr_timer))), slot_(ctx.relay.add(*this)) {
   if (o_.cc && o_.cc->make) {
     cc_ = o_.cc->make(*o_.profile, o_.line);
     cnps_ = o_.cc->cnps;
@@ -47,7 +47,15 @@ RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
   for (Message& m : control_msg_) m.dest_qp = o_.requester_qp;
 }
 
-RcConnection::~RcConnection() = default;
+RcConnection::~RcConnection() {
+  ctx_.relay.remove(slot_);  // a pending timer of ours is dropped when due, and no longer counts as idle
+  if (timer_idle_) --ctx_.idle_events;
+}
+
+bool RcConnection::quiescent() const {
+  return unacked_ == 0 && !pacer_armed_ && !rnr_waiting_ && !resend_in_nic_ && !new_head_ && !resend_head_ &&
+         !lost_head_ && (!timer_armed_ || timer_idle_);
+}
 
 RcStats RcConnection::stats() const {
   RcStats s;
@@ -144,7 +152,7 @@ void RcConnection::pump() {
     if (cc_ && now < next_tx_) {
       if (!pacer_armed_) {
         pacer_armed_ = true;
-        ctx_.sched.schedule_at(next_tx_, *this, kPacer);
+        ctx_.relay.schedule_at(ctx_.sched, next_tx_, slot_, static_cast<std::uint8_t>(kPacer));
       }
       return;
     }
@@ -258,7 +266,7 @@ void RcConnection::arm_timer() {
   if (timer_armed_ || unacked_ == 0 || o_.rc.timeout == 0) return;  // timeout 0: infinite (IBA)
   if (deadline_ <= ctx_.sched.now()) deadline_ = ctx_.sched.now() + timeout_;
   timer_armed_ = true;
-  ctx_.sched.schedule_at(deadline_, *this, kRetransmit);
+  ctx_.relay.schedule_at(ctx_.sched, deadline_, slot_, static_cast<std::uint8_t>(kRetransmit));
   note_timer();
 }
 
@@ -280,7 +288,7 @@ void RcConnection::on_event(std::uint64_t arg) {
   if (rnr_waiting_ && deadline_ < rnr_until_ + timeout_) deadline_ = rnr_until_ + timeout_;  // not while waiting
   if (now < deadline_) {  // progress since it was armed: wait for the new deadline
     timer_armed_ = true;
-    ctx_.sched.schedule_at(deadline_, *this, kRetransmit);
+    ctx_.relay.schedule_at(ctx_.sched, deadline_, slot_, static_cast<std::uint8_t>(kRetransmit));
     note_timer();
     return;
   }
@@ -397,7 +405,7 @@ void RcConnection::rnr_nak_arrived(std::uint32_t psn) {
   rnr_waiting_ = true;
   rnr_psn_ = psn;
   rnr_until_ = ctx_.sched.now() + rnr_wait_;
-  ctx_.sched.schedule_at(rnr_until_, *this, kRnr);
+  ctx_.relay.schedule_at(ctx_.sched, rnr_until_, slot_, static_cast<std::uint8_t>(kRnr));
 }
 
 void RcConnection::ack_dropped(Packet& p) {

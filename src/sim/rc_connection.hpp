@@ -155,6 +155,11 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   /// A resend started on the requester's wire: the next one may go to the NIC.
   void transmitting(const Packet& p) override;
 
+  /// Nothing of this connection is left to happen on its side: nothing unacknowledged, queued
+  /// or waiting, and no timer that would act (a pending retransmission timer with nothing to
+  /// resend is dropped if the connection is destroyed). With no packet of its flows in the
+  /// fabric either, destroying it changes nothing in the simulation.
+  bool quiescent() const;
   const RcCounters& counters() const { return c_; }
   QpStatus status() const { return status_; }
   /// When the QP went to the error state (status() != ok).
@@ -257,6 +262,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   bool rq_modelled_ = false;
   std::int64_t receives_ = 0;    // receives posted and not yet consumed
   bool rnr_pending_ = false;     // an RNR NAK for rcv_nxt_ is outstanding: later PSNs are dropped
+  EventRelay::Slot slot_;  // its timers go through ctx_.relay, so it may be destroyed with one pending
   Message control_msg_[6];  // the wire identity of NAKs, CNPs, RNR NAKs, selective NACKs and packet ACKs (captures)
 };
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/event_relay.hpp"
 #include "core/pool.hpp"
 #include "core/random.hpp"
 #include "core/scheduler.hpp"
@@ -57,6 +58,7 @@ struct SimContext {
   MessageObserver* observer = nullptr;  // optional (workload/run_probe.hpp)
   InternTable<Cost> costs{};           // the stages' costs, one copy each (sim/intern_table.hpp)
   InternTable<std::string> labels{};   // the stages' labels, one copy each
+  EventRelay relay{};                  // timers of handlers freed mid-run (an open-loop flow's RC)
 
   /// The owner is done with `m`; it returns to the pool once no RC copy or resend refers to it.
   void release_message(Message& m) {

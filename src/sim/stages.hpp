@@ -156,6 +156,10 @@ class NetworkStage final : public Stage, public FabricClient {
   /// The packet continues on its route after this stage.
   void deliver(Packet& p) { forward(p); }
   const FabricFlow& flow() const { return flow_; }
+  /// None of its packets is queued or in flight in the fabric.
+  bool flow_idle() const { return !flow_.head && flow_.injected == flow_.delivered + flow_.dropped; }
+  /// Gives its fabric flow back (flow_idle(); Fabric::release_flow): the stage must not be used again.
+  void release_flow() { fabric_.release_flow(flow_); }
   /// The switches report this stage's packets' egresses to `sink`.
   void stamp_telemetry(TelemetrySink& sink) { fabric_.stamp_telemetry(flow_, sink); }
 

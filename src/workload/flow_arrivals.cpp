@@ -14,8 +14,9 @@ namespace rdmasim {
 namespace {
 
 // Start times in whole nanoseconds, as the HPCC simulator's generator writes them.
+// More than `cap` flows before the horizon: std::invalid_argument.
 std::vector<FlowArrival> arrivals_until(const FlowSizeCdf& cdf, int hosts, double mean_gap_ns, Time horizon,
-                                        std::uint64_t seed) {
+                                        std::uint64_t seed, std::size_t cap = kMaxOpenLoopFlows) {
   std::vector<FlowArrival> flows;
   for (int h = 0; h < hosts; ++h) {
     RandomStream rng(seed, "flows.h" + std::to_string(h));
@@ -29,7 +30,7 @@ std::vector<FlowArrival> arrivals_until(const FlowSizeCdf& cdf, int hosts, doubl
       f.size = Bytes(cdf.size_at(rng.uniform01()));
       f.start = Time::ns(static_cast<std::int64_t>(t));
       flows.push_back(f);
-      if (flows.size() > kMaxOpenLoopFlows)
+      if (flows.size() > cap)
         throw std::invalid_argument("the workload has more than " + std::to_string(kMaxOpenLoopFlows) +
                                     " flows: a shorter duration, a lower load or fewer hosts");
     }
@@ -61,10 +62,11 @@ std::vector<FlowArrival> poisson_flows(const FlowSizeCdf& cdf, int hosts, Rate h
   if (static_cast<std::uint64_t>(max_flows) > kMaxOpenLoopFlows)
     throw std::invalid_argument("--flows: at most " + std::to_string(kMaxOpenLoopFlows));
   // A flow count alone: the horizon that holds that many (each host's stream is the same
-  // whatever the horizon, so a longer one only adds later flows).
+  // whatever the horizon, so a longer one only adds later flows), drawn past the cap if need be.
+  const std::size_t cap = 4 * static_cast<std::size_t>(max_flows) + 1000;
   Time horizon = Time::ns(static_cast<std::int64_t>(mean_gap_ns * static_cast<double>(max_flows) / hosts * 1.5) + 1);
   for (;; horizon = horizon * 2) {
-    std::vector<FlowArrival> f = arrivals_until(cdf, hosts, mean_gap_ns, horizon, seed);
+    std::vector<FlowArrival> f = arrivals_until(cdf, hosts, mean_gap_ns, horizon, seed, cap);
     if (static_cast<std::int64_t>(f.size()) >= max_flows) {
       f.resize(static_cast<std::size_t>(max_flows));
       return f;

@@ -1,6 +1,9 @@
 // run_flows: an open-loop workload (rdmasim/flows.hpp). One event is pending for arrivals at
 // any time: the next flow's start. A flow's QP (its path instance, RC connection included) is
-// built when it arrives, its one WRITE posted, and its completion recorded as its FCT.
+// built when it arrives, its one WRITE posted, and its completion recorded as its FCT. Once
+// the flow is complete and nothing of its QP is left in flight (PathInstance::idle: checked at
+// completion, then every kRecheck), its counters go into its record and the totals and the QP
+// is freed: a run holds QPs only for flows in progress.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -21,6 +24,8 @@ std::uint16_t sport_of(std::uint16_t base, std::size_t flow) {
   const std::size_t span = 65536 - base;
   return static_cast<std::uint16_t>(base + flow % span);
 }
+
+constexpr Time kRecheck = Time::us(10);  // a done flow's QP still busy (a stray CNP, an idle timer): look again
 
 class OpenLoop final : public MessageSink, public EventHandler {
  public:
@@ -51,14 +56,40 @@ class OpenLoop final : public MessageSink, public EventHandler {
     last_completion = std::max(last_completion, now);
     w_.packets.release(&token);
     w_.ctx.release_message(m);
+    w_.sched.schedule_at(now, reaper_, m.tag);
   }
 
-  const PathInstance* path(std::size_t i) const { return paths_[i].get(); }
+  /// Counters of the QPs not freed during the run (a flow not complete, or its QP still busy).
+  void finish() {
+    for (std::size_t i = 0; i < paths_.size(); ++i)
+      if (paths_[i]) account(i);
+  }
+
   HostResources& host(int h) { return *hosts_[static_cast<std::size_t>(h)]; }
   std::int64_t violations = 0;
   Time last_completion{};
+  RcStats rc;
+  std::int64_t failed_qps = 0;
+  std::size_t live_qps = 0, peak_live_qps = 0;
 
  private:
+  void reap(std::size_t i) {
+    PathInstance& p = *paths_[i];
+    if (!p.idle()) return w_.sched.schedule_in(kRecheck, reaper_, i);
+    account(i);
+    p.release_fabric_flows();
+    paths_[i].reset();
+  }
+
+  void account(std::size_t i) {
+    if (const RcConnection* q = paths_[i]->rc()) {
+      records_[i].retransmitted = q->stats().retransmitted;
+      accumulate(rc, q->stats());
+      if (q->status() != QpStatus::ok) ++failed_qps;
+    }
+    --live_qps;
+  }
+
   void arrive(std::size_t i) {
     const FlowArrival& f = c_.flows[i];
     FlowRecord& r = records_[i];
@@ -72,6 +103,7 @@ class OpenLoop final : public MessageSink, public EventHandler {
         w_.ctx, std::array<HostResources*, 2>{hosts_[static_cast<std::size_t>(f.src)].get(), hosts_[static_cast<std::size_t>(f.dst)].get()},
         spec, *this, &w_);
     paths_[i]->set_connection(static_cast<std::uint32_t>(i));
+    peak_live_qps = std::max(peak_live_qps, ++live_qps);
     Message& m = *w_.messages.acquire();
     m.id = i + 1;
     m.size = f.size;
@@ -85,7 +117,12 @@ class OpenLoop final : public MessageSink, public EventHandler {
   FabricOptions opts_;
   std::vector<FlowRecord>& records_;
   std::vector<std::unique_ptr<HostResources>> hosts_;
-  std::vector<std::unique_ptr<PathInstance>> paths_;
+  std::vector<std::unique_ptr<PathInstance>> paths_;  // null before a flow arrives and once its QP is freed
+  struct Reaper final : EventHandler {
+    OpenLoop& loop;
+    explicit Reaper(OpenLoop& l) : loop(l) {}
+    void on_event(std::uint64_t i) override { loop.reap(static_cast<std::size_t>(i)); }
+  } reaper_{*this};
 };
 
 // Nearest-rank percentile p of sorted values: the smallest with at least p of them at or below it.
@@ -163,18 +200,16 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
   for (int h = 0; h < hosts; ++h) session.add_host(loop.host(h), h);
   session.start(c.flows.empty() ? 0 : c.flows[0].src);
   loop.run();
+  loop.finish();
   session.finish();
   r.events = w.sched.executed();
   r.invariant_violations = loop.violations;
   r.simulated = loop.last_completion;
-  for (std::size_t i = 0; i < r.flows.size(); ++i) {
-    if (r.flows[i].completed) ++r.completed;
-    if (const RcConnection* rc = loop.path(i)->rc()) {
-      r.flows[i].retransmitted = rc->stats().retransmitted;
-      accumulate(r.rc, rc->stats());
-      if (rc->status() != QpStatus::ok) ++r.failed_qps;
-    }
-  }
+  for (const FlowRecord& f : r.flows)
+    if (f.completed) ++r.completed;
+  r.rc = loop.rc;
+  r.failed_qps = loop.failed_qps;
+  r.peak_qps = static_cast<std::int64_t>(loop.peak_live_qps);
   if (!c.flows.empty() && c.flows.back().start > Time::zero())
     r.offered_load = bits / (static_cast<double>(hosts) * static_cast<double>(base.profile.link.rate.bits_per_sec()) *
                              (c.flows.back().start.to_us() / 1e6));
