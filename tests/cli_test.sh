@@ -377,7 +377,7 @@ check "fct.txt: the third flow alone has FCT = its ideal FCT" \
   awk 'NR == 3 { exit !($1 == "0b000101" && $2 == "0b000201" && $5 == 2000 && $6 == 500000 && $7 == $8) }' "$flowdir/fct.txt"
 printf '0 0\n1000 50\n4000 100\n' >"$flowdir/my.cdf"
 expect_ok " 10KB - 100KB            0 " flows --cdf "$flowdir/my.cdf" --flows 30
-expect_error "--cdf: \"nope\" is neither a distribution (websearch, hadoop) nor a readable file" flows --cdf nope
+expect_error "--cdf: \"nope\" is neither a distribution (websearch, hadoop, alistorage, googlerpc) nor a readable file" flows --cdf nope
 expect_error "--flow-file lists the flows: drop --cdf/--load/--flows/-D" flows --flow-file "$flowdir/flow.txt" --load 0.5
 printf '1\n0 1 3 100 5000\n' >"$flowdir/bad.txt"
 expect_error "bad.txt:2: expected \"src dst priority dport size start_seconds\", got \"0 1 3 100 5000\"" flows --flow-file "$flowdir/bad.txt"

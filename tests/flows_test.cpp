@@ -182,3 +182,13 @@ TEST(PoissonFlows, AFlowCountUpToTheCapIsHonoured) {
                 .size(),
             kMaxOpenLoopFlows);
 }
+
+TEST(FlowSizeCdf, TheBuiltInsHaveTheirPublishedMeans) {
+  // The means the HPCC simulator's generator computes from the same files (trapezoids).
+  EXPECT_NEAR(flow_size_cdf("websearch").mean(), 1711250.0, 1e-6);
+  EXPECT_NEAR(flow_size_cdf("hadoop").mean(), 120420.75, 1e-6);
+  EXPECT_NEAR(flow_size_cdf("alistorage").mean(), 40869.8, 1e-6);
+  EXPECT_NEAR(flow_size_cdf("googlerpc").mean(), 2891.62125005, 1e-6);
+  EXPECT_EQ(flow_size_cdf("googlerpc").points.size(), 843u);
+  EXPECT_EQ(flow_size_cdf("googlerpc").size_at(0.5), 256);  // 256.97 between 256 (49.79 %) and 268, truncated
+}

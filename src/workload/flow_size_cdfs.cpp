@@ -8,6 +8,7 @@
 #include "core/registry.hpp"
 #include "core/text_lines.hpp"
 #include "rdmasim/flows.hpp"
+#include "workload/flow_size_cdf_data.hpp"
 
 namespace rdmasim {
 namespace {
@@ -25,7 +26,7 @@ void check(const FlowSizeCdf& c, const std::string& where) {
 }
 
 // The web search workload of the DCTCP paper (Alizadeh et al., SIGCOMM 2010) as the HPCC
-// simulator ships it (traffic_gen/WebSearch_distribution.txt): mean about 1.6 MB.
+// simulator ships it (traffic_gen/WebSearch_distribution.txt): mean 1.71 MB.
 FlowSizeCdf websearch() {
   return {"websearch",
           "web search (DCTCP): half the flows under 60 KB, most bytes in flows over 1 MB",
@@ -35,7 +36,7 @@ FlowSizeCdf websearch() {
 }
 
 // Facebook's Hadoop cluster (Roy et al., SIGCOMM 2015) as the HPCC simulator ships it
-// (traffic_gen/FbHdp_distribution.txt): mostly small flows, mean about 250 KB.
+// (traffic_gen/FbHdp_distribution.txt): mostly small flows, mean 120 KB.
 FlowSizeCdf hadoop() {
   return {"hadoop",
           "Facebook Hadoop: 70% of flows under 7 KB, a long tail to 10 MB",
@@ -45,11 +46,23 @@ FlowSizeCdf hadoop() {
            {1000000, 97.5}, {2000000, 99}, {10000000, 100}}};
 }
 
+// Alibaba storage traffic (2019) as the HPCC simulator ships it (traffic_gen/AliStorage2019.txt):
+// mostly 4-8 KB blocks, mean 41 KB.
+FlowSizeCdf alistorage() {
+  return {"alistorage",
+          "Alibaba storage (2019): 70% of flows 4-8 KB, a tail to 2 MB",
+          "HPCC simulator traffic_gen/AliStorage2019.txt",
+          {{0, 0}, {4000, 22.93}, {8000, 69.21}, {16000, 80.61}, {32000, 90.47}, {64000, 93.53}, {128000, 96.77},
+           {256000, 97.53}, {2000000, 100}}};
+}
+
 Registry<FlowSizeCdf>& registry() {
   static Registry<FlowSizeCdf> r = [] {
     Registry<FlowSizeCdf> x("flow-size distribution");
     x.add(websearch());
     x.add(hadoop());
+    x.add(alistorage());
+    x.add(google_rpc_2008_cdf());
     return x;
   }();
   return r;
