@@ -226,6 +226,8 @@ struct HpccParams {
   Rate rate_ai = Rate::bps(40'000'000);      // additive increase R_AI
   Rate min_rate = Rate::bps(100'000'000);    // floor of the rate
   Time base_rtt{};                           // T; 0: the smallest RTT the QP has sampled
+  Bytes window{};                            // W_init (the window at line rate); 0: line rate x T
+  bool window_on = true;                     // a window W_init x R / line caps the bytes in flight
 };
 
 struct Profile {

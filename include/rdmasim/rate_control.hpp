@@ -72,6 +72,9 @@ class RateControl {
   virtual double rate_bps(Time now) = 0;
   /// The rate as of the last call, without advancing anything (statistics).
   virtual double current_bps() const = 0;
+  /// A window-based control's cap on the payload bytes unacknowledged at once (0: none). The
+  /// RC sends no new packet while that many are unacknowledged; one is always allowed.
+  virtual std::int64_t window_bytes() const { return 0; }
 };
 
 struct RateControlSpec {

@@ -8,6 +8,14 @@ namespace rdmasim {
 Hpcc::Hpcc(const HpccParams& p, Rate line)
     : p_(p), line_(static_cast<double>(line.bits_per_sec())), rate_(line_), rc_(line_), base_rtt_(p.base_rtt) {}
 
+std::int64_t Hpcc::window_bytes() const {
+  if (!p_.window_on) return 0;
+  const double w_init = p_.window > Bytes(0) ? static_cast<double>(p_.window.count())
+                                             : line_ * static_cast<double>(base_rtt_.count_ps()) / 8e12;
+  if (w_init <= 0) return 0;  // T not known yet
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(w_init * rate_ / line_));
+}
+
 void Hpcc::on_ack(const AckSignal& a) {
   if (p_.base_rtt == Time::zero() && a.rtt > Time::zero() && (base_rtt_ == Time::zero() || a.rtt < base_rtt_))
     base_rtt_ = a.rtt;

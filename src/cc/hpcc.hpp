@@ -12,7 +12,9 @@
 // (stage 0), else R = Rc + R_AI (stage + 1); R within [min_rate, line]. The QP paces at R at
 // once (fast reaction); Rc and the stage take R only on the first ACK of a new round trip (past
 // the PSN that was next to send at the last such update). The first ACK only stores the hops.
-// T is hpcc.base_rtt, or (0) the smallest RTT the QP has sampled.
+// T is hpcc.base_rtt, or (0) the smallest RTT the QP has sampled. The window (hpcc.window_on,
+// the HPCC simulator's HAS_WIN and VAR_WIN) caps the bytes in flight at W = W_init x R / line,
+// W_init = hpcc.window or (0) line x T: the paper's W = R x T; no cap before T is known.
 //
 // Adapted to rdmasim's RC, which acknowledges per message: the telemetry is that of the
 // message's last packet (the HPCC simulator acknowledges every packet, each with its own).
@@ -35,6 +37,7 @@ class Hpcc final : public RateControl {
   void on_ack(const AckSignal& a) override;
   double rate_bps(Time) override { return rate_; }
   double current_bps() const override { return rate_; }
+  std::int64_t window_bytes() const override;
 
   double utilisation() const { return u_; }
   double reference_bps() const { return rc_; }

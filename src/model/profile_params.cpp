@@ -577,6 +577,13 @@ std::vector<ParamDef> build_params() {
   r.push_back(time_param("hpcc.base_rtt", &P::hpcc, &HpccParams::base_rtt,
                          "T, the base round trip the queue term and the smoothing use; 0: the smallest RTT sampled",
                          "HPCC paper: the base RTT of the path (the HPCC simulator computes it per host pair)"));
+  r.push_back(bytes_param("hpcc.window", &HpccParams::window, &P::hpcc,
+                          "W_init, the window at line rate; 0: line rate x T (one bandwidth-delay product)",
+                          "HPCC paper: W_init = B x T; the HPCC simulator's window is its largest BDP (HAS_WIN 1)",
+                          Bounds<Bytes>{Bytes(64), Bytes(std::int64_t{1} << 30), true}));
+  r.push_back(bool_param("hpcc.window_on", &HpccParams::window_on, &P::hpcc,
+                         "cap the bytes in flight at W = W_init x R / line (off: the rate alone paces the QP)",
+                         "HPCC paper: a window W = R x T limits the inflight bytes; HPCC simulator VAR_WIN 1"));
   // tcp
   r.push_back(bytes_param("tcp.mss", &TcpParams::mss, &P::tcp, "TCP maximum segment size", "1500 MTU with timestamps", Bounds<Bytes>{Bytes(64), Bytes(65'000)}));
   r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,

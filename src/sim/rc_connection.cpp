@@ -124,6 +124,7 @@ void RcConnection::transmit(Packet& p, bool fresh) {
     if (telemetry_) int_.push_back(PathTelemetry{p.psn, now, 0, {}});
     copy_for_retransmit(p);
     ++unacked_;
+    unacked_bytes_ += p.payload.count();
     ++c_.sent;
     c_.max_unacked = std::max<std::uint64_t>(c_.max_unacked, unacked_);
   } else {
@@ -241,6 +242,7 @@ void RcConnection::acknowledge(std::uint32_t last) {
     if (copies_.front().msg->rc_await_response && !copies_.front().msg->rc_answered) break;
     if (!sr_.empty()) sr_[copies_.front().psn & (sr_.size() - 1)] = 0;
     ctx_.unpin(*copies_.front().msg);  // a copy always holds a pin
+    unacked_bytes_ -= copies_.front().payload.count();
     copies_.pop_front();
     --unacked_;
     progress = true;
@@ -250,7 +252,7 @@ void RcConnection::acknowledge(std::uint32_t last) {
     rnr_tries_ = 0;
     deadline_ = ctx_.sched.now() + timeout_;
     note_timer();
-    if (new_head_ && o_.rc.max_inflight > 0) pump();  // the cap let more out
+    if (new_head_ && (o_.rc.max_inflight > 0 || window_limited())) pump();  // the cap let more out
   }
 }
 
@@ -315,6 +317,7 @@ void RcConnection::stop(QpStatus why) {
     copies_.pop_front();
   }
   unacked_ = 0;
+  unacked_bytes_ = 0;
   note_timer();
   while (Packet* p = queue_pop(resend_head_, resend_tail_)) release(*p);
   while (Packet* p = queue_pop(new_head_, new_tail_)) discard(*p);
@@ -349,6 +352,7 @@ void RcConnection::ack_arrived(Packet& p) {
         const PathTelemetry* t = telemetry_of(p.psn - 1);
         const Time rtt = t && t->sent >= Time::zero() ? ctx_.sched.now() - t->sent : Time::ps(-1);
         cc_->on_ack({ctx_.sched.now(), p.psn, snd_nxt_, static_cast<std::int32_t>(held - unacked_), 0, rtt, t});
+        if (new_head_ && window_limited()) pump();  // the window may have grown
       }
     } else if (p.index == kCnp) {
       ++c_.cnps_received;
@@ -370,6 +374,7 @@ void RcConnection::ack_arrived(Packet& p) {
                  static_cast<std::int32_t>(p.msg->rc_ce),
                  p.msg->rc_last_sent < Time::zero() ? Time::ps(-1) : ctx_.sched.now() - p.msg->rc_last_sent,
                  telemetry_ ? telemetry_of(last) : nullptr});
+  if (new_head_ && window_limited()) pump();  // the window may have grown
   p.route->rc_ack->deliver(p);
 }
 

@@ -32,7 +32,8 @@
 // unacknowledged PSN; the responder answers a duplicate with a NACK too, naming the first PSN
 // it misses, which the requester resends if it was sent before that timeout (else it is still
 // on its way). rc.max_inflight caps the packets unacknowledged at once (IRN's BDP cap): new
-// packets wait for acknowledgements; resends are not held.
+// packets wait for acknowledgements; resends are not held. A window-based rate control
+// (RateControl::window_bytes: HPCC, Swift) caps the payload bytes unacknowledged the same way.
 //
 // Ledger: a resent packet continues its copy's ledger (accounted up to its first injection)
 // and charges the time until it is resent to `recovery`; a pacing wait is `queue`; a lost ACK
@@ -195,7 +196,11 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   void fail(QpStatus why = QpStatus::retry_exc_err);
   void stop(QpStatus why);  // drops every copy and queued packet
   bool take_receive(Message& m);
-  bool capped() const { return o_.rc.max_inflight > 0 && unacked_ >= static_cast<std::size_t>(o_.rc.max_inflight); }
+  bool window_limited() const { return cc_ && cc_->window_bytes() > 0; }
+  bool capped() const {
+    if (o_.rc.max_inflight > 0 && unacked_ >= static_cast<std::size_t>(o_.rc.max_inflight)) return true;
+    return unacked_ > 0 && window_limited() && unacked_bytes_ >= cc_->window_bytes();
+  }
   void note_timer();  // keeps SimContext::idle_events: counts the armed timer while it is useless
   void rnr_nak_arrived(std::uint32_t psn);
   void complete_lost_acks(std::uint32_t before);
@@ -227,6 +232,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   std::uint32_t snd_nxt_ = 0;
   CopyLog copies_;  // retransmission copies in PSN order, compactly coded (sim/copy_log.hpp)
   std::size_t unacked_ = 0;
+  std::int64_t unacked_bytes_ = 0;  // their payload (a window-based rate control's bytes in flight)
   std::uint32_t acked_below_ = 0;  // every PSN below was acknowledged (copies of unanswered READs may stay)
   bool ooo_ = false;               // the responder places out-of-order packets (ooo_placement or selective repeat)
   static constexpr std::uint8_t kReported = 1, kResent = 2;
