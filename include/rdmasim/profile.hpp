@@ -211,7 +211,11 @@ struct TimelyParams {
 
 // Swift (src/cc/swift.hpp): delay-based AIMD on a window, paced as window / RTT.
 struct SwiftParams {
-  Time target = Time::us(25);                // target delay (fixed: no flow or hop scaling)
+  Time target = Time::us(25);                // base target delay (before hop and flow scaling)
+  Time hop_scale = Time::us(1);              // target added per switch on the path
+  Time fs_range = Time::us(25);              // flow scaling: the most added for a small window
+  double fs_min_cwnd = 0.1, fs_max_cwnd = 100;  // packets: the full range added at or below min, none at max
+  bool window_on = true;                     // the window also caps the bytes in flight
   double ai = 1.0;                           // additive increase, packets per round trip
   double beta = 0.8;                         // multiplicative decrease per unit of relative excess delay
   double max_mdf = 0.5;                      // largest decrease in one step

@@ -58,6 +58,9 @@ struct AckSignal {
   /// For a spec with `telemetry`: the switch egresses the acknowledged message's last packet
   /// crossed (null when none was recorded, e.g. that packet was resent after the ACK left).
   const PathTelemetry* telemetry = nullptr;
+  /// Switches the ACK crossed on its way back (what a receiver reads from the TTL: Swift's hop
+  /// count); -1 when unknown.
+  std::int32_t hops = -1;
 };
 
 class RateControl {
@@ -85,6 +88,9 @@ struct RateControlSpec {
   /// Builds one QP's control; null for "none" (line rate, no pacing).
   std::function<std::unique_ptr<RateControl>(const Profile&, Rate line)> make;
   bool telemetry = false;  // switches stamp HopTelemetry on its data packets and ACKs echo it (HPCC)
+  /// The responder acknowledges every packet, each ACK with that packet's RTT (telemetry implies
+  /// it): what a window needs within a long message, and a delay sample per packet (Swift).
+  bool per_packet_acks = false;
 };
 
 /// Every registered rate control, built-ins first.

@@ -548,9 +548,26 @@ std::vector<ParamDef> build_params() {
                          "HPCC simulator RdmaHw MinRate 100 Mb/s"));
   // swift
   r.push_back(time_param("swift.target", &P::swift, &SwiftParams::target,
-                         "target delay: below it the window grows, above it the window is cut",
-                         "estimate: Swift (Kumar et al., SIGCOMM 2020) uses a base target of tens of us plus flow "
-                         "and hop scaling, not modelled here", kPositiveDuration));
+                         "base target delay (before hop and flow scaling): below the target the window grows, "
+                         "above it the window is cut",
+                         "Swift paper (Kumar et al., SIGCOMM 2020), section 3.5: base_target (value an estimate: "
+                         "25 us)", kPositiveDuration));
+  r.push_back(time_param("swift.hop_scale", &P::swift, &SwiftParams::hop_scale,
+                         "target added per switch the ACK crossed (0: no hop scaling)",
+                         "Swift paper, section 3.5: h per hop (value an estimate: 1 us)"));
+  r.push_back(time_param("swift.fs_range", &P::swift, &SwiftParams::fs_range,
+                         "flow scaling: the most target added for a small window, falling as 1/sqrt(cwnd) to 0 at "
+                         "swift.fs_max_cwnd (0: no flow scaling)",
+                         "Swift paper, section 3.5: fs_range (value an estimate: 25 us)"));
+  r.push_back(number_param("swift.fs_min_cwnd", &SwiftParams::fs_min_cwnd, &P::swift,
+                           "flow scaling: at or below this window (packets) the whole fs_range is added",
+                           "Swift paper, section 3.5: fs_min_cwnd (value an estimate: 0.1)", Interval{0, 1000, true}));
+  r.push_back(number_param("swift.fs_max_cwnd", &SwiftParams::fs_max_cwnd, &P::swift,
+                           "flow scaling: at or above this window (packets) nothing is added (above fs_min_cwnd)",
+                           "Swift paper, section 3.5: fs_max_cwnd (value an estimate: 100)", Interval{0, 1e6, true}));
+  r.push_back(bool_param("swift.window_on", &SwiftParams::window_on, &P::swift,
+                         "the window caps the bytes in flight (cwnd x the mean packet) besides pacing at cwnd / RTT",
+                         "Swift paper: a congestion window, paced when below one packet"));
   r.push_back(number_param("swift.ai", &SwiftParams::ai, &P::swift, "additive increase, packets per round trip",
                            "Swift paper, Algorithm 1: ai (value an estimate: 1 packet)", Interval{0, 100, true}));
   r.push_back(number_param("swift.beta", &SwiftParams::beta, &P::swift,
@@ -683,6 +700,7 @@ void validate(const Profile& p) {
   require(p.nic.read_buffer.count() == 0 || p.nic.read_buffer >= p.pcie.max_read_request,
           "nic.read_buffer: must be 0 (not modelled) or at least pcie.max_read_request");
   require(p.timely.t_low < p.timely.t_high, "timely.t_low: must be below timely.t_high");
+  require(p.swift.fs_min_cwnd < p.swift.fs_max_cwnd, "swift.fs_min_cwnd: must be below swift.fs_max_cwnd");
   require(p.tcp.gro.count() == 0 || p.tcp.gro >= p.tcp.mss, "tcp.gro: must be 0 (off) or at least tcp.mss");
   require(p.tcp.tso.count() == 0 || p.tcp.tso >= p.tcp.mss, "tcp.tso: must be 0 (off) or at least tcp.mss");
   require(p.tcp.rwnd >= p.tcp.mss, "tcp.rwnd: must hold at least one segment (tcp.mss)");

@@ -32,6 +32,7 @@ RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
     cc_ = o_.cc->make(*o_.profile, o_.line);
     cnps_ = o_.cc->cnps;
     telemetry_ = o_.cc->telemetry;
+    per_packet_ = telemetry_ || o_.cc->per_packet_acks;
     cnp_interval_ = o_.profile->dcqcn.cnp_interval;
     cnp_tc_ = o_.profile->dcqcn.cnp_tc;
   }
@@ -121,7 +122,7 @@ void RcConnection::transmit(Packet& p, bool fresh) {
       p.msg->rc_last_psn = p.psn;
       p.msg->rc_last_sent = now;
     }
-    if (telemetry_) int_.push_back(PathTelemetry{p.psn, now, 0, {}});
+    if (per_packet_) int_.push_back(PathTelemetry{p.psn, now, 0, {}});
     copy_for_retransmit(p);
     ++unacked_;
     unacked_bytes_ += p.payload.count();
@@ -349,9 +350,10 @@ void RcConnection::ack_arrived(Packet& p) {
       const std::size_t held = unacked_;
       if (p.psn > 0) acknowledge(p.psn - 1);
       if (cc_ && p.psn > 0) {
-        const PathTelemetry* t = telemetry_of(p.psn - 1);
+        const PathTelemetry* t = record_of(p.psn - 1);
         const Time rtt = t && t->sent >= Time::zero() ? ctx_.sched.now() - t->sent : Time::ps(-1);
-        cc_->on_ack({ctx_.sched.now(), p.psn, snd_nxt_, static_cast<std::int32_t>(held - unacked_), 0, rtt, t});
+        if (t && (!telemetry_ || t->hops == 0)) t = nullptr;
+        cc_->on_ack({ctx_.sched.now(), p.psn, snd_nxt_, static_cast<std::int32_t>(held - unacked_), 0, rtt, t, p.hops});
         if (new_head_ && window_limited()) pump();  // the window may have grown
       }
     } else if (p.index == kCnp) {
@@ -373,7 +375,7 @@ void RcConnection::ack_arrived(Packet& p) {
     cc_->on_ack({ctx_.sched.now(), upto, snd_nxt_, static_cast<std::int32_t>(held - unacked_),
                  static_cast<std::int32_t>(p.msg->rc_ce),
                  p.msg->rc_last_sent < Time::zero() ? Time::ps(-1) : ctx_.sched.now() - p.msg->rc_last_sent,
-                 telemetry_ ? telemetry_of(last) : nullptr});
+                 per_packet_ ? telemetry_of(last) : nullptr, p.hops});
   if (new_head_ && window_limited()) pump();  // the window may have grown
   p.route->rc_ack->deliver(p);
 }
@@ -384,10 +386,15 @@ void RcConnection::hop(const Packet& p, const HopTelemetry& h) {
   if (t.hops < PathTelemetry::kMaxHops) t.hop[t.hops++] = h;
 }
 
-const PathTelemetry* RcConnection::telemetry_of(std::uint32_t psn) {
+const PathTelemetry* RcConnection::record_of(std::uint32_t psn) {
   while (!int_.empty() && int_.front().psn < psn) int_.pop_front();  // echoed already, or their ACKs were lost
-  if (int_.empty() || int_.front().psn != psn || int_.front().hops == 0) return nullptr;
+  if (int_.empty() || int_.front().psn != psn) return nullptr;
   return &int_.front();  // valid until the next transmit or ACK
+}
+
+const PathTelemetry* RcConnection::telemetry_of(std::uint32_t psn) {
+  const PathTelemetry* t = record_of(psn);
+  return t && telemetry_ && t->hops > 0 ? t : nullptr;
 }
 
 void RcConnection::answered(Message& request, std::uint32_t last) {
@@ -519,7 +526,7 @@ void RcConnection::data_arrived(Packet& p) {
     }
     // Telemetry rate controls hear of every packet, as the HPCC simulator acknowledges each; a
     // message's last packet is acknowledged by its ACK token.
-    if (telemetry_ && !last_of_message(p)) send_control(kAck, rcv_nxt_);
+    if (per_packet_ && !last_of_message(p)) send_control(kAck, rcv_nxt_);
     p.route->rc_data->deliver(p);
     return;
   }

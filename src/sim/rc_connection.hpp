@@ -217,11 +217,15 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   std::unique_ptr<RateControl> cc_;  // null: no pacing
   bool cnps_ = false;                // the responder sends CNPs for CE marks
   bool telemetry_ = false;           // the rate control reads the switches' telemetry (HPCC)
-  // Telemetry of the packets in flight, one per PSN from the oldest unacknowledged (popped by
-  // the ACK that echoes it or a later one): the side table that keeps Packet unchanged.
+  bool per_packet_ = false;          // the responder ACKs every packet (telemetry, or a window: HPCC, Swift)
+  // Send times (and telemetry) of the packets in flight when every packet is acknowledged, one
+  // per PSN from the oldest unacknowledged (popped by the ACK that echoes it or a later one):
+  // the side table that keeps Packet unchanged.
   std::deque<PathTelemetry> int_;
   /// The telemetry of `psn` for its ACK (older entries dropped; null if none was recorded).
   const PathTelemetry* telemetry_of(std::uint32_t psn);
+  /// The record of `psn` (its send time; its hops with telemetry), older ones dropped; null if none.
+  const PathTelemetry* record_of(std::uint32_t psn);
   Time cnp_interval_{};
   int cnp_tc_ = -1;
   RcCounters c_;

@@ -125,3 +125,14 @@ TEST(Hpcc, TwoFlowsHoldOneLinkAtEtaWithoutAQueue) {
   EXPECT_LT(r.aggregate_bps, 0.96 * 98e9);  // not above eta
   for (const FlowResult& f : r.flows) EXPECT_GT(f.steady_goodput_bps, 0.2 * r.aggregate_bps);  // neither starved
 }
+
+TEST(Hpcc, TwoFlowsConvergeWithTheAdditiveStepSizedForTwo) {
+  // The paper sizes W_AI = W_init (1 - eta) / N for N flows: R_AI = 100 Gb/s x 0.05 / 2 =
+  // 2.5 Gb/s for two. Then, 50 x 1 MiB each, both are within 10 % of half the link over the
+  // second half of the run (50.86 and 48.90 Gb/s), still with no PFC frame.
+  TrafficConfig c = rdmasim::testing::incast_to_1(2, 50, "hpcc");
+  c.base.profile.hpcc.rate_ai = Rate::bps(2'500'000'000);
+  const TrafficResult r = run_traffic(c);
+  EXPECT_EQ(r.fabric.pause_frames, 0u);
+  for (const FlowResult& f : r.flows) EXPECT_NEAR(f.steady_goodput_bps, r.aggregate_bps / 2, 0.1 * r.aggregate_bps / 2);
+}

@@ -1,6 +1,9 @@
 // Swift (src/cc/swift.hpp): the window update step by step with exact numbers from Algorithm 1,
-// the once-per-round-trip cut, the clamps, and the control at work on an incast.
+// the once-per-round-trip cut, the clamps, the target's hop and flow scaling, the window, and
+// the control at work on an incast and on two flows sharing a link.
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "cc/swift.hpp"
 #include "incast_rig.hpp"
@@ -71,4 +74,54 @@ TEST(Swift, KeepsAnIncastsQueueBelowNoControl) {
   EXPECT_LT(swift.fabric.pause_frames, none.fabric.pause_frames);
   EXPECT_GT(swift.aggregate_bps, 0.7 * none.aggregate_bps);
   for (const FlowResult& f : swift.flows) EXPECT_EQ(f.completed, 30);
+}
+
+TEST(Swift, TheTargetScalesWithHopsAndShrinksAsTheWindowGrows) {
+  const SwiftParams p;  // base 25 us, 1 us per hop, fs_range 25 us from 0.1 to 100 packets
+  const Swift s(p, Rate::gbps(100));
+  const double a = 25e6 / (1 / std::sqrt(0.1) - 1 / std::sqrt(100.0));  // ps
+  EXPECT_EQ(s.target(100, 0), Time::us(25));              // no flow scaling at fs_max_cwnd
+  EXPECT_EQ(s.target(1000, 3), Time::us(28));             // nor above it; 3 hops: + 3 us
+  EXPECT_EQ(s.target(0.1, 0), Time::us(50));              // the whole range at fs_min_cwnd
+  EXPECT_EQ(s.target(0.01, 0), Time::us(50));             // and no more below it
+  EXPECT_EQ(s.target(4, 1), Time::us(26) + Time::ps(static_cast<std::int64_t>(a / 2 - a / 10)));
+  SwiftParams fixed = p;
+  fixed.fs_range = Time::zero();
+  fixed.hop_scale = Time::zero();
+  EXPECT_EQ(Swift(fixed, Rate::gbps(100)).target(0.1, 5), Time::us(25));
+}
+
+TEST(Swift, TheWindowIsCwndPacketsOfTheMeanSize) {
+  SwiftParams p;
+  Swift s(p, Rate::gbps(100));
+  EXPECT_EQ(s.window_bytes(), 0);  // before the first sample: unbounded, at line rate
+  s.on_sent(1000, Time::zero());
+  s.on_ack(ack(Time::us(100), Time::us(40)));  // cwnd 500 x 0.7 = 350 packets of 1000 B
+  EXPECT_EQ(s.window_bytes(), 350'000);
+  p.window_on = false;
+  Swift off(p, Rate::gbps(100));
+  off.on_sent(1000, Time::zero());
+  off.on_ack(ack(Time::us(100), Time::us(40)));
+  EXPECT_EQ(off.window_bytes(), 0);
+}
+
+TEST(Swift, ItsWindowHoldsTheIncastWithoutPfc) {
+  // A window of cwnd packets with an ACK per packet against pacing alone: the first round trip's
+  // burst no longer overflows into PFC (pause frames 6920 -> 154) and the link stays full.
+  TrafficConfig on = rdmasim::testing::incast_to_1(16, 30, "swift"), off = on;
+  off.base.profile.swift.window_on = false;
+  const TrafficResult w = run_traffic(on), r = run_traffic(off);
+  EXPECT_EQ(w.fabric.pause_frames, 154u);
+  EXPECT_EQ(r.fabric.pause_frames, 6920u);
+  EXPECT_GT(w.aggregate_bps, 0.99 * 98e9);
+}
+
+TEST(Swift, TwoFlowsConvergeToTheirFairShare) {
+  // Two senders into one port, 100 x 1 MiB each: over the second half of the run both are
+  // within 10 % of half the link (49.99 and 49.01 Gb/s).
+  const TrafficResult r = run_traffic(rdmasim::testing::incast_to_1(2, 100, "swift"));
+  for (const FlowResult& f : r.flows) {
+    EXPECT_EQ(f.completed, 100);
+    EXPECT_NEAR(f.steady_goodput_bps, r.aggregate_bps / 2, 0.1 * r.aggregate_bps / 2);
+  }
 }
