@@ -35,12 +35,14 @@ void EcnFraction::on_ack(const AckSignal& a) {
 }
 
 RateControlSpec ecn_fraction_rate_control() {
-  return {"ecn-fraction",
+  RateControlSpec s{"ecn-fraction",
           "DCTCP-style: alpha = EWMA of the marked fraction per window, rate cut by alpha/2, +rate_ai per window",
           "ecn_fraction.",
           "the HPCC simulator's DCTCP mode for RoCE (rdma-hw.cc HandleAckDctcp); Alizadeh et al., SIGCOMM 2010",
           /*cnps=*/false,
           [](const Profile& p, Rate line) { return std::make_unique<EcnFraction>(p.ecn_fraction, line); }};
+  s.per_packet_acks = true;  // as the HPCC simulator acknowledges every packet, each with its RTT and mark
+  return s;
 }
 
 }  // namespace rdmasim

@@ -10,9 +10,9 @@
 // the PSN that was next to send at the cut. Each window update outside reduction adds rate_ai,
 // up to the line rate. Alpha starts at 1; the rate at line rate.
 //
-// Adapted to rdmasim's RC, which acknowledges per message: an ACK covers the message's packets
-// and carries how many arrived CE-marked (the HPCC simulator acknowledges every packet, each
-// with its own mark), so the count grows by that number in one step.
+// Its spec asks the RC for an ACK per packet (RateControlSpec::per_packet_acks), each with its
+// packet's mark, as the HPCC simulator acknowledges; an ACK that covers several packets (a
+// lost ACK's successor) adds all their marks in one step.
 // Invariant: min_rate <= rate <= line after every ACK; 0 <= alpha <= 1.
 #pragma once
 

@@ -16,8 +16,8 @@
 // the HPCC simulator's HAS_WIN and VAR_WIN) caps the bytes in flight at W = W_init x R / line,
 // W_init = hpcc.window or (0) line x T: the paper's W = R x T; no cap before T is known.
 //
-// Adapted to rdmasim's RC, which acknowledges per message: the telemetry is that of the
-// message's last packet (the HPCC simulator acknowledges every packet, each with its own).
+// The RC acknowledges every packet of a telemetry control, as the HPCC simulator does, and each
+// ACK echoes its own packet's hops.
 // Invariant: min_rate <= rate <= line after every ACK.
 #pragma once
 

@@ -41,12 +41,14 @@ void Timely::on_ack(const AckSignal& a) {
 }
 
 RateControlSpec timely_rate_control() {
-  return {"timely",
+  RateControlSpec s{"timely",
           "TIMELY: the RTT gradient (smoothed RTT difference / min_rtt) raises or cuts the rate once per round trip",
           "timely.",
           "Mittal et al., SIGCOMM 2015; the HPCC simulator's rdma-hw.cc UpdateRateTimely",
           /*cnps=*/false,
           [](const Profile& p, Rate line) { return std::make_unique<Timely>(p.timely, line); }};
+  s.per_packet_acks = true;  // as the HPCC simulator acknowledges every packet, each with its RTT and mark
+  return s;
 }
 
 }  // namespace rdmasim

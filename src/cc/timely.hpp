@@ -12,9 +12,8 @@
 // within [min_rate, line]. The first sample only sets prev_rtt. ACKs between updates and ACKs
 // of resent messages (no RTT sample) change nothing.
 //
-// Adapted to rdmasim's RC, which acknowledges per message: the sample is the round trip of the
-// message's last packet (TIMELY's completion event of a segment, timed from its last packet,
-// so without the segment's serialization).
+// Its spec asks the RC for an ACK per packet, as the HPCC simulator acknowledges: the sample is
+// that packet's round trip (TIMELY's completion event of a segment, here of one packet).
 // Invariant: min_rate <= rate <= line after every ACK.
 #pragma once
 

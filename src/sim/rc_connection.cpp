@@ -353,7 +353,8 @@ void RcConnection::ack_arrived(Packet& p) {
         const PathTelemetry* t = record_of(p.psn - 1);
         const Time rtt = t && t->sent >= Time::zero() ? ctx_.sched.now() - t->sent : Time::ps(-1);
         if (t && (!telemetry_ || t->hops == 0)) t = nullptr;
-        cc_->on_ack({ctx_.sched.now(), p.psn, snd_nxt_, static_cast<std::int32_t>(held - unacked_), 0, rtt, t, p.hops});
+        cc_->on_ack({ctx_.sched.now(), p.psn, snd_nxt_, static_cast<std::int32_t>(held - unacked_),
+                     static_cast<std::int32_t>(p.sack), rtt, t, p.hops});
         if (new_head_ && window_limited()) pump();  // the window may have grown
       }
     } else if (p.index == kCnp) {
@@ -507,7 +508,9 @@ void RcConnection::data_arrived(Packet& p) {
     rnr_pending_ = false;
   }
   if (fresh) {
-    if (p.ce) ++p.msg->rc_ce;  // echoed on the message's ACK (AckSignal::ce_marked)
+    // Echoed on the message's ACK (AckSignal::ce_marked); with an ACK per packet, each ACK
+    // echoes its own packet's mark.
+    if (p.ce && (!per_packet_ || last_of_message(p))) ++p.msg->rc_ce;
     if (ooo_) {
       const bool gap = p.psn > rcv_nxt_;
       mark_seen(p.psn);
@@ -524,9 +527,10 @@ void RcConnection::data_arrived(Packet& p) {
       p.pinned = false;
       ctx_.unpin(*p.msg);
     }
-    // Telemetry rate controls hear of every packet, as the HPCC simulator acknowledges each; a
-    // message's last packet is acknowledged by its ACK token.
-    if (per_packet_ && !last_of_message(p)) send_control(kAck, rcv_nxt_);
+    // Rate controls that ask for it hear of every packet, as the HPCC simulator acknowledges
+    // each (its CE mark in the ACK's `sack` word); a message's last packet is acknowledged by its
+    // ACK token.
+    if (per_packet_ && !last_of_message(p)) send_control(kAck, rcv_nxt_, p.ce ? 1 : 0);
     p.route->rc_data->deliver(p);
     return;
   }
