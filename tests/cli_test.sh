@@ -382,6 +382,14 @@ expect_error "--flow-file lists the flows: drop --cdf/--load/--flows/-D" flows -
 printf '1\n0 1 3 100 5000\n' >"$flowdir/bad.txt"
 expect_error "bad.txt:2: expected \"src dst priority dport size start_seconds\", got \"0 1 3 100 5000\"" flows --flow-file "$flowdir/bad.txt"
 expect_error "flows: needs a switched --topology" flows --topology back-to-back
+printf 'rdmasim-flows 1\n0us 0 15 64KiB tc=1\n3us 1 15 64KiB tc=1\n' >"$flowdir/own.txt"
+expect_ok "open-loop flows: 2 flows (2 completed)" flows --flow-file "$flowdir/own.txt"
+# Bursts at 1, 2 and 3 us (up to the last listed start), 4 senders each.
+expect_ok "open-loop flows: 14 flows (14 completed)" flows --flow-file "$flowdir/own.txt" --incast-every 1us --incast-fanin 4
+expect_error "--flow-tc: the flow file gives each flow's class" flows --flow-file "$flowdir/own.txt" --flow-tc 2
+expect_error "--incast-fanin: 16 senders need more than 16 hosts" flows --incast-every 100us --incast-fanin 16
+expect_error "--incast-size: must be at least 1 byte" flows --incast-every 100us --incast-size 0B
+expect_error "--flow-tc: must be -1..7, got 8" flows --flow-tc 8
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

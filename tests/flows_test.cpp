@@ -90,13 +90,14 @@ TEST(PoissonFlows, ArrivalsMeetTheLoadAndSizesFollowTheCdf) {
 }
 
 TEST(HpccFlowFile, RoundTripsAndNamesBadLines) {
-  const auto flows = poisson_flows(flow_size_cdf("hadoop"), 8, Rate::gbps(100), 0.3, Time::us(200), 0, 3);
+  auto flows = poisson_flows(flow_size_cdf("hadoop"), 8, Rate::gbps(100), 0.3, Time::us(200), 0, 3);
   ASSERT_GT(flows.size(), 20u);
   const std::string text = hpcc_flow_file(flows);
+  for (FlowArrival& f : flows) f.tc = 3;  // the data class is written as priority 3, as the HPCC generator does
   EXPECT_EQ(text.substr(0, text.find('\n')), std::to_string(flows.size()));
   EXPECT_EQ(parse_hpcc_flow_file(text, "flow.txt"), flows);
   EXPECT_EQ(parse_hpcc_flow_file("2\n0 1 3 100 5000 2.000000001\n1 0 3 100 70 2.0\n", "f.txt"),
-            (std::vector<FlowArrival>{{1, 0, Bytes(70), Time::ms(2000)}, {0, 1, Bytes(5000), Time::ps(2'000'000'001'000)}}));
+            (std::vector<FlowArrival>{{1, 0, Bytes(70), Time::ms(2000), 3}, {0, 1, Bytes(5000), Time::ps(2'000'000'001'000), 3}}));
   EXPECT_EQ(error_text([] { parse_hpcc_flow_file("2\n0 1 3 100 5000 0.1\n", "f.txt"); }), "f.txt: says 2 flows and lists 1");
   EXPECT_EQ(error_text([] { parse_hpcc_flow_file("1\n0 1 3 100 5000\n", "f.txt"); }),
             "f.txt:2: expected \"src dst priority dport size start_seconds\", got \"0 1 3 100 5000\"");
@@ -157,7 +158,7 @@ TEST(RunFlows, BadFlowsAreRefused) {
 }
 
 TEST(RunFlows, AQpIsFreedOnceItsFlowIsDoneEvenUnderLoss) {
-  static_assert(sizeof(FlowRecord) == 64, "what a done flow keeps");
+  static_assert(sizeof(FlowRecord) == 72, "what a done flow keeps");
   for (const double loss : {0.0, 1e-3}) {
     FlowsConfig c = fat_tree(poisson_flows(flow_size_cdf("hadoop"), 16, Rate::gbps(100), 0.3, Time::zero(), 2000, 1));
     c.base.fabric.loss = loss;
@@ -191,4 +192,78 @@ TEST(FlowSizeCdf, TheBuiltInsHaveTheirPublishedMeans) {
   EXPECT_NEAR(flow_size_cdf("googlerpc").mean(), 2891.62125005, 1e-6);
   EXPECT_EQ(flow_size_cdf("googlerpc").points.size(), 843u);
   EXPECT_EQ(flow_size_cdf("googlerpc").size_at(0.5), 256);  // 256.97 between 256 (49.79 %) and 268, truncated
+}
+
+TEST(IncastBursts, FanInDistinctSendersToOneReceiverEveryPeriod) {
+  IncastBursts b;
+  b.every = Time::us(100);
+  b.fanin = 5;
+  b.size = Bytes(4096);
+  b.tc = 1;
+  const auto flows = incast_burst_flows(b, 16, Time::us(450), 7);
+  ASSERT_EQ(flows.size(), 4u * 5);  // bursts at 100, 200, 300, 400 us
+  for (std::size_t k = 0; k < 4; ++k) {
+    std::vector<int> senders;
+    for (std::size_t i = 0; i < 5; ++i) {
+      const FlowArrival& f = flows[k * 5 + i];
+      EXPECT_EQ(f.start, Time::us(100) * static_cast<std::int64_t>(k + 1));
+      EXPECT_EQ(f.dst, flows[k * 5].dst);
+      EXPECT_NE(f.src, f.dst);
+      EXPECT_EQ(f.size, Bytes(4096));
+      EXPECT_EQ(f.tc, 1);
+      senders.push_back(f.src);
+    }
+    std::sort(senders.begin(), senders.end());
+    EXPECT_EQ(std::unique(senders.begin(), senders.end()), senders.end());  // distinct
+  }
+  EXPECT_EQ(flows, incast_burst_flows(b, 16, Time::us(450), 7));  // the seed decides
+  EXPECT_NE(flows, incast_burst_flows(b, 16, Time::us(450), 8));
+  b.fanin = 16;
+  EXPECT_EQ(error_text([&] { incast_burst_flows(b, 16, Time::us(450), 7); }),
+            "--incast-fanin: 16 senders need more than 16 hosts");
+  // Mixed into a background load: one start order, ties keeping the background first.
+  const std::vector<FlowArrival> bg = {{0, 1, Bytes(10), Time::us(100)}, {2, 3, Bytes(10), Time::us(150)}};
+  const auto mixed = merge_flows(bg, flows);
+  ASSERT_EQ(mixed.size(), 22u);
+  EXPECT_EQ(mixed[0], bg[0]);
+  EXPECT_EQ(mixed[6], bg[1]);
+  EXPECT_TRUE(std::is_sorted(mixed.begin(), mixed.end(),
+                             [](const FlowArrival& x, const FlowArrival& y) { return x.start < y.start; }));
+}
+
+TEST(FlowFile, RdmasimsOwnFormatRoundTripsWithClasses) {
+  const auto flows = parse_flow_file(
+      "rdmasim-flows 1\n# start src dst size [tc]\n2us 3 15 1MiB tc=5\n0.5us 0 15 64KB  # first\n\n", "f.txt");
+  ASSERT_EQ(flows.size(), 2u);
+  EXPECT_EQ(flows[0], (FlowArrival{0, 15, Bytes(64000), Time::ns(500), -1}));  // sorted by start
+  EXPECT_EQ(flows[1], (FlowArrival{3, 15, Bytes(1 << 20), Time::us(2), 5}));
+  EXPECT_EQ(parse_flow_file(rdmasim_flow_file(flows), "again"), flows);
+  // The HPCC format: its priority column is the flow's class.
+  const auto hpcc = parse_flow_file("1\n0 1 5 100 4096 0.000000010\n", "flow.txt");
+  EXPECT_EQ(hpcc.front().tc, 5);
+  EXPECT_EQ(parse_flow_file(hpcc_flow_file(hpcc), "again"), hpcc);
+  EXPECT_EQ(error_text([] { parse_flow_file("rdmasim-flows 1\n1us 0 1 10 tc=9\n", "g.txt"); }),
+            "g.txt:2: expected tc=0..7, got \"tc=9\"");
+  EXPECT_EQ(error_text([] { parse_flow_file("rdmasim-flows 1\n1us 0 x 10\n", "g.txt"); }),
+            "g.txt:2: a host is a number from 0, got \"x\"");
+  EXPECT_EQ(error_text([] { parse_flow_file("rdmasim-flows 2\n", "g.txt"); }), "g.txt:1: expected \"rdmasim-flows 1\"");
+}
+
+TEST(RunFlows, AFlowsClassDecidesWhetherPfcProtectsIt) {
+  // Eight 1 MB flows into host 15 at once: in the data class (lossless, PFC) nothing is dropped;
+  // in class 0 (lossy) the switch drops and the RC resends, and no pause frame is sent.
+  std::vector<FlowArrival> incast;
+  for (int s = 0; s < 8; ++s) incast.push_back({s, 15, Bytes(1'000'000), Time::zero()});
+  const FlowsResult lossless = run_flows(fat_tree(incast));
+  for (FlowArrival& f : incast) f.tc = 0;
+  FlowsConfig c = fat_tree(incast);
+  c.base.profile.sw.buffer = Bytes(1 << 20);  // a small shared buffer: class 0 overflows it
+  const FlowsResult lossy = run_flows(c);
+  EXPECT_EQ(lossless.fabric.dropped, 0u);
+  EXPECT_GT(lossless.fabric.pause_frames, 0u);
+  EXPECT_GT(lossy.fabric.dropped, 0u);
+  EXPECT_EQ(lossy.fabric.pause_frames, 0u);
+  EXPECT_GT(lossy.rc.retransmitted, 0u);
+  EXPECT_EQ(lossy.completed, 8);
+  EXPECT_EQ(lossy.fabric.lossless_drops, 0u);
 }

@@ -13,7 +13,7 @@
 // a file (`--cdf FILE`, the HPCC simulator's format: "bytes percent" per line, from 0 to 100)
 // adds its own. Draws come from the run's seed: the same seed gives the same flows.
 // Memory: a flow's QP is built when the flow arrives and freed once the flow is complete and
-// nothing of it is in flight; what stays is its record (FlowRecord, 64 bytes). A run holds at
+// nothing of it is in flight; what stays is its record (FlowRecord, 72 bytes). A run holds at
 // most kMaxOpenLoopFlows flows.
 #pragma once
 
@@ -58,6 +58,7 @@ struct FlowArrival {
   int src = 0, dst = 0;
   Bytes size{};
   Time start{};
+  int tc = -1;  // traffic class (priority) of its packets, 0..7; -1: the data class (switch.data_tc)
   bool operator==(const FlowArrival&) const = default;
 };
 
@@ -70,11 +71,35 @@ inline constexpr std::size_t kMaxOpenLoopFlows = 200'000;
 std::vector<FlowArrival> poisson_flows(const FlowSizeCdf& cdf, int hosts, Rate host_rate, double load, Time duration,
                                        std::int64_t max_flows, std::uint64_t seed);
 
-/// The ns-3 HPCC simulator's flow.txt: the flow count, then per flow
-/// "src dst priority dport size start_seconds" (priority and dport are read and ignored).
+/// Periodic incast bursts mixed into a background load: at `every`, 2 `every`, ... (before the
+/// horizon) one receiver drawn at random gets a flow of `size` from each of `fanin` distinct
+/// other hosts drawn at random, all starting at that instant, in class `tc`.
+struct IncastBursts {
+  Time every{};  // zero: none
+  int fanin = 16;
+  Bytes size = Bytes(65536);
+  int tc = -1;
+};
+/// The bursts' flows up to `horizon` (exclusive), from the seed's own stream; std::invalid_argument
+/// when the fan-in needs more hosts than there are.
+std::vector<FlowArrival> incast_burst_flows(const IncastBursts& b, int hosts, Time horizon, std::uint64_t seed);
+/// `a` and `b` in one start order (ties: `a`'s first, each keeping its order).
+std::vector<FlowArrival> merge_flows(const std::vector<FlowArrival>& a, const std::vector<FlowArrival>& b);
+
+/// A flow file in either format, told apart by its first line (docs/flow-file.md):
+///  - rdmasim's own: "rdmasim-flows 1", then per flow "start src dst size [tc=N]" with units
+///    ("1.5us 0 15 64KiB tc=3"), '#' comments, in any order (sorted by start);
+///  - the ns-3 HPCC simulator's flow.txt: the flow count, then per flow
+///    "src dst priority dport size start_seconds" (priority is the flow's traffic class; dport
+///    is read and ignored).
+/// std::invalid_argument naming `source` and the line for anything else.
+std::vector<FlowArrival> parse_flow_file(std::string_view text, const std::string& source);
 std::vector<FlowArrival> parse_hpcc_flow_file(std::string_view text, const std::string& source);
-/// The same format, start times in seconds with 9 decimals (priority 3, dport 100, as its generator).
+/// The same format, start times in seconds with 9 decimals (priority: the flow's class, or 3 as
+/// its generator writes; dport 100).
 std::string hpcc_flow_file(const std::vector<FlowArrival>& flows);
+/// rdmasim's own format (start times in ps, sizes in bytes): parse_flow_file reads it back.
+std::string rdmasim_flow_file(const std::vector<FlowArrival>& flows);
 
 struct FlowsConfig {
   LatConfig base;                  // the fabric (topology, routing, cc, loss), profile, MTU, seed

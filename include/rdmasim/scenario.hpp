@@ -53,8 +53,13 @@ struct OpenLoopOptions {
   std::string cdf = "websearch";  // a registered flow-size distribution, or a CDF file
   double load = 0.3;              // offered load per host, a fraction of its link rate
   std::int64_t count = 0;         // stop after this many flows (0: the duration decides)
-  std::string flow_file;          // the flows from an HPCC flow.txt instead
+  std::string flow_file;          // the flows from a flow file instead (rdmasim's or an HPCC flow.txt)
   std::string fct_out;            // write the HPCC simulator's fct.txt here
+  int tc = -1;                    // traffic class of the drawn flows (-1: the data class)
+  std::string incast_every;       // incast bursts mixed in, one per this period ("": none)
+  std::int64_t incast_fanin = 16; // senders per burst
+  std::string incast_size = "64KiB";  // bytes each sender sends in a burst
+  int incast_tc = -1;             // the bursts' traffic class
 
   bool operator==(const OpenLoopOptions&) const = default;
 };

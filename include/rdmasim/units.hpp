@@ -109,6 +109,8 @@ constexpr Rate operator""_Gbps(unsigned long long v) { return Rate::gbps(static_
 Time parse_time(std::string_view text);
 Rate parse_rate(std::string_view text);
 Bytes parse_bytes(std::string_view text);
+/// A byte count as command lines take it: bare digits are bytes ("4096"), else parse_bytes.
+Bytes parse_byte_count(std::string_view text);
 /// Length in metres as integer millimetres ("3m", "100m", "2.5km", "30cm").
 std::int64_t parse_length_mm(std::string_view text);
 

@@ -117,8 +117,7 @@ void apply_gpu_options(const ScenarioOptions& o, LatConfig& c) {
     Bytes b{};
     const std::string& v = o.staging_chunk;
     try {
-      const bool digits = std::all_of(v.begin(), v.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-      b = digits && v.size() < 16 ? Bytes(std::stoll(v)) : parse_bytes(v);
+      b = parse_byte_count(v);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("--staging-chunk: ") + e.what());
     }
@@ -428,6 +427,25 @@ std::optional<std::string> read_text_file(const std::string& path) {
   return ss.str();
 }
 
+namespace {
+
+// Incast bursts mixed into the flows until `horizon` (zero: just past the last flow's start).
+void add_incast_bursts(FlowsConfig& c, const OpenLoopOptions& l, int hosts, Time horizon) {
+  if (l.incast_every.empty()) return;
+  IncastBursts b;
+  b.every = parse_seconds_or_time(l.incast_every, "--incast-every");
+  if (b.every <= Time::zero()) throw std::invalid_argument("--incast-every: must be more than 0");
+  b.fanin = static_cast<int>(l.incast_fanin);
+  b.size = parse_byte_count(l.incast_size);
+  b.tc = l.incast_tc;
+  if (horizon == Time::zero() && !c.flows.empty()) horizon = c.flows.back().start + Time::ps(1);
+  c.flows = merge_flows(c.flows, incast_burst_flows(b, hosts, horizon, c.base.seed));
+  if (c.flows.size() > kMaxOpenLoopFlows)
+    throw std::invalid_argument("the workload has more than " + std::to_string(kMaxOpenLoopFlows) + " flows");
+}
+
+}  // namespace
+
 FlowsConfig to_flows_config(const ScenarioOptions& o) {
   const OpenLoopOptions& l = o.open_loop;
   FlowsConfig c;
@@ -439,9 +457,10 @@ FlowsConfig to_flows_config(const ScenarioOptions& o) {
   if (!l.flow_file.empty()) {
     if (l.cdf != defaults.cdf || l.load != defaults.load || l.count != 0 || !o.duration.empty())
       throw std::invalid_argument("--flow-file lists the flows: drop --cdf/--load/--flows/-D");
+    if (l.tc != defaults.tc) throw std::invalid_argument("--flow-tc: the flow file gives each flow's class");
     const std::optional<std::string> text = read_text_file(l.flow_file);
     if (!text) throw std::invalid_argument("--flow-file " + l.flow_file + ": cannot read the file");
-    c.flows = parse_hpcc_flow_file(*text, l.flow_file);
+    c.flows = parse_flow_file(*text, l.flow_file);
     if (!topo->node_ids.empty())  // an HPCC topology.txt: the flow file names its node ids
       for (std::size_t i = 0; i < c.flows.size(); ++i)
         for (int* end : {&c.flows[i].src, &c.flows[i].dst}) {
@@ -451,6 +470,7 @@ FlowsConfig to_flows_config(const ScenarioOptions& o) {
                                         std::to_string(id) + " is not a host of the topology file");
           *end = topo->node_ids[static_cast<std::size_t>(id)];
         }
+    add_incast_bursts(c, l, hosts, Time::zero());
     return c;
   }
   const std::vector<const FlowSizeCdf*> cdfs = flow_size_cdfs();
@@ -471,6 +491,8 @@ FlowsConfig to_flows_config(const ScenarioOptions& o) {
   if (!o.duration.empty() && duration <= Time::zero()) throw std::invalid_argument("-D/--duration: must be more than 0");
   c.flows = poisson_flows(named ? flow_size_cdf(l.cdf) : file, hosts, c.base.profile.link.rate, l.load, duration, l.count,
                           c.base.seed);
+  for (FlowArrival& f : c.flows) f.tc = l.tc;
+  add_incast_bursts(c, l, hosts, duration);
   return c;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "core/number_text.hpp"
 #include "model/path.hpp"
 #include "rdmasim/collective.hpp"
+#include "rdmasim/flows.hpp"
 #include "rdmasim/profile.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
@@ -339,7 +341,18 @@ Scenario load_scenario(const std::string& path) {
   const std::optional<std::string> text = config::read_text_file(path);
   if (!text) throw std::invalid_argument(path + ": cannot read the scenario file");
   const bool json = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-  return parse_scenario(*text, path, json);
+  Scenario s = parse_scenario(*text, path, json);
+  // The files a scenario names are found beside it: a relative path is relative to its directory.
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  const auto beside = [&dir](std::string& f) {
+    if (!f.empty() && std::filesystem::path(f).is_relative()) f = (dir / f).lexically_normal().string();
+  };
+  beside(s.options.fabric.topology_file);
+  beside(s.options.open_loop.flow_file);
+  const std::vector<const FlowSizeCdf*> cdfs = flow_size_cdfs();
+  if (std::none_of(cdfs.begin(), cdfs.end(), [&](const FlowSizeCdf* c) { return c->name == s.options.open_loop.cdf; }))
+    beside(s.options.open_loop.cdf);
+  return s;
 }
 
 void apply_override(Scenario& s, std::string_view assignment) {

@@ -149,6 +149,9 @@ K list(std::string path, std::string flags, unsigned cmds, std::string help, T f
 }
 
 void time_check(const std::string& v) { parse_seconds_or_time(v, nullptr); }
+void bytes_check(const std::string& v) {
+  if (parse_byte_count(v).count() < 1) throw std::invalid_argument("must be at least 1 byte, got \"" + v + "\"");
+}
 void positive_time(const std::string& v) {
   if (parse_time(v) <= Time::zero()) throw std::invalid_argument("must be > 0, got \"" + v + "\"");
 }
@@ -221,8 +224,22 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(integer("workload.flows", "--flows", kFlows, "stop after this many flows (0: the duration decides)", 0,
                       static_cast<std::int64_t>(kMaxOpenLoopFlows), F(open_loop.count)));
   r.push_back(checked("workload.flow_file", "string", "--flow-file", kFlows,
-                      "the flows from a file in the ns-3 HPCC simulator's flow.txt format instead of arrivals",
+                      "the flows from a file instead of arrivals: rdmasim's format (docs/flow-file.md) or the ns-3 "
+                      "HPCC simulator's flow.txt",
                       nonempty_path, F(open_loop.flow_file)));
+  r.push_back(integer("workload.tc", "--flow-tc", kFlows,
+                      "traffic class (priority) of the drawn flows' packets; -1: the data class (switch.data_tc)", -1, 7,
+                      F(open_loop.tc)));
+  r.push_back(checked("workload.incast_every", "time", "--incast-every", kFlows,
+                      "mix in incast bursts, one per this period: a random receiver gets incast_size from each of "
+                      "incast_fanin random senders at once (seconds, or with a unit: 500us)",
+                      time_check, F(open_loop.incast_every)));
+  r.push_back(integer("workload.incast_fanin", "--incast-fanin", kFlows, "incast bursts: senders per burst", 1, 100000,
+                      F(open_loop.incast_fanin)));
+  r.push_back(checked("workload.incast_size", "bytes", "--incast-size", kFlows,
+                      "incast bursts: bytes from each sender (with a unit: 64KiB)", bytes_check, F(open_loop.incast_size)));
+  r.push_back(integer("workload.incast_tc", "--incast-tc", kFlows,
+                      "incast bursts: traffic class of their packets; -1: the data class", -1, 7, F(open_loop.incast_tc)));
   r.push_back(checked("workload.margin", "time", "-f,--margin", kBw,
                       "with duration: completions this close to either end not counted (default: a tenth of the duration)",
                       time_check, F(margin)));

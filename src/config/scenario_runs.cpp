@@ -124,6 +124,7 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
         if (b.bucket == "all" || b.bucket.rfind("short", 0) == 0 || b.bucket.rfind("long", 0) == 0) {
           const std::string k = "slowdown." + b.bucket.substr(0, b.bucket.find(' '));
           m.push_back({k + ".p50", b.p50});
+          m.push_back({k + ".p95", b.p95});
           m.push_back({k + ".p99", b.p99});
         }
       m.push_back({"rc.retransmitted", static_cast<double>(r.rc.retransmitted)});

@@ -1,5 +1,6 @@
 #include "rdmasim/units.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <utility>
@@ -99,6 +100,14 @@ Rate parse_rate(std::string_view text) {
 }
 Bytes parse_bytes(std::string_view text) {
   return Bytes(parse_with(text, kByteUnits, "a size", "4KiB", "byte"));
+}
+Bytes parse_byte_count(std::string_view text) {
+  const bool digits = !text.empty() && text.size() < 16 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits) return parse_bytes(text);
+  std::int64_t n = 0;
+  for (char c : text) n = n * 10 + (c - '0');
+  return Bytes(n);
 }
 std::int64_t parse_length_mm(std::string_view text) {
   return parse_with(text, kLengthUnits, "a length", "3m", "mm");

@@ -592,7 +592,9 @@ std::vector<ParamDef> build_params() {
   r.push_back(rate_param("hpcc.min_rate", &HpccParams::min_rate, &P::hpcc, "floor of the rate",
                          "HPCC simulator RdmaHw MinRate 100 Mb/s"));
   r.push_back(time_param("hpcc.base_rtt", &P::hpcc, &HpccParams::base_rtt,
-                         "T, the base round trip the queue term and the smoothing use; 0: the smallest RTT sampled",
+                         "T, the base round trip the queue term and the smoothing use; 0: the smallest RTT the QP "
+                         "sampled (inflated by the queues a flow meets when it starts in a loaded fabric: give the "
+                         "fabric's base RTT there)",
                          "HPCC paper: the base RTT of the path (the HPCC simulator computes it per host pair)"));
   r.push_back(bytes_param("hpcc.window", &HpccParams::window, &P::hpcc,
                           "W_init, the window at line rate; 0: line rate x T (one bandwidth-delay product)",

@@ -298,7 +298,7 @@ std::uint32_t Fabric::balance(Packet& p, int node, const FabricFlow::RouteMemo& 
 
 void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
   p.flow = &f;
-  p.tc = static_cast<std::uint8_t>(tc < 0 ? opt_.sw.data_tc : tc);
+  p.tc = static_cast<std::uint8_t>(tc >= 0 ? tc : f.tc >= 0 ? f.tc : opt_.sw.data_tc);
   p.ce = false;
   p.control = !p.route;
   p.fab_port = -1;

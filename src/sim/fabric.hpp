@@ -122,6 +122,7 @@ struct FabricFlow {
   // Layout: what routing a packet reads (the memo's bookkeeping) shares the first line with the
   // send queue; a hop then reads one memo entry (Packet::hops says which, on a fixed path).
   int src = 0, dst = 0;  // host indices
+  int tc = -1;           // its packets' class when the sender names none (-1: the data class)
   FlowKey key;
   int memo_used = 0;
   std::uint32_t memo_epoch = 0;  // (the low bits of) the fabric's count of routing changes

@@ -182,6 +182,12 @@ bool PathInstance::idle() const {
   return std::all_of(network_.begin(), network_.end(), [](const NetworkStage* n) { return n->flow_idle(); });
 }
 
+void PathInstance::set_traffic_class(int tc) {
+  for (const std::unique_ptr<Stage>& s : stages_)
+    if (auto* n = dynamic_cast<NetworkStage*>(s.get())) n->set_traffic_class(tc);
+  if (tcp_ack_) tcp_ack_->set_traffic_class(tc);
+}
+
 void PathInstance::release_fabric_flows() {
   if (!idle()) throw std::logic_error("path: its fabric flows released while it is busy");
   for (const std::unique_ptr<Stage>& s : stages_)

@@ -93,6 +93,8 @@ class PathInstance {
   const TcpConnection* tcp() const { return tcp_.get(); }
   TcpConnection* tcp() { return tcp_.get(); }
   RcConnection* rc_mut() { return rc_; }
+  /// Its packets' traffic class, both ways (ACKs with the data; CNPs keep their own class).
+  void set_traffic_class(int tc);
   /// Nothing of this path is left to happen: its RC (if its own) is quiescent and none of its
   /// packets is in the fabric. Host stages are not checked: a message's completion means its
   /// packets have left them (for an acknowledged path, the one case this is meant for).

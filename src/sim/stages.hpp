@@ -156,6 +156,8 @@ class NetworkStage final : public Stage, public FabricClient {
   /// The packet continues on its route after this stage.
   void deliver(Packet& p) { forward(p); }
   const FabricFlow& flow() const { return flow_; }
+  /// Its packets' traffic class (0..7) where the sender names none (default: the data class).
+  void set_traffic_class(int tc) { flow_.tc = tc; }
   /// None of its packets is queued or in flight in the fabric.
   bool flow_idle() const { return !flow_.head && flow_.injected == flow_.delivered + flow_.dropped; }
   /// Gives its fabric flow back (flow_idle(); Fabric::release_flow): the stage must not be used again.

@@ -1,6 +1,7 @@
 // Flow lists for open-loop workloads (rdmasim/flows.hpp): Poisson arrivals from a flow-size
-// distribution, and the ns-3 HPCC simulator's flow.txt in and out.
+// distribution, periodic incast bursts, and the two merged. The flow files are flow_files.cpp.
 #include <algorithm>
+#include <iterator>
 #include <charconv>
 #include <cinttypes>
 #include <cmath>
@@ -40,10 +41,6 @@ std::vector<FlowArrival> arrivals_until(const FlowSizeCdf& cdf, int hosts, doubl
   return flows;
 }
 
-[[noreturn]] void bad_line(const std::string& source, int line, const std::string& why) {
-  throw std::invalid_argument(source + ":" + std::to_string(line) + ": " + why);
-}
-
 }  // namespace
 
 std::vector<FlowArrival> poisson_flows(const FlowSizeCdf& cdf, int hosts, Rate host_rate, double load, Time duration,
@@ -74,56 +71,35 @@ std::vector<FlowArrival> poisson_flows(const FlowSizeCdf& cdf, int hosts, Rate h
   }
 }
 
-std::vector<FlowArrival> parse_hpcc_flow_file(std::string_view text, const std::string& source) {
+std::vector<FlowArrival> incast_burst_flows(const IncastBursts& b, int hosts, Time horizon, std::uint64_t seed) {
   std::vector<FlowArrival> flows;
-  std::int64_t declared = -1;
-  int line = 0;
-  for (std::size_t at = 0; at <= text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    const std::string l(text.substr(at, end - at));
-    at = end + 1;
-    ++line;
-    if (l.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (declared < 0) {
-      char* stop = nullptr;
-      declared = std::strtoll(l.c_str(), &stop, 10);
-      if (stop == l.c_str() || declared < 0 || l.find_first_not_of(" \t\r", static_cast<std::size_t>(stop - l.c_str())) != std::string::npos)
-        bad_line(source, line, "expected the flow count, got \"" + l + "\"");
-      continue;
+  if (b.every <= Time::zero()) return flows;
+  if (b.fanin < 1 || b.fanin > hosts - 1)
+    throw std::invalid_argument("--incast-fanin: " + std::to_string(b.fanin) + " senders need more than " +
+                                std::to_string(hosts) + " hosts");
+  if (b.size.count() < 1) throw std::invalid_argument("--incast-size: at least 1 byte");
+  RandomStream rng(seed, "flows.incast");
+  std::vector<int> others(static_cast<std::size_t>(hosts - 1));
+  for (Time t = b.every; t < horizon; t += b.every) {
+    const int dst = static_cast<int>(rng.uniform_u64(0, static_cast<std::uint64_t>(hosts - 1)));
+    for (int h = 0, n = 0; h < hosts; ++h)
+      if (h != dst) others[static_cast<std::size_t>(n++)] = h;
+    for (int i = 0; i < b.fanin; ++i) {  // a partial Fisher-Yates shuffle: fanin distinct senders
+      const auto j = static_cast<std::size_t>(rng.uniform_u64(static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(hosts - 2)));
+      std::swap(others[static_cast<std::size_t>(i)], others[j]);
+      flows.push_back({others[static_cast<std::size_t>(i)], dst, b.size, t, b.tc});
+      if (flows.size() > kMaxOpenLoopFlows)
+        throw std::invalid_argument("the incast bursts have more than " + std::to_string(kMaxOpenLoopFlows) + " flows");
     }
-    long long src = 0, dst = 0, pg = 0, dport = 0, size = 0;
-    double start = 0;
-    char extra = 0;
-    if (std::sscanf(l.c_str(), "%lld %lld %lld %lld %lld %lf %c", &src, &dst, &pg, &dport, &size, &start, &extra) != 6)
-      bad_line(source, line, "expected \"src dst priority dport size start_seconds\", got \"" + l + "\"");
-    if (src < 0 || dst < 0 || src > INT32_MAX || dst > INT32_MAX) bad_line(source, line, "hosts are numbered from 0");
-    if (size < 1) bad_line(source, line, "a flow's size is at least 1 byte");
-    if (!(start >= 0 && start < 9e6)) bad_line(source, line, "the start time must be 0 or more seconds");
-    FlowArrival f;
-    f.src = static_cast<int>(src);
-    f.dst = static_cast<int>(dst);
-    f.size = Bytes(size);
-    f.start = Time::ps(std::llround(start * 1e12));
-    flows.push_back(f);
-    if (flows.size() > kMaxOpenLoopFlows)
-      bad_line(source, line, "more than " + std::to_string(kMaxOpenLoopFlows) + " flows");
   }
-  if (declared < 0) throw std::invalid_argument(source + ": empty (expected the flow count, then one flow per line)");
-  if (static_cast<std::int64_t>(flows.size()) != declared)
-    throw std::invalid_argument(source + ": says " + std::to_string(declared) + " flows and lists " +
-                                std::to_string(flows.size()));
-  std::stable_sort(flows.begin(), flows.end(), [](const FlowArrival& a, const FlowArrival& b) { return a.start < b.start; });
   return flows;
 }
 
-std::string hpcc_flow_file(const std::vector<FlowArrival>& flows) {
-  std::string out = std::to_string(flows.size()) + "\n";
-  char buf[128];
-  for (const FlowArrival& f : flows) {
-    std::snprintf(buf, sizeof buf, "%d %d 3 100 %" PRId64 " %.9f\n", f.src, f.dst, f.size.count(),
-                  static_cast<double>(f.start.count_ps()) / 1e12);
-    out += buf;
-  }
+std::vector<FlowArrival> merge_flows(const std::vector<FlowArrival>& a, const std::vector<FlowArrival>& b) {
+  std::vector<FlowArrival> out;
+  out.reserve(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out),
+             [](const FlowArrival& x, const FlowArrival& y) { return x.start < y.start; });
   return out;
 }
 

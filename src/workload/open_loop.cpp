@@ -103,6 +103,7 @@ class OpenLoop final : public MessageSink, public EventHandler {
         w_.ctx, std::array<HostResources*, 2>{hosts_[static_cast<std::size_t>(f.src)].get(), hosts_[static_cast<std::size_t>(f.dst)].get()},
         spec, *this, &w_);
     paths_[i]->set_connection(static_cast<std::uint32_t>(i));
+    if (f.tc >= 0) paths_[i]->set_traffic_class(f.tc);
     peak_live_qps = std::max(peak_live_qps, ++live_qps);
     Message& m = *w_.messages.acquire();
     m.id = i + 1;
@@ -181,6 +182,7 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
     if (f.src < 0 || f.src >= hosts || f.dst < 0 || f.dst >= hosts)
       throw std::invalid_argument("flow " + std::to_string(i + 1) + ": hosts are 0.." + std::to_string(hosts - 1));
     if (f.src == f.dst) throw std::invalid_argument("flow " + std::to_string(i + 1) + ": a flow to its own host");
+    if (f.tc < -1 || f.tc > 7) throw std::invalid_argument("flow " + std::to_string(i + 1) + ": traffic classes are 0..7");
     if (f.size.count() < 1 || f.size.count() > (std::int64_t{1} << 40))
       throw std::invalid_argument("flow " + std::to_string(i + 1) + ": sizes are 1 B .. 1 TiB");
     if (f.start < Time::zero() || (i > 0 && f.start < c.flows[i - 1].start))
