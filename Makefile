@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: screenshot validate demo test test-sanitize build release deps bench bench-fabric bench-gpu docs golden fuzz-smoke clean
+.PHONY: screenshot validate demo test test-sanitize build release deps bench bench-fabric bench-gpu bench-study docs golden fuzz-smoke clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -68,6 +68,11 @@ bench-fabric: release
 GPU_SERVERS ?= 128
 bench-gpu: release
 	@bash bench/gpu_cluster.sh ./build/release/rdmasim $(GPU_SERVERS)
+
+# The HPCC paper's FCT study: 320 hosts, WebSearch at STUDY_LOAD % for 10 ms, five congestion controls.
+STUDY_LOAD ?= 50
+bench-study: release
+	@bash bench/hpcc_study.sh ./build/release/rdmasim $(STUDY_LOAD)
 
 # Generated documents (CI fails when they are stale).
 docs: build
