@@ -382,6 +382,9 @@ expect_error "--flow-file lists the flows: drop --cdf/--load/--flows/-D" flows -
 printf '1\n0 1 3 100 5000\n' >"$flowdir/bad.txt"
 expect_error "bad.txt:2: expected \"src dst priority dport size start_seconds\", got \"0 1 3 100 5000\"" flows --flow-file "$flowdir/bad.txt"
 expect_error "flows: needs a switched --topology" flows --topology back-to-back
+pauses=$("$bin" flows --cdf websearch --load 0.5 -D 200us --pfc-out "$flowdir/pfc.txt" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["fabric"]["pause_frames"])')
+check "flows --pfc-out writes one HPCC pfc.txt line per PFC frame ($pauses)" [ "$(wc -l <"$flowdir/pfc.txt")" -eq "$pauses" -a "$pauses" -gt 0 ]
+check "pfc.txt lines are \"time_ns node node_type if_index 1|0\"" awk 'NF != 5 || $4 < 1 || ($5 != 0 && $5 != 1) { exit 1 }' "$flowdir/pfc.txt"
 printf 'rdmasim-flows 1\n0us 0 15 64KiB tc=1\n3us 1 15 64KiB tc=1\n' >"$flowdir/own.txt"
 expect_ok "open-loop flows: 2 flows (2 completed)" flows --flow-file "$flowdir/own.txt"
 # Bursts at 1, 2 and 3 us (up to the last listed start), 4 senders each.

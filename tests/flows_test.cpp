@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 #include "error_text.hpp"
 #include "rdmasim/flows.hpp"
@@ -266,4 +268,26 @@ TEST(RunFlows, AFlowsClassDecidesWhetherPfcProtectsIt) {
   EXPECT_GT(lossy.rc.retransmitted, 0u);
   EXPECT_EQ(lossy.completed, 8);
   EXPECT_EQ(lossy.fabric.lossless_drops, 0u);
+}
+
+TEST(RunFlows, EveryPfcFrameReceivedIsLogged) {
+  std::vector<FlowArrival> incast;
+  for (int s = 0; s < 8; ++s) incast.push_back({s, 15, Bytes(1'000'000), Time::zero()});
+  FlowsConfig c = fat_tree(incast);
+  c.log_pfc = true;
+  const FlowsResult r = run_flows(c);
+  ASSERT_GT(r.pfc.size(), 0u);
+  EXPECT_EQ(r.pfc.size(), r.fabric.pause_frames);  // each frame sent is received once (no link down)
+  EXPECT_TRUE(std::is_sorted(r.pfc.begin(), r.pfc.end(), [](const PfcFrame& a, const PfcFrame& b) { return a.at < b.at; }));
+  // Every pause is lifted: per port and priority they alternate, pause first, resume last.
+  std::map<std::tuple<int, int, int>, bool> paused;
+  for (const PfcFrame& f : r.pfc) {
+    EXPECT_EQ(f.tc, 3);  // the data class
+    EXPECT_GE(f.if_index, 1);
+    bool& p = paused[{f.node, f.if_index, f.tc}];
+    EXPECT_NE(p, f.pause);
+    p = f.pause;
+  }
+  for (const auto& [port, p] : paused) EXPECT_FALSE(p);
+  EXPECT_TRUE(run_flows(fat_tree(incast)).pfc.empty());  // only when asked
 }

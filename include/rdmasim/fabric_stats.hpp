@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "rdmasim/units.hpp"
+
 namespace rdmasim {
 
 struct PortStats {
@@ -41,6 +43,20 @@ struct DeadlockHop {
 struct PfcDeadlock {
   double detected_at_us = 0;       // simulated time the run stopped
   std::vector<DeadlockHop> cycle;  // in waits-for order: each queue waits for the next, the last for the first
+};
+
+/// A PFC frame a port received (the ns-3 HPCC simulator's pfc.txt records the same): the node
+/// (its number in the topology; an HPCC topology.txt's node id), whether it is a host, the port's
+/// interface index on it (1.. in cable order, ns-3's device numbering after the loopback), the
+/// priority, pause or resume.
+struct PfcFrame {
+  Time at{};
+  int node = 0;
+  bool host = false;
+  int if_index = 0;
+  int tc = 0;
+  bool pause = false;
+  bool operator==(const PfcFrame&) const = default;
 };
 
 struct FabricStats {

@@ -104,6 +104,7 @@ std::string rdmasim_flow_file(const std::vector<FlowArrival>& flows);
 struct FlowsConfig {
   LatConfig base;                  // the fabric (topology, routing, cc, loss), profile, MTU, seed
   std::vector<FlowArrival> flows;  // in start order
+  bool log_pfc = false;            // record every PFC frame received (FlowsResult::pfc)
 };
 
 struct FlowRecord {
@@ -137,6 +138,7 @@ struct FlowsResult {
   std::int64_t failed_qps = 0;
   std::int64_t peak_qps = 0;       // the most QPs held at once (a QP is freed once its flow is done)
   FabricStats fabric;
+  std::vector<PfcFrame> pfc;       // with FlowsConfig::log_pfc: every PFC frame a port received, in time order
 };
 
 /// Runs the flows on `base`'s switched fabric. std::invalid_argument for a bad flow (a host out

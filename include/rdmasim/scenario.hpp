@@ -55,6 +55,7 @@ struct OpenLoopOptions {
   std::int64_t count = 0;         // stop after this many flows (0: the duration decides)
   std::string flow_file;          // the flows from a flow file instead (rdmasim's or an HPCC flow.txt)
   std::string fct_out;            // write the HPCC simulator's fct.txt here
+  std::string pfc_out;            // write the HPCC simulator's pfc.txt here
   int tc = -1;                    // traffic class of the drawn flows (-1: the data class)
   std::string incast_every;       // incast bursts mixed in, one per this period ("": none)
   std::int64_t incast_fanin = 16; // senders per burst

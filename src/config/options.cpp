@@ -450,6 +450,7 @@ FlowsConfig to_flows_config(const ScenarioOptions& o) {
   const OpenLoopOptions& l = o.open_loop;
   FlowsConfig c;
   c.base = to_config(o);
+  c.log_pfc = !l.pfc_out.empty();
   if (c.base.topology != LatTopology::fabric) throw std::invalid_argument("flows: needs a switched --topology");
   const auto topo = FabricNetwork::make_topology(c.base);
   const int hosts = topo->host_count();

@@ -512,6 +512,10 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(checked("outputs.fct", "string", "--fct-out", kFlows,
                       "write every flow's FCT in the ns-3 HPCC simulator's fct.txt format (times in ns)", nonempty_path,
                       F(open_loop.fct_out)));
+  r.push_back(checked("outputs.pfc", "string", "--pfc-out", kFlows,
+                      "write every PFC frame a port received in the ns-3 HPCC simulator's pfc.txt format (time in ns, "
+                      "node, node type, interface, 1 pause / 0 resume)",
+                      nonempty_path, F(open_loop.pfc_out)));
   K seed = key("seed", "int", "--seed", kLat | kBw | kAllreduce | kDemo | kFlows, "seed of every random stream");
   seed.set = [](O& o, const std::string& v) {
     if (!v.empty() && v[0] == '-') throw std::invalid_argument("must be 0 or more, got " + v);

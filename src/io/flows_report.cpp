@@ -56,6 +56,17 @@ nlohmann::ordered_json flows_json(const FlowsResult& r) {
   return j;
 }
 
+std::string hpcc_pfc_txt(const FlowsResult& r) {
+  std::string out;
+  char line[96];
+  for (const PfcFrame& f : r.pfc) {
+    std::snprintf(line, sizeof line, "%" PRId64 " %d %d %d %d\n", f.at.count_ps() / 1000, f.node, f.host ? 0 : 1, f.if_index,
+                  f.pause ? 1 : 0);
+    out += line;
+  }
+  return out;
+}
+
 std::string hpcc_fct_txt(const FlowsResult& r) {
   // A host's HPCC node id: its id in the topology.txt it came from, else its host number.
   std::vector<int> node_of;

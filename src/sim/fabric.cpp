@@ -238,6 +238,19 @@ FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient&
   return f;
 }
 
+void Fabric::log_pfc(std::vector<PfcFrame>* log) {
+  pfc_log_ = log;
+  if (!log || !if_index_.empty()) return;
+  std::vector<std::int32_t> next(topo_->nodes().size(), 1);  // ports in id (cable) order per node
+  if_index_.resize(ports_.size());
+  for (std::size_t i = 0; i < ports_.size(); ++i) if_index_[i] = next[static_cast<std::size_t>(ports_[i].node)]++;
+}
+
+void Fabric::note_pfc(const Port& e, unsigned tc, bool pause) {
+  pfc_log_->push_back({sched_.now(), e.node, !is_switch(e.node), if_index_[static_cast<std::size_t>(e.id)],
+                       static_cast<int>(tc), pause});
+}
+
 void Fabric::release_flow(FabricFlow& f) {
   if (f.head || f.injected != f.delivered + f.dropped) throw std::logic_error("fabric: a flow released with packets in flight");
   f.client = nullptr;
@@ -673,12 +686,14 @@ void Fabric::on_control(std::uint64_t arg) {
     case kPause:
       if (e.down) break;  // lost with the link
       ++e.c.pause_rx;
+      if (pfc_log_) note_pfc(e, tc, true);
       e.paused = static_cast<std::uint8_t>(e.paused | (1u << tc));
       if (is_switch(e.node)) pause_started(e, tc);
       break;
     case kResume:
       if (e.down) break;
       ++e.c.pause_rx;
+      if (pfc_log_) note_pfc(e, tc, false);
       e.paused = static_cast<std::uint8_t>(e.paused & ~(1u << tc));
       ++e.cls[tc].wd_epoch;
       try_start(e);

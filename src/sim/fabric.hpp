@@ -161,6 +161,8 @@ class Fabric {
   /// The flow is done (none of its packets queued or in flight: std::logic_error otherwise): a
   /// later add_flow reuses its memory. Its packets' counts stay in the fabric's totals.
   void release_flow(FabricFlow& f);
+  /// Appends every PFC frame a port receives from now on to `log` (null: stop).
+  void log_pfc(std::vector<PfcFrame>* log);
   /// Every switch egress the flow's packets leave from reports to `sink` (HPCC's INT).
   void stamp_telemetry(FabricFlow& f, TelemetrySink& sink) {
     f.telemetry = &sink;
@@ -291,6 +293,9 @@ class Fabric {
   std::vector<SwitchState> switches_;       // per node (hosts unused)
   std::deque<FabricFlow> flows_;
   std::vector<FabricFlow*> free_flows_;  // released, for add_flow to reuse
+  std::vector<PfcFrame>* pfc_log_ = nullptr;
+  std::vector<std::int32_t> if_index_;     // per port: its interface index on its node (log_pfc)
+  void note_pfc(const Port& e, unsigned tc, bool pause);
   Handler arrive_{*this, &Fabric::on_arrive};
   Handler control_{*this, &Fabric::on_control};
   std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;

@@ -196,7 +196,8 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
   if (!c.flows.empty()) {  // the fabric before the first arrival, so a probe sees its ports
     const FabricNetwork first(topo, base.profile, fabric_options(base), c.flows[0].src, c.flows[0].dst,
                               base.fabric.udp_sport);
-    w.fabric_for(*first.forward_flow);
+    Fabric& fabric = w.fabric_for(*first.forward_flow);
+    if (c.log_pfc) fabric.log_pfc(&r.pfc);
   }
   ExportSession session(exports, w, base);
   for (int h = 0; h < hosts; ++h) session.add_host(loop.host(h), h);
