@@ -54,23 +54,28 @@ void print_loss_table(std::FILE* out, const std::vector<LossRow>& rows, int rc_t
   std::fprintf(out, " simulated, and both closed forms; TCP simulated packet by packet (%s, tcp.min_rto %.0f ms) beside\n"
                     " Mathis' Reno/SACK formula (RTT %.2f usec)\n",
                t0 ? t0->cc.c_str() : "reno", c.profile.tcp.min_rto.to_us() / 1e3, rows.front().tcp.rtt.to_us());
-  std::fprintf(out, " %-9s %14s %14s %8s %9s %8s %12s %9s %8s %12s\n", "loss", "RDMA sim Gb/s", "closed form", "% ideal",
-               "resent", "timeouts", "TCP sim Gb/s", "resent", "RTOs", "Mathis Gb/s");
+  std::fprintf(out, " %-9s %13s %12s %12s %8s %9s %17s %12s %9s %8s %12s\n", "loss", "RDMA sim Gb/s", "closed form",
+               "given its TO", "% ideal", "resent", "timeouts (expect)", "TCP sim Gb/s", "resent", "RTOs", "Mathis Gb/s");
   for (const LossRow& r : rows) {
     const std::uint64_t resent = r.rdma.rc ? r.rdma.rc->retransmitted : 0, tos = r.rdma.rc ? r.rdma.rc->timeouts : 0;
+    const double sent = r.rdma.rc ? static_cast<double>(r.rdma.rc->sent) : 0;
     const std::uint64_t tresent = r.tcp_sim.tcp ? r.tcp_sim.tcp->retransmitted : 0;
     const std::uint64_t ttos = r.tcp_sim.tcp ? r.tcp_sim.tcp->timeouts : 0;
-    std::fprintf(out, " %-9g %14.3f %14.3f %7.2f%% %9llu %8llu %12.3f %9llu %8llu %12.3f%s\n", r.loss,
+    char timeouts[32];
+    std::snprintf(timeouts, sizeof timeouts, "%llu (%.2f)", static_cast<unsigned long long>(tos),
+                  r.rdma_estimate.expected_timeouts(sent));
+    std::fprintf(out, " %-9g %13.3f %12.3f %12.3f %7.2f%% %9llu %17s %12.3f %9llu %8llu %12.3f%s\n", r.loss,
                  r.rdma.bw_avg_bps / 1e9, r.rdma_estimate.goodput_bps / 1e9,
-                 100 * r.rdma.bw_avg_bps / r.rdma_estimate.ideal_bps, static_cast<unsigned long long>(resent),
-                 static_cast<unsigned long long>(tos), r.tcp_sim.bw_avg_bps / 1e9, static_cast<unsigned long long>(tresent),
-                 static_cast<unsigned long long>(ttos), r.tcp.goodput_bps / 1e9,
-                 r.rdma.rc && r.rdma.rc->status != "ok" ? "  (QP failed: RETRY_EXC_ERR)" : "");
+                 r.rdma_estimate.goodput_given(static_cast<double>(tos), sent) / 1e9,
+                 100 * r.rdma.bw_avg_bps / r.rdma_estimate.ideal_bps, static_cast<unsigned long long>(resent), timeouts,
+                 r.tcp_sim.bw_avg_bps / 1e9, static_cast<unsigned long long>(tresent), static_cast<unsigned long long>(ttos),
+                 r.tcp.goodput_bps / 1e9, r.rdma.rc && r.rdma.rc->status != "ok" ? "  (QP failed: RETRY_EXC_ERR)" : "");
   }
-  std::fprintf(out, " A timeout costs T; a run sees few of the rare ones, so at low loss the simulated figure can\n"
-                    " sit above the closed form's mean until the run is long enough (-n) to meet them. Mathis'\n"
-                    " formula has no timeouts: where TCP's window is too small for 3 duplicate ACKs, its\n"
-                    " tcp.min_rto timeouts put the simulated TCP below it.\n");
+  std::fprintf(out, " The closed form is the mean over an endless run, rare timeouts (each T) included; a run meets\n"
+                    " them a whole number of times (expected count in brackets), so \"given its TO\" is the closed\n"
+                    " form with the run's own timeouts: the figure the simulation matches. Mathis' formula has no\n"
+                    " timeouts: where TCP's window is too small for 3 duplicate ACKs, its tcp.min_rto timeouts put\n"
+                    " the simulated TCP below it.\n");
 }
 
 nlohmann::ordered_json loss_table_json(const std::vector<LossRow>& rows) {
@@ -86,6 +91,11 @@ nlohmann::ordered_json loss_table_json(const std::vector<LossRow>& rows) {
       x["rdma_status"] = r.rdma.rc->status;
     }
     x["rdma_estimate"] = go_back_n_json(r.rdma_estimate);
+    if (r.rdma.rc) {
+      const double sent = static_cast<double>(r.rdma.rc->sent);
+      x["rdma_expected_timeouts"] = r.rdma_estimate.expected_timeouts(sent);
+      x["rdma_estimate_given_timeouts_bps"] = r.rdma_estimate.goodput_given(static_cast<double>(r.rdma.rc->timeouts), sent);
+    }
     x["tcp_sim_bps"] = r.tcp_sim.bw_avg_bps;
     x["tcp_completed"] = r.tcp_sim.completed;
     if (r.tcp_sim.tcp) {

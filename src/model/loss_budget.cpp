@@ -92,12 +92,22 @@ GbnEstimate estimate_go_back_n(const LatConfig& c, double p) {
   e.in_block_share = q * block / (1 + q * block);
   const double c_wire = (1 - e.in_block_share) * c_gbn +
                         e.in_block_share * static_cast<double>(e.resent_in_block_cost.count_ps());
-  e.cost_per_loss_ps = c_wire + (qn + q / (1 - q)) * t;
+  e.wire_cost_per_loss_ps = c_wire;
+  e.timeouts_per_loss = qn + q / (1 - q);
+  e.cost_per_loss_ps = c_wire + e.timeouts_per_loss * t;
   const double payload_bits = static_cast<double>(c.size.count()) * 8.0 / static_cast<double>(packets);
+  e.payload_bits = payload_bits;
   e.ideal_bps = payload_bits / (t_pkt / 1e12);
   e.goodput_bps = payload_bits / ((t_pkt + q * e.cost_per_loss_ps) / 1e12);
   e.efficiency = e.goodput_bps / e.ideal_bps;
   return e;
+}
+
+double GbnEstimate::goodput_given(double timeouts, double packets) const {
+  if (packets <= 0) return goodput_bps;
+  const double per_packet = static_cast<double>(packet_time.count_ps()) + packet_loss * wire_cost_per_loss_ps +
+                            timeouts / packets * static_cast<double>(timeout.count_ps());
+  return payload_bits / (per_packet / 1e12);
 }
 
 TcpLossEstimate estimate_tcp_under_loss(const LatConfig& c, double p) {

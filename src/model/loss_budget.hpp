@@ -45,10 +45,20 @@ struct GbnEstimate {
   double in_block_share = 0;    // f_r
   Time timeout{};               // T
   Time timeout_cost{};          // C_to
+  double wire_cost_per_loss_ps = 0;  // (1-f_r) C_gbn + f_r C_r: C without its timeouts
+  double timeouts_per_loss = 0;      // q_n + q/(1-q)
   double cost_per_loss_ps = 0;  // C
   double ideal_bps = 0;         // goodput at p = 0: B x payload / wire
   double goodput_bps = 0;
   double efficiency = 0;        // goodput / ideal
+  double payload_bits = 0;      // per packet
+
+  /// Timeouts expected over `packets` delivered packets: packets x q x (q_n + q/(1-q)).
+  double expected_timeouts(double packets) const { return packets * packet_loss * timeouts_per_loss; }
+  /// The goodput with `timeouts` timeouts over `packets` delivered packets instead of their
+  /// expectation: a finite run meets the rare timeouts (each T long) a whole number of times, so
+  /// this is the figure a run of that many packets is checked against.
+  double goodput_given(double timeouts, double packets) const;
 };
 
 /// Kernel TCP under the same loss, as a closed form (Mathis et al., CCR 1997: a Reno/SACK
