@@ -156,6 +156,13 @@
       });
       t.appendChild(tr);
     }
+    delete $('cmp-status').dataset.slowdown;
+    if (runs.every((r) => r.slowdown)) {  // open-loop flows: FCT slowdown per flow size, one series per scheme
+      slowdownChart(ids, runs);
+      $('cmp-status').textContent = `${ids.length} schemes compared: FCT slowdown vs flow size`;
+      $('cmp-status').dataset.done = ids.length;
+      return;
+    }
     const shown = names.filter((m) => m.endsWith('_us') || m.endsWith('_Gbps')).slice(0, 12);
     RD.chart('cmp-chart').setOption({
       tooltip: { trigger: 'axis' }, legend: { top: 0 }, grid: { left: 150, right: 20, top: 30, bottom: 20 },
@@ -164,6 +171,23 @@
     }, true);
     $('cmp-status').textContent = `${ids.length} schemes compared`;
     $('cmp-status').dataset.done = ids.length;
+  }
+
+  // The size buckets (not the short/long/all summaries): p99 as bars, p50 as a line, per scheme.
+  function slowdownChart(ids, runs) {
+    const buckets = runs[0].slowdown.filter((b) => !/^(short|long|all)/.test(b.bucket));
+    const cats = buckets.map((b) => b.bucket);
+    const at = (r, name, k) => { const b = r.slowdown.find((x) => x.bucket === name); return b && b.flows > 0 ? +b[k].toFixed(3) : null; };
+    RD.chart('cmp-chart').setOption({
+      title: { text: 'FCT slowdown vs flow size (bars p99, lines p50)', textStyle: { fontSize: 12 } }, animation: false,
+      tooltip: { trigger: 'axis' }, legend: { bottom: 0 }, grid: { left: 50, right: 20, top: 40, bottom: 60 },
+      xAxis: { type: 'category', data: cats }, yAxis: { type: 'value', name: 'slowdown' },
+      series: runs.flatMap((r, i) => [
+        { name: `${ids[i]} p99`, type: 'bar', data: cats.map((c) => at(r, c, 'p99')) },
+        { name: `${ids[i]} p50`, type: 'line', data: cats.map((c) => at(r, c, 'p50')) },
+      ]),
+    }, true);
+    $('cmp-status').dataset.slowdown = cats.length;
   }
 
   RD.runsReady = RD.loadPresets().then((presets) => {

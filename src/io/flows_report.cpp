@@ -32,6 +32,14 @@ void print_flows(std::FILE* out, const FlowsResult& r) {
   print_fabric_stats(out, r.fabric);
 }
 
+nlohmann::ordered_json slowdown_json(const std::vector<SlowdownRow>& buckets) {
+  nlohmann::ordered_json b = nlohmann::ordered_json::array();
+  for (const SlowdownRow& s : buckets)
+    b.push_back({{"bucket", s.bucket}, {"min_bytes", s.min_bytes}, {"max_bytes", s.max_bytes}, {"flows", s.flows},
+                 {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"mean", s.mean}});
+  return b;
+}
+
 nlohmann::ordered_json flows_json(const FlowsResult& r) {
   nlohmann::ordered_json j;
   j["flows"] = r.flows.size();
@@ -40,11 +48,7 @@ nlohmann::ordered_json flows_json(const FlowsResult& r) {
   j["simulated_us"] = r.simulated.to_us();
   j["events"] = r.events;
   j["peak_qps"] = r.peak_qps;
-  nlohmann::ordered_json b = nlohmann::ordered_json::array();
-  for (const SlowdownRow& s : r.buckets)
-    b.push_back({{"bucket", s.bucket}, {"min_bytes", s.min_bytes}, {"max_bytes", s.max_bytes}, {"flows", s.flows},
-                 {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"mean", s.mean}});
-  j["slowdown"] = b;
+  j["slowdown"] = slowdown_json(r.buckets);
   j["rc"] = rc_stats_json(r.rc);
   j["fabric"] = fabric_stats_json(r.fabric);
   nlohmann::ordered_json f = nlohmann::ordered_json::array();

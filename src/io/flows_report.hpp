@@ -20,6 +20,8 @@ nlohmann::ordered_json flows_json(const FlowsResult& r);
 /// a host's node id is its id in the HPCC topology.txt it was read from, else its number),
 /// destination port 100 as its flow generator writes, times in whole nanoseconds.
 std::string hpcc_fct_txt(const FlowsResult& r);
+/// The slowdown table as JSON: per bucket its name, size range, flows, p50, p95, p99, mean.
+nlohmann::ordered_json slowdown_json(const std::vector<SlowdownRow>& buckets);
 /// Every PFC frame received (FlowsConfig::log_pfc) as the HPCC simulator's pfc.txt:
 /// "time_ns node node_type if_index type", node_type 0 host / 1 switch, type 1 pause / 0 resume.
 std::string hpcc_pfc_txt(const FlowsResult& r);

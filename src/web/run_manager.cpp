@@ -9,6 +9,7 @@
 #include "model/path.hpp"
 #include "rdmasim/exports.hpp"
 #include "config/scenario_runs.hpp"
+#include "io/flows_report.hpp"
 #include "workload/sample_probe.hpp"
 
 namespace rdmasim::web {
@@ -250,6 +251,7 @@ void RunManager::execute(Run& r) {
     for (const Metric& k : result.metrics) m[k.name] = k.value;
     nlohmann::ordered_json extra{{"metrics", std::move(m)}};
     if (!result.failure.empty()) extra["failure"] = result.failure;  // the experiment failed (a QP in error, ...)
+    if (const auto* f = std::get_if<FlowsResult>(&result.detail)) extra["slowdown"] = slowdown_json(f->buckets);
     const RunEnd& end = observer.end;
     if (!end.port_names.empty()) {
       nlohmann::ordered_json ports = nlohmann::ordered_json::array();

@@ -271,6 +271,21 @@ try {
   await page.waitForFunction(() => document.getElementById('cmp-status').dataset.done === '0', null, { timeout: 60000 });
   assert.match(await page.locator('#cmp-status').textContent(), /share no metric \(lat vs bw\)/);
   assert.equal(await page.locator('#cmp-table tr').count(), 0);
+  // Open-loop flow runs: the chart is the FCT slowdown per flow size, from the runs' own tables.
+  await page.locator('.cmp-pick').nth(0).selectOption('websearch-fct-dcqcn');
+  await page.locator('.cmp-pick').nth(1).selectOption('websearch-fct-hpcc');
+  await page.click('#cmp-run');
+  await page.waitForFunction(() => document.getElementById('cmp-status').dataset.done === '2', null, { timeout: 60000 });
+  assert.equal(await page.getAttribute('#cmp-status', 'data-slowdown'), '5');
+  const fctRuns = await Promise.all((await page.locator('#cmp-table th[data-run]').evaluateAll((hs) => hs.map((h) => h.dataset.run)))
+    .map((id) => api('/api/runs/' + id)));
+  const fct = await option('cmp-chart');
+  assert.deepEqual(fct.xAxis[0].data, fctRuns[0].slowdown.slice(0, 5).map((b) => b.bucket));
+  fctRuns.forEach((r, i) => {
+    const p99 = fct.series[2 * i].data;
+    r.slowdown.slice(0, 5).forEach((b, k) => assert.equal(p99[k], b.flows > 0 ? +b.p99.toFixed(3) : null, `p99 ${b.bucket}`));
+  });
+  console.log(`view 5: FCT slowdown per flow size, ${fct.series.length} series over ${fct.xAxis[0].data.length} sizes`);
   await page.locator('#compare').screenshot({ path: path.join(outDir, 'view5-compare.png') });
 
   // Nav links land each heading below the sticky header.
