@@ -28,6 +28,18 @@ inline TrafficConfig incast_to_1(int senders, std::int64_t iters, const std::str
 
 inline TrafficConfig incast_16_to_1(std::int64_t iters) { return incast_to_1(16, iters); }
 
+/// The 16 -> 1 incast (30 each) under `cc` twice: as configured, and with its window off
+/// (`window_on` of the control's parameters, e.g. &Profile::hpcc).
+struct WindowRuns {
+  TrafficResult on, off;
+};
+template <typename Params>
+WindowRuns incast_with_and_without_window(const std::string& cc, Params Profile::*params) {
+  TrafficConfig on = incast_to_1(16, 30, cc), off = on;
+  (off.base.profile.*params).window_on = false;
+  return {run_traffic(on), run_traffic(off)};
+}
+
 /// The switch port into h0 (empty counters when there is none).
 inline PortStats bottleneck(const TrafficResult& r) {
   for (const PortStats& p : r.fabric.ports)

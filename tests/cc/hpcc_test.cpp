@@ -89,9 +89,7 @@ TEST(Hpcc, TheWindowIsTheBdpScaledByTheRate) {
 TEST(Hpcc, ItsWindowCutsTheIncastBurst) {
   // Rate pacing alone lets the first round trip's burst through at line rate; the window holds
   // each sender to one BDP in flight: pause frames 266 -> 70, mean queue 6.6 -> 4.0 KB.
-  TrafficConfig on = rdmasim::testing::incast_to_1(16, 30, "hpcc"), off = on;
-  off.base.profile.hpcc.window_on = false;
-  const TrafficResult w = run_traffic(on), r = run_traffic(off);
+  const auto [w, r] = rdmasim::testing::incast_with_and_without_window("hpcc", &Profile::hpcc);
   EXPECT_EQ(w.fabric.pause_frames, 70u);
   EXPECT_EQ(r.fabric.pause_frames, 266u);
   using rdmasim::testing::bottleneck;

@@ -108,9 +108,7 @@ TEST(Swift, TheWindowIsCwndPacketsOfTheMeanSize) {
 TEST(Swift, ItsWindowHoldsTheIncastWithoutPfc) {
   // A window of cwnd packets with an ACK per packet against pacing alone: the first round trip's
   // burst no longer overflows into PFC (pause frames 6920 -> 154) and the link stays full.
-  TrafficConfig on = rdmasim::testing::incast_to_1(16, 30, "swift"), off = on;
-  off.base.profile.swift.window_on = false;
-  const TrafficResult w = run_traffic(on), r = run_traffic(off);
+  const auto [w, r] = rdmasim::testing::incast_with_and_without_window("swift", &Profile::swift);
   EXPECT_EQ(w.fabric.pause_frames, 154u);
   EXPECT_EQ(r.fabric.pause_frames, 6920u);
   EXPECT_GT(w.aggregate_bps, 0.99 * 98e9);
