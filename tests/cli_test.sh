@@ -385,6 +385,11 @@ expect_error "flows: needs a switched --topology" flows --topology back-to-back
 pauses=$("$bin" flows --cdf websearch --load 0.5 -D 200us --pfc-out "$flowdir/pfc.txt" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["fabric"]["pause_frames"])')
 check "flows --pfc-out writes one HPCC pfc.txt line per PFC frame ($pauses)" [ "$(wc -l <"$flowdir/pfc.txt")" -eq "$pauses" -a "$pauses" -gt 0 ]
 check "pfc.txt lines are \"time_ns node node_type if_index 1|0\"" awk 'NF != 5 || $4 < 1 || ($5 != 0 && $5 != 1) { exit 1 }' "$flowdir/pfc.txt"
+"$bin" flows --flows 10 --csv "$flowdir/csv" >/dev/null
+check "flows --csv writes flows.csv (a header and 10 rows), slowdown.csv and ports.csv" \
+  [ "$(wc -l <"$flowdir/csv/flows.csv")" -eq 11 -a -s "$flowdir/csv/slowdown.csv" -a -s "$flowdir/csv/ports.csv" ]
+check "flows.csv: every flow completed, slowdown = fct / ideal" \
+  awk -F, 'NR > 1 && !($7 == 1 && ($8 / $9 - $10 < 1e-9) && ($10 - $8 / $9 < 1e-9)) { bad = 1 } END { exit bad }' "$flowdir/csv/flows.csv"
 printf 'rdmasim-flows 1\n0us 0 15 64KiB tc=1\n3us 1 15 64KiB tc=1\n' >"$flowdir/own.txt"
 expect_ok "open-loop flows: 2 flows (2 completed)" flows --flow-file "$flowdir/own.txt"
 # Bursts at 1, 2 and 3 us (up to the last listed start), 4 senders each.

@@ -188,12 +188,19 @@ int run_flows_cmd(const Scenario& s) {
   const std::string& pfc_out = o.open_loop.pfc_out;
   if (!fct_out.empty()) check_writable(fct_out, "--fct-out");
   if (!pfc_out.empty()) check_writable(pfc_out, "--pfc-out");
+  const auto csv = cli::open_csv(o);
   Exports none{ExportOptions{}};  // outputs.fct is written here, not by run()
   const RunResult run_result = run(s, nullptr, &none);
   const FlowsResult& r = std::get<FlowsResult>(run_result.detail);
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
   if (!fct_out.empty()) write_text_file(fct_out, hpcc_fct_txt(r), "--fct-out");
   if (!pfc_out.empty()) write_text_file(pfc_out, hpcc_pfc_txt(r), "--pfc-out");
+  if (csv) {
+    csv->add("flows.csv", open_loop_flows_csv(r));
+    csv->add("slowdown.csv", slowdown_csv(r.buckets));
+    csv->add("ports.csv", ports_csv(r.fabric));
+    csv->publish();
+  }
   if (!(wants_json(o) && emit_json(o, flows_json(r)))) print_flows(stdout, r);
   return run_result.failure.empty() ? 0 : experiment_failed(run_result.failure);
 }

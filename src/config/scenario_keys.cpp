@@ -500,9 +500,9 @@ std::vector<ScenarioKey> build_keys() {
                       F(exports.pcap_frames)));
   r.push_back(integer("outputs.pcap_snaplen", "--pcap-snaplen", kRun, "pcap: bytes kept per frame (0: whole frames)", 0, 262144,
                       F(exports.pcap_snaplen)));
-  r.push_back(checked("outputs.csv", "string", "--csv", kRun,
+  r.push_back(checked("outputs.csv", "string", "--csv", kRun | kFlows,
                       "write the run's tables as CSV into this directory: messages.csv, flows.csv, ports.csv, "
-                      "timeseries.csv",
+                      "timeseries.csv (flows: flows.csv, slowdown.csv, ports.csv)",
                       nonempty_path, F(csv)));
   r.push_back(checked("outputs.sample_interval", "time", "--sample-interval", kRun,
                       "timeseries.csv rows of this much simulated time each, e.g. \"10us\" (default: about 200 rows)",

@@ -66,6 +66,25 @@ std::string flows_csv(const TrafficResult& r) {
   return out;
 }
 
+std::string open_loop_flows_csv(const FlowsResult& r) {
+  std::string out = "flow,src,dst,tc,size_bytes,start_ps,completed,fct_ps,ideal_fct_ps,slowdown,retransmitted\n";
+  std::int64_t i = 0;
+  for (const FlowRecord& f : r.flows)
+    out += num(i++) + ",h" + num(static_cast<std::int64_t>(f.flow.src)) + ",h" + num(static_cast<std::int64_t>(f.flow.dst)) +
+           "," + num(static_cast<std::int64_t>(f.flow.tc)) + "," + num(f.flow.size.count()) + "," +
+           num(f.flow.start.count_ps()) + "," + num(static_cast<std::int64_t>(f.completed)) + "," + num(f.fct.count_ps()) +
+           "," + num(f.ideal.count_ps()) + "," + num(f.slowdown) + "," + num(f.retransmitted) + "\n";
+  return out;
+}
+
+std::string slowdown_csv(const std::vector<SlowdownRow>& buckets) {
+  std::string out = "bucket,min_bytes,max_bytes,flows,p50,p95,p99,mean\n";
+  for (const SlowdownRow& b : buckets)
+    out += csv_field(b.bucket) + "," + num(b.min_bytes) + "," + num(b.max_bytes) + "," + num(b.flows) + "," + num(b.p50) +
+           "," + num(b.p95) + "," + num(b.p99) + "," + num(b.mean) + "\n";
+  return out;
+}
+
 std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector<std::string>& ports,
                            const std::vector<std::string>& watch) {
   std::string out = "t_us,dt_us,messages,total_messages,gbps,p50_us,p99_us,max_us,events";

@@ -3,7 +3,9 @@
 //   messages.csv  lat: one row per iteration (start, RTT, reported latency, the ledger's
 //                 categories, adding up to the RTT); bw: one row per message (posted,
 //                 completed, latency)
-//   flows.csv     bw --pattern: one row per flow (goodput, completed, drops, RC counters)
+//   flows.csv     bw --pattern: one row per flow (goodput, completed, drops, RC counters);
+//                 flows: one row per open-loop flow (size, start, FCT, ideal FCT, slowdown)
+//   slowdown.csv  flows: the FCT slowdown table (percentiles per flow-size bucket)
 //   ports.csv     over a switched topology: the fabric's per-port counters (ethtool -S style)
 //   timeseries.csv  the run over simulated time, one row per slice (workload/sample_probe.hpp):
 //                 throughput and latency percentiles of the messages completed in it, and on a
@@ -18,6 +20,7 @@
 
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/fabric_stats.hpp"
+#include "rdmasim/flows.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/traffic.hpp"
 #include "workload/sample_probe.hpp"
@@ -28,6 +31,8 @@ namespace rdmasim {
 std::string lat_messages_csv(const LatResult& r);
 std::string bw_messages_csv(const BwResult& r);
 std::string flows_csv(const TrafficResult& r);
+std::string open_loop_flows_csv(const FlowsResult& r);
+std::string slowdown_csv(const std::vector<SlowdownRow>& buckets);
 std::string ports_csv(const FabricStats& f);
 /// `ports`: the fabric's port names (SampleProbe::port_names; empty without a fabric), `watch`:
 /// the watched ports, in the order the probe was given them.
