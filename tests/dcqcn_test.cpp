@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "incast_rig.hpp"
+#include "rdmasim/traffic.hpp"
+
 using namespace rdmasim;
 
 namespace {
@@ -71,4 +74,12 @@ TEST(Dcqcn, MinimumRateFloor) {
   d.on_cnp(Time::zero());
   d.on_cnp(Time::us(1));
   EXPECT_EQ(d.rate_bps(Time::us(1)), 40e9);
+}
+
+TEST(Dcqcn, TwoFlowsConvergeToTheirFairShareSlowly) {
+  // Two senders into one port. DCQCN's additive increase (40 Mb/s per 55 us timer) evens them
+  // out slowly: after 200 x 1 MiB each they stand at 20.2 and 44.8 Gb/s; after 3000 x 1 MiB
+  // each (about 0.5 s) both are within 10 % of their share over the second half (44.3, 51.8).
+  EXPECT_FALSE(rdmasim::testing::at_fair_share(run_traffic(rdmasim::testing::incast_to_1(2, 200, "dcqcn"))));
+  EXPECT_TRUE(rdmasim::testing::at_fair_share(run_traffic(rdmasim::testing::incast_to_1(2, 3000, "dcqcn"))));
 }

@@ -3,6 +3,9 @@
 // buffer, four messages in flight per sender (or N -> 1 the same way); and the bottleneck port's counters.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -38,6 +41,17 @@ WindowRuns incast_with_and_without_window(const std::string& cc, Params Profile:
   TrafficConfig on = incast_to_1(16, 30, cc), off = on;
   (off.base.profile.*params).window_on = false;
   return {run_traffic(on), run_traffic(off)};
+}
+
+/// Every flow's goodput over the second half of the run within `tolerance` (a fraction) of an
+/// equal share of the aggregate: the convergence the congestion-control tests assert.
+inline ::testing::AssertionResult at_fair_share(const TrafficResult& r, double tolerance = 0.1) {
+  const double share = r.aggregate_bps / static_cast<double>(r.flows.size());
+  for (const FlowResult& f : r.flows)
+    if (std::abs(f.steady_goodput_bps - share) > tolerance * share)
+      return ::testing::AssertionFailure() << "a flow at " << f.steady_goodput_bps / 1e9 << " Gb/s, the share "
+                                           << share / 1e9 << " Gb/s";
+  return ::testing::AssertionSuccess();
 }
 
 /// The switch port into h0 (empty counters when there is none).

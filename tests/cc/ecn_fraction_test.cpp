@@ -78,3 +78,10 @@ TEST(EcnFraction, IncastCutsTheQueueAndThePauses) {
   for (const FlowResult& f : ecn.flows) EXPECT_EQ(f.completed, 30);
   EXPECT_TRUE(ecn.fabric.conserved);
 }
+
+TEST(EcnFraction, TwoFlowsConvergeToTheirFairShare) {
+  // Two senders into one port, 50 x 1 MiB each: over the second half both are within 10 % of
+  // half the link (50.96 Gb/s each).
+  const TrafficResult r = run_traffic(rdmasim::testing::incast_to_1(2, 50, "ecn-fraction"));
+  EXPECT_TRUE(rdmasim::testing::at_fair_share(r));
+}

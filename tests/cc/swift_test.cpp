@@ -118,8 +118,6 @@ TEST(Swift, TwoFlowsConvergeToTheirFairShare) {
   // Two senders into one port, 100 x 1 MiB each: over the second half of the run both are
   // within 10 % of half the link (49.99 and 49.01 Gb/s).
   const TrafficResult r = run_traffic(rdmasim::testing::incast_to_1(2, 100, "swift"));
-  for (const FlowResult& f : r.flows) {
-    EXPECT_EQ(f.completed, 100);
-    EXPECT_NEAR(f.steady_goodput_bps, r.aggregate_bps / 2, 0.1 * r.aggregate_bps / 2);
-  }
+  for (const FlowResult& f : r.flows) EXPECT_EQ(f.completed, 100);
+  EXPECT_TRUE(rdmasim::testing::at_fair_share(r));
 }

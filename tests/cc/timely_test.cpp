@@ -69,9 +69,7 @@ TEST(Timely, TwoFlowsOnOneBottleneckConvergeToTheirShare) {
   EXPECT_EQ(fixed.fabric.pause_frames, 34116u);
   apply_override(c.base.profile, "timely.t_low=5us");
   const TrafficResult r = run_traffic(c);
-  for (const FlowResult& f : r.flows) {
-    EXPECT_EQ(f.completed, 200);
-    EXPECT_NEAR(f.steady_goodput_bps, r.aggregate_bps / 2, 0.1 * r.aggregate_bps / 2);
-  }
+  for (const FlowResult& f : r.flows) EXPECT_EQ(f.completed, 200);
+  EXPECT_TRUE(rdmasim::testing::at_fair_share(r));
   EXPECT_EQ(r.fabric.pause_frames, 86u);
 }
