@@ -80,6 +80,7 @@ struct ScenarioOptions {
   FabricConfig fabric;
   std::string from, to;  // "": the first and second host (h0, h1; in an HPCC topology.txt, whose names are node ids, too)
   std::string routing = "ecmp";
+  std::string recovery;      // RC loss recovery: go-back-n | selective-repeat ("": the profile's rc.selective_repeat)
   std::string host_profile;
   std::int64_t mtu = 4096;
   std::string profile = "default";

@@ -288,6 +288,11 @@ LatConfig to_config(const ScenarioOptions& o) {
   }
   if (!o.host_profile.empty()) apply_host_profile(c.profile, o.host_profile);
   for (const std::string& s : o.sets) apply_override(c.profile, s);
+  if (!o.recovery.empty()) {
+    if (std::any_of(o.sets.begin(), o.sets.end(), [](const std::string& s) { return s.rfind("rc.selective_repeat", 0) == 0; }))
+      throw std::invalid_argument("--transport-recovery sets rc.selective_repeat; drop one of them");
+    c.profile.rc.selective_repeat = o.recovery == "selective-repeat";
+  }
   c.seed = o.seed;
   c.record_samples = !o.csv.empty();
   if (auto v = on_off(o.kernel_bypass, "--kernel-bypass")) c.toggles.kernel_bypass = *v;

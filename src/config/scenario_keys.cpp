@@ -404,6 +404,16 @@ std::vector<ScenarioKey> build_keys() {
   };
   routing.get = [](const O& o) { return Texts{o.routing}; };
   r.push_back(routing);
+  K recovery = key("network.recovery", "string", "--transport-recovery", kSim,
+                   "the RC's loss recovery: go-back-n, or selective-repeat (IRN; sets rc.selective_repeat)");
+  recovery.choices = {"go-back-n", "selective-repeat"};
+  recovery.set = [](O& o, const std::string& v) {
+    if (v != "go-back-n" && v != "selective-repeat")
+      throw std::invalid_argument("unknown value \"" + v + "\" (valid: go-back-n, selective-repeat)");
+    o.recovery = v;
+  };
+  recovery.get = [](const O& o) { return o.recovery.empty() ? Texts{} : Texts{o.recovery}; };
+  r.push_back(recovery);
   K cc = key("network.cc", "string", "--cc", kSim, "the RDMA QPs' congestion control (`rdmasim list`)");
   cc.choices = rate_control_names();
   cc.set = [](O& o, const std::string& v) {
