@@ -2,7 +2,7 @@
 // transmitter and per-class egress queues towards the peer (strict priority, or a registered
 // queue scheduler), the PFC / credit state it
 // obeys, and the ingress accounting of the frames it received and its node still buffers.
-// Internal to the fabric's sources (fabric.cpp, fabric_pfc.cpp).
+// Internal to the fabric's sources (fabric.cpp, fabric_links.cpp, fabric_pfc.cpp, fabric_stats.cpp).
 #pragma once
 
 #include <array>

@@ -49,14 +49,15 @@ class OpenLoop final : public MessageSink, public EventHandler {
     Message& m = *token.msg;
     const Time now = w_.sched.now();
     if (token.ledger.total() != now - m.posted) ++violations;
-    FlowRecord& r = records_[m.tag];
+    const std::uint64_t flow = m.tag;  // m goes back to its pool below
+    FlowRecord& r = records_[flow];
     r.completed = true;
     r.fct = now - m.posted;
     r.slowdown = static_cast<double>(r.fct.count_ps()) / static_cast<double>(r.ideal.count_ps());
     last_completion = std::max(last_completion, now);
     w_.packets.release(&token);
     w_.ctx.release_message(m);
-    w_.sched.schedule_at(now, reaper_, m.tag);
+    w_.sched.schedule_at(now, reaper_, flow);
   }
 
   /// Counters of the QPs not freed during the run (a flow not complete, or its QP still busy).

@@ -1,0 +1,122 @@
+// The fabric's bookkeeping off the per-packet path (sim/fabric.hpp): flows added and released,
+// packet conservation, the statistics a run reports, and the log of PFC frames received.
+#include <stdexcept>
+#include <string>
+
+#include "sim/fabric.hpp"
+#include "sim/fabric_port.hpp"
+
+namespace rdmasim {
+
+using namespace fabric_detail;
+
+std::uint64_t Fabric::in_flight() const {
+  std::uint64_t n = in_transit_;
+  for (const auto& p : ports_) {
+    for (const auto& k : p.cls)
+      for (const Packet* q = k.head; q; q = q->next_in_queue) ++n;
+  }
+  for (const FabricFlow& f : flows_)
+    for (const Packet* q = f.head; q; q = q->next_in_queue) ++n;
+  return n;
+}
+
+void Fabric::check_invariants() const {
+  const std::uint64_t flight = in_flight();
+  if (injected_ != delivered_ + dropped_ + flight)
+    throw std::logic_error("fabric: packets not conserved: injected " + std::to_string(injected_) + " != delivered " +
+                           std::to_string(delivered_) + " + dropped " + std::to_string(dropped_) + " + in flight " +
+                           std::to_string(flight));
+  if (lossless_drops_ != 0)
+    throw std::logic_error("fabric: " + std::to_string(lossless_drops_) + " packets dropped in a lossless class");
+}
+
+FabricStats Fabric::stats(Time span) const {
+  FabricStats s;
+  s.injected = injected_;
+  s.delivered = delivered_;
+  s.dropped = dropped_;
+  s.lossless_drops = lossless_drops_;
+  s.watchdog_drops = watchdog_drops_;
+  s.watchdog_storms = watchdog_storms_;
+  s.deadlocks = deadlocks();
+  s.deadlock_reports = deadlock_reports_;
+  s.link_drops = link_drops_;
+  s.link_changes = link_changes_;
+  s.reroutes = reroutes_;
+  s.in_flight = in_flight();
+  s.conserved = s.injected == s.delivered + s.dropped + s.in_flight;
+  s.ports.reserve(ports_.size());  // at most one each: no transient doubling (a k=16 run has 6144)
+  for (const auto& p : ports_) {
+    const PortCounters& c = p.c;
+    s.ecn_marked += c.ecn_marked;
+    s.pause_frames += c.pause_tx;
+    if (c.tx_packets == 0 && c.rx_packets == 0 && c.drops == 0 && c.pause_tx == 0 && c.pause_rx == 0 && c.rx_errors == 0 &&
+        c.watchdog_drops == 0 && c.link_drops == 0)
+      continue;
+    PortStats r;
+    r.port = port_name(p.id);
+    r.tx_packets = c.tx_packets;
+    r.tx_bytes = c.tx_bytes;
+    r.rx_packets = c.rx_packets;
+    r.rx_bytes = c.rx_bytes;
+    r.drops = c.drops;
+    r.rx_errors = c.rx_errors;
+    r.rate_bps = p.rate.bits_per_sec();
+    r.ecn_marked = c.ecn_marked;
+    r.pause_tx = c.pause_tx;
+    r.pause_rx = c.pause_rx;
+    r.watchdog_drops = c.watchdog_drops;
+    r.watchdog_storms = c.watchdog_storms;
+    r.naks = c.nak_tx;
+    r.link_drops = c.link_drops;
+    r.cnps = c.cnp_tx;
+    r.paused_us = (c.paused + (p.blocked ? sched_.now() - p.blocked_since : Time::zero())).to_us();
+    r.max_queue_bytes = c.max_queue_bytes;
+    if (span > Time::zero()) r.mean_queue_bytes = c.queue_byte_ps / static_cast<double>(span.count_ps());
+    if (span > Time::zero())
+      r.utilisation = static_cast<double>(c.tx_bytes) * 8.0 /
+                      (static_cast<double>(p.rate.bits_per_sec()) * span.to_us() / 1e6);
+    s.ports.push_back(std::move(r));
+  }
+  return s;
+}
+
+FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient& client) {
+  if (src < 0 || src >= topo_->host_count() || dst < 0 || dst >= topo_->host_count() || src == dst)
+    throw std::invalid_argument("fabric flow: bad host pair");
+  FabricFlow* reuse = nullptr;
+  if (!free_flows_.empty()) {
+    reuse = free_flows_.back();
+    free_flows_.pop_back();
+    *reuse = FabricFlow{};
+  }
+  FabricFlow& f = reuse ? *reuse : flows_.emplace_back();
+  f.src = src;
+  f.dst = dst;
+  f.key = key;
+  f.client = &client;
+  return f;
+}
+
+void Fabric::log_pfc(std::vector<PfcFrame>* log) {
+  pfc_log_ = log;
+  if (!log || !if_index_.empty()) return;
+  std::vector<std::int32_t> next(topo_->nodes().size(), 1);  // ports in id (cable) order per node
+  if_index_.resize(ports_.size());
+  for (std::size_t i = 0; i < ports_.size(); ++i) if_index_[i] = next[static_cast<std::size_t>(ports_[i].node)]++;
+}
+
+void Fabric::note_pfc(const Port& e, unsigned tc, bool pause) {
+  pfc_log_->push_back({sched_.now(), e.node, !is_switch(e.node), if_index_[static_cast<std::size_t>(e.id)],
+                       static_cast<int>(tc), pause});
+}
+
+void Fabric::release_flow(FabricFlow& f) {
+  if (f.head || f.injected != f.delivered + f.dropped) throw std::logic_error("fabric: a flow released with packets in flight");
+  f.client = nullptr;
+  f.telemetry = nullptr;
+  free_flows_.push_back(&f);
+}
+
+}  // namespace rdmasim
