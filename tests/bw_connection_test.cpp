@@ -138,8 +138,9 @@ TEST(BwReceiver, StagedH2dCopyDelaysTheReceiverNotTheAck) {
   EXPECT_EQ(h.rx_completed, 0);               // WRITE into host memory: nothing for the receiver to do
   ASSERT_EQ(g.rx_completed, 5);
   const Time copy = GpuCopyEngine(gpu.base.profile.gpu).copy_time(gpu.base.size);
+  const Time engine = serialization_time(gpu.base.size, gpu.base.profile.gpu.copy_bw);  // the launch is no service
   EXPECT_EQ(g.rx_ledger_sum[Category::gpu], copy * 5);
-  EXPECT_EQ(g.hosts[1].gpu_copy_busy, copy * 5);
+  EXPECT_EQ(g.hosts[1].gpu_copy_busy, engine * 5);
   EXPECT_EQ(g.hosts[0].gpu_copy_busy, Time::zero());
   // The receiver's completion is the placement, the poll and the copy after it.
   const Ledger rx = evaluate_path(build_receive_path(gpu.base, resolve(gpu.base), true), gpu.base.size, true);
@@ -157,8 +158,18 @@ TEST(BwReceiver, ASlowCopyEngineBoundsTheReceiverOnly) {
   const BwResult h = run_bandwidth(host), g = run_bandwidth(gpu);
   EXPECT_EQ(g.completed_ps, h.completed_ps);
   ASSERT_EQ(g.rx_completed, 40);
-  // Back to back on the copy engine: one receiver completion per copy.
-  const Time copy = GpuCopyEngine(gpu.base.profile.gpu).copy_time(gpu.base.size);
-  for (std::size_t i = 20; i < 40; ++i) EXPECT_EQ(g.rx_completed_ps[i] - g.rx_completed_ps[i - 1], copy.count_ps());
+  // Back to back on the copy engine, the launches overlapping the copies queued before them:
+  // one receiver completion per copy's bytes.
+  const Time engine = serialization_time(gpu.base.size, gpu.base.profile.gpu.copy_bw);
+  for (std::size_t i = 20; i < 40; ++i) EXPECT_EQ(g.rx_completed_ps[i] - g.rx_completed_ps[i - 1], engine.count_ps());
   EXPECT_LT(g.rx_bw_avg_bps, 0.5 * g.bw_avg_bps);
+  // Chunk-staged, the engine is as busy (the same spacing), but an unloaded message completes
+  // one launch and its last chunk's copy after placement, not the whole message's copy.
+  BwConfig piped = gpu;
+  piped.base.gpu.staging_chunk = Bytes(65536);
+  const BwResult p = run_bandwidth(piped);
+  for (std::size_t i = 20; i < 40; ++i) EXPECT_EQ(p.rx_completed_ps[i] - p.rx_completed_ps[i - 1], engine.count_ps());
+  EXPECT_EQ(p.hosts[1].gpu_copy_busy, g.hosts[1].gpu_copy_busy);
+  const Ledger rx = evaluate_path(build_receive_path(piped.base, resolve(piped.base), false), piped.base.size, true);
+  EXPECT_EQ(rx[Category::gpu], GpuCopyEngine(gpu.base.profile.gpu).copy_time(Bytes(65536)));
 }

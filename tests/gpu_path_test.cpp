@@ -119,30 +119,34 @@ TEST(GpuPath, StagedWholeMessageIsThreeTermSum) {
     }
 }
 
-// Chunk-pipelined staging, copy-bound (copy engine slower than the link): m chunks take the
-// first chunk through every stage (the whole-message staged time of one chunk) plus (m-1)
-// times the bottleneck, one chunk copy.
-TEST(GpuPath, ChunkPipelinedIsFillPlusChunksTimesBottleneck) {
+// Chunk-pipelined staging, copy-bound (copy engine slower than the link). A copy's launch is a
+// delay that overlaps the copies queued before it, so m chunks take the two launches (D2H and
+// H2D) plus the pipeline of the chunks' bytes: the first chunk through every stage plus (m-1)
+// times the bottleneck, one chunk's copy on the engine.
+TEST(GpuPath, ChunkPipelinedIsLaunchesPlusFillPlusChunksTimesBottleneck) {
   for (std::int64_t chunk : {16384, 65536})
     for (std::int64_t m : {1, 2, 3, 8}) {
       LatConfig host = base(chunk * m, TestKind::send);
-      host.profile.gpu.copy_bw = Rate::bytes_per_sec(5'000'000'000);
-      const GpuCopyEngine ce(host.profile.gpu);
+      host.profile.gpu.copy_bw = Rate::bytes_per_sec(2'000'000'000);
+      const Time launch = host.profile.gpu.copy_latency;
       LatConfig one = gpu(host, false);
       one.size = Bytes(chunk);
       const std::int64_t fill = one_way(one);
-      const Time c = ce.copy_time(Bytes(chunk));
-      const Time network = Time::ps(fill) - c * 2;
+      const Time c = serialization_time(Bytes(chunk), host.profile.gpu.copy_bw);  // engine time
+      EXPECT_EQ(GpuCopyEngine(host.profile.gpu).copy_time(Bytes(chunk)), launch + c);
+      const Time network = Time::ps(fill) - (launch + c) * 2;
       ASSERT_LT(network, c);  // copy-bound
       SCOPED_TRACE(std::to_string(chunk) + " x " + std::to_string(m));
       const LatConfig piped = gpu(host, false, chunk);
-      EXPECT_EQ(one_way(piped), pipelined(m, {c, network, c}).count_ps());
+      EXPECT_EQ(one_way(piped), (launch * 2 + pipelined(m, {c, network, c})).count_ps());
       EXPECT_EQ(one_way(piped), fill + (c * (m - 1)).count_ps());
-      // Pipelining hides all but one chunk's copy per side, but pays a copy launch per chunk:
-      // it wins once a chunk's copy time is well above the launch latency.
-      if (chunk == 65536 && m >= 3) { EXPECT_LT(one_way(piped), one_way(gpu(host, false))); }
-      if (chunk == 16384 && m >= 3) { EXPECT_GT(one_way(piped), one_way(gpu(host, false))); }
-      EXPECT_EQ(one_way_ledger(piped)[Category::gpu], c * (m + 1));
+      // With launches overlapped, pipelining hides all but one chunk's copy per side whatever
+      // the chunk: from two chunks on it beats whole-message staging (2 launches + 2 m c + the
+      // whole message's transfer) by more than (m - 1) chunk copies.
+      const std::int64_t whole = one_way(gpu(host, false));
+      if (m == 1) { EXPECT_EQ(one_way(piped), whole); }
+      if (m >= 2) { EXPECT_GT(whole - one_way(piped), (c * (m - 1)).count_ps()); }
+      EXPECT_EQ(one_way_ledger(piped)[Category::gpu], launch * 2 + c * (m + 1));
     }
 }
 

@@ -352,7 +352,7 @@ TEST_F(WebApi, Views) {
   };
   EXPECT_FALSE(has_gpu(j["paths"][0]));
   EXPECT_TRUE(has_gpu(j["paths"][1]));
-  EXPECT_EQ(j["paths"][1]["segments"].front()["stages"].front()["label"], "A.gpu.d2h_copy");
+  EXPECT_EQ(j["paths"][1]["segments"].front()["stages"].front()["label"], "A.gpu.d2h_copy.launch");
   EXPECT_EQ(j["paths"][1]["segments"].back()["stages"].back()["label"], "B.gpu.h2d_copy");
   r = client->Get("/api/path?size=1048576&pcie_topology=cross-socket");
   EXPECT_NEAR(body(r)["paths"][0]["one_way_us"].get<double>(), 89.756889, 1e-6);  // --set pcie.topology=cross-socket

@@ -67,7 +67,7 @@ void rdma_completion(PathSpec& path, const Components& k, const LatConfig& c, co
 // `list` WQEs through the doorbell.
 void rdma_post(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s, int list) {
   const Profile& p = c.profile;
-  if (staged(c, t, s) && !chunked(c, t, s)) k.gpu.append_copy(path, s, pre(s) + "gpu.d2h_copy");
+  if (staged(c, t, s) && !chunked(c, t, s)) k.gpu.append_copy(path, s, CopyDir::d2h, pre(s) + "gpu.d2h_copy");
   if (!t.kernel_bypass) {
     k.kernel.append_syscall(path, s, "kernel.syscall");
     k.kernel.append_tx_stack(path, s);
@@ -87,13 +87,13 @@ void rdma_transmit(PathSpec& path, const Components& k, const LatConfig& c, cons
   const FrameKind fk = c.test == TestKind::send ? FrameKind::roce_send : FrameKind::roce_write;
   path.split(s, SplitSpec{c.mtu, fk, c.link_layer, false, t.inline_data ? p.nic.tx_window : read_window(c, t, s)},
              pre(s) + "nic.segment");
-  if (chunked(c, t, s)) k.gpu.append_chunk_copy(path, s, pre(s) + "gpu.d2h_chunk", *c.gpu.staging_chunk, c.mtu, false);
+  if (chunked(c, t, s)) k.gpu.append_chunk_copy(path, s, CopyDir::d2h, pre(s) + "gpu.d2h_chunk", *c.gpu.staging_chunk, c.mtu);
   if (!t.inline_data) k.nic.append_payload_read(path, s, target(k, c, t, s));
   network(path, s);
   k.nic.append_rx_pipeline(path, r);
   k.nic.append_payload_write(path, r, target(k, c, t, r));
   if (receiver_staging && chunked(c, t, r))
-    k.gpu.append_chunk_copy(path, r, pre(r) + "gpu.h2d_chunk", *c.gpu.staging_chunk, c.mtu, true);
+    k.gpu.append_chunk_copy(path, r, CopyDir::h2d, pre(r) + "gpu.h2d_chunk", *c.gpu.staging_chunk, c.mtu);
   path.merge(r, pre(r) + "nic.reassemble");
 }
 
@@ -110,7 +110,7 @@ void rdma_one_way(PathSpec& path, const Components& k, const LatConfig& c, const
   rdma_deliver(path, k, c, t, s, network);
   rdma_completion(path, k, c, t, r, c.test == TestKind::send);
   if (!t.zero_copy) k.mem.append_copies(path, r, c.profile.host.rx_copies, pre(r) + "copy.from_bounce");
-  if (staged(c, t, r) && !chunked(c, t, r)) k.gpu.append_copy(path, r, pre(r) + "gpu.h2d_copy");
+  if (staged(c, t, r) && !chunked(c, t, r)) k.gpu.append_copy(path, r, CopyDir::h2d, pre(r) + "gpu.h2d_copy");
 }
 
 // WRITE/SEND completed at the requester: the responder's NIC acknowledges the last packet
@@ -181,7 +181,7 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
                  const NetworkAppender& network = {}, bool bulk = false) {
   const int r = 1 - s;
   const Profile& p = c.profile;
-  if (staged(c, t, s)) k.gpu.append_copy(path, s, pre(s) + "gpu.d2h_copy");
+  if (staged(c, t, s)) k.gpu.append_copy(path, s, CopyDir::d2h, pre(s) + "gpu.d2h_copy");
   k.kernel.append_syscall(path, s, "kernel.send");
   k.mem.append_copies(path, s, p.host.tx_copies, pre(s) + "copy.user_to_kernel");
   if (!bulk) k.kernel.append_tx_stack(path, s);
@@ -216,7 +216,7 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
   }
   k.mem.append_copies(path, r, p.host.rx_copies, pre(r) + "copy.kernel_to_user");
   if (!bulk) k.kernel.append_syscall(path, r, "kernel.recv_return");
-  if (staged(c, t, r)) k.gpu.append_copy(path, r, pre(r) + "gpu.h2d_copy");
+  if (staged(c, t, r)) k.gpu.append_copy(path, r, CopyDir::h2d, pre(r) + "gpu.h2d_copy");
 }
 
 // Kernel TCP between two processes on one host over the loopback device: the same software
@@ -425,15 +425,12 @@ PathSpec build_receive_path(const LatConfig& c, const ResolvedToggles& t, bool c
   PathSpec path;
   if (completion) rdma_completion(path, k, c, t, r, c.test == TestKind::send);
   if (!t.zero_copy) k.mem.append_copies(path, r, c.profile.host.rx_copies, pre(r) + "copy.from_bounce");
+  // A chunk-staged receiver launches each chunk's copy as the chunk lands (off the ACK path,
+  // counted from placement: GpuCopyEngine::append_chunked_h2d).
   if (chunked(c, t, r)) {
-    const std::int64_t chunk = c.gpu.staging_chunk->count();
-    Cost cost;
-    cost.fixed = c.profile.gpu.copy_latency * ((c.size.count() + chunk - 1) / chunk);
-    cost.rate = c.profile.gpu.copy_bw;
-    cost.basis = Basis::message;
-    path.serve(r, ResourceKind::gpu_copy, Category::gpu, pre(r) + "gpu.h2d_chunks", cost);
+    k.gpu.append_chunked_h2d(path, r, pre(r) + "gpu.h2d_chunks", *c.gpu.staging_chunk);
   } else if (staged(c, t, r)) {
-    k.gpu.append_copy(path, r, pre(r) + "gpu.h2d_copy");
+    k.gpu.append_copy(path, r, CopyDir::h2d, pre(r) + "gpu.h2d_copy");
   }
   return path;
 }

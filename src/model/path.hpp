@@ -78,8 +78,8 @@ PathSpec build_tcp_stream_path(const LatConfig& c, const ResolvedToggles& t, con
 /// The receiving application's side of an acknowledged WRITE/SEND (bw, allreduce): from the
 /// payload placed in side 1's memory (the acked path's "B.nic.reassemble") to the application
 /// holding it — the receive completion (a SEND's CQE, the poll), the bounce-buffer copies and a
-/// staged GPU receiver's H2D copy (whole message; with --staging-chunk the chunks' copies one
-/// after another, each paying gpu.copy_latency). The responder's NIC acknowledges on placement,
+/// staged GPU receiver's H2D copy (whole message; with --staging-chunk the engine busy for the
+/// message's bytes, the message handed on after its last chunk's). The responder's NIC acknowledges on placement,
 /// so the requester's completion never waits for these stages. Empty when there is nothing to
 /// do (WRITE into host memory or GPUDirect, zero copy).
 PathSpec build_receive_path(const LatConfig& c, const ResolvedToggles& t, bool completion);

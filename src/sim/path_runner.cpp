@@ -21,6 +21,7 @@ FifoServer& server_for(HostResources& h, const StageSpec& s) {
     case ResourceKind::pcie_down: return h.pcie_down;
     case ResourceKind::wire: return h.wire;
     case ResourceKind::gpu_copy: return h.gpu_copy;
+    case ResourceKind::gpu_copy_h2d: return h.gpu_copy_h2d;
     case ResourceKind::socket_up: return h.socket_up;
     case ResourceKind::socket_down: return h.socket_down;
     default: throw std::logic_error("serve stage without a server resource");
@@ -84,7 +85,7 @@ HostCounters HostResources::counters() const {
   c.moderated_packets = moderator.packets();
   c.moderation_wait = moderator.total_wait();
   c.max_moderation_wait = moderator.max_wait();
-  c.gpu_copy_busy = gpu_copy.busy_time();
+  c.gpu_copy_busy = gpu_copy.busy_time() + gpu_copy_h2d.busy_time();
   return c;
 }
 

@@ -27,13 +27,14 @@ class NetworkStage;
 
 struct HostResources {
   explicit HostResources(Scheduler& s)
-      : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s), gpu_copy(s), socket_up(s), socket_down(s) {}
+      : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s), gpu_copy(s), gpu_copy_h2d(s), socket_up(s), socket_down(s) {}
   FifoServer core;
   FifoServer pcie_up;
   FifoServer pcie_down;
   FifoServer wire;
   InterruptModerator moderator;
-  FifoServer gpu_copy;     // the GPU's device<->host copy engine
+  FifoServer gpu_copy;      // the GPU's device-to-host copy engine...
+  FifoServer gpu_copy_h2d;  // ...and its host-to-device one (a GPU has one per direction)
   FifoServer socket_up;    // the inter-socket link, towards the GPU's socket...
   FifoServer socket_down;  // ...and back towards the NIC
   std::uint64_t interrupts = 0;  // interrupts the host's core took

@@ -25,6 +25,8 @@
 namespace rdmasim {
 namespace {
 
+constexpr Bytes kNcclStagingSlot{512 * 1024};  // NCCL_BUFFSIZE / NCCL_STEPS (see build_paths)
+
 constexpr std::int64_t kFloat = 4;
 enum : std::uint64_t { kArrive = 2, kNextIteration = 3, kPost = 4 };
 constexpr std::uint64_t kReceived = std::uint64_t{1} << 40;  // Message::tag of a receive-path token
@@ -114,7 +116,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   }
   Time staging_per_rank() const {  // the hosts' copy engines (peer copies are not staging)
     Time busy{};
-    for (const auto& [port, h] : hosts_) busy += h->gpu_copy.busy_time();
+    for (const auto& [port, h] : hosts_) busy += h->gpu_copy.busy_time() + h->gpu_copy_h2d.busy_time();
     return busy / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters));
   }
   int steps() const { return base_steps_; }  // per channel
@@ -269,7 +271,13 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     base.toggles.inline_data = false;  // NCCL's data never rides inline in the WQE
     base.gpu.mem[0] = base.gpu.mem[1] = MemKind::gpu;
     base.gpu.gpudirect = c_.gpudirect;
-    base.gpu.staging_chunk.reset();
+    // Without GPUDirect, NCCL stages through host buffers one FIFO slot at a time: its SIMPLE
+    // buffer (NCCL_BUFFSIZE, 4 MiB by default) in NCCL_STEPS = 8 slots (NCCL's device.h) of
+    // 512 KiB, so a step's copies pipeline with its transfer.
+    if (c_.gpudirect)
+      base.gpu.staging_chunk.reset();
+    else
+      base.gpu.staging_chunk = kNcclStagingSlot;
     const ResolvedToggles tog = resolve(base);
     const PathSpec receive = build_receive_path(base, tog, false);
     const auto topo = FabricNetwork::make_topology(base);
