@@ -105,6 +105,9 @@ struct MemoryParams {
 struct HostParams {
   int tx_copies = 1;                         // CPU copies on the sending side
   int rx_copies = 1;                         // CPU copies on the receiving side
+  Time poll_noise = Time::zero();            // mean exponential delay before a poll notices a completion
+  double noise_prob = 0;                     // chance an OS interruption hits that poll...
+  Time noise_max = Time::zero();             // ...costing uniform [0, noise_max] (host/os_noise.hpp)
 };
 
 struct KernelParams {

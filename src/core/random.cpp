@@ -1,5 +1,7 @@
 #include "core/random.hpp"
 
+#include <cmath>
+
 namespace rdmasim {
 
 std::uint64_t fnv1a64(std::string_view s) {
@@ -55,5 +57,11 @@ std::uint64_t RandomStream::uniform_u64(std::uint64_t lo, std::uint64_t hi) {
 }
 
 double RandomStream::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+
+Time RandomStream::exponential_time(Time mean) {
+  if (mean.count_ps() <= 0) return Time::zero();
+  // Inversion: -mean ln(1 - u), u in [0, 1), so the argument of log1p is in (-1, 0].
+  return Time::ps(std::llround(static_cast<double>(mean.count_ps()) * -std::log1p(-uniform01())));
+}
 
 }  // namespace rdmasim

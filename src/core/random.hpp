@@ -26,6 +26,10 @@ class RandomStream {
   std::uint64_t uniform_u64(std::uint64_t lo, std::uint64_t hi);
   /// Uniform double in [0, 1).
   double uniform01();
+  /// Exponentially distributed time of mean `mean`, rounded to the picosecond.
+  Time exponential_time(Time mean);
+  /// True `ppm` times in a million.
+  bool chance_ppm(std::int32_t ppm) { return ppm > 0 && uniform_u64(0, 999'999) < static_cast<std::uint64_t>(ppm); }
   /// Uniform time in [0, max] picoseconds (inclusive).
   Time uniform_time(Time max) {
     return max.count_ps() <= 0 ? Time::zero()

@@ -83,7 +83,7 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
       case StageKind::delay:
         for (PacketState& p : pk) {
           Time d = s.cost.eval(p.payload, size, p.wire);
-          if (mean_jitter) d += s.cost.jitter / 2;
+          if (mean_jitter) d += s.cost.random_mean();
           note(p, track, idx, s.cat, d);
           p.t += d;
         }
@@ -186,11 +186,10 @@ BudgetResult run_budget(const LatConfig& c) {
   r.rtt_factor = e.rtt_factor;
   r.routes = e.routes;
   const bool read = !e.reverse.has_value();
-  const bool jitter = c.profile.nic.tx_jitter > Time::zero();
   auto run = [&](const PathSpec& spec) {
     const PathSpec p = flatten_network(spec);
     std::vector<CriticalStep> steps;
-    r.rtt.add(evaluate_path(p, c.size, jitter, steps));
+    r.rtt.add(evaluate_path(p, c.size, true, steps));  // random parts at their mean
     for (const CriticalStep& s : steps)
       r.critical_path.push_back({p.stages[static_cast<std::size_t>(s.stage)].label, s.cat, s.time});
   };

@@ -7,6 +7,7 @@
 #include "host/kernel_stack.hpp"
 #include "host/memory.hpp"
 #include "host/nic.hpp"
+#include "host/os_noise.hpp"
 #include "host/pcie.hpp"
 #include "net/ecmp.hpp"
 #include "path/fabric_route.hpp"
@@ -19,13 +20,14 @@ namespace {
 
 struct Components {
   explicit Components(const Profile& p)
-      : link(p.link), pcie(p.pcie), mem(p.mem), kernel(p.kernel), nic(p.nic, p.verbs, pcie), gpu(p.gpu) {}
+      : link(p.link), pcie(p.pcie), mem(p.mem), kernel(p.kernel), nic(p.nic, p.verbs, pcie), gpu(p.gpu), noise(p.host) {}
   Link link;
   PcieLink pcie;
   HostMemory mem;
   KernelStack kernel;
   Nic nic;
   GpuCopyEngine gpu;
+  OsNoise noise;
 };
 
 std::string pre(int side) { return side == 0 ? "A." : "B."; }
@@ -56,6 +58,7 @@ void rdma_completion(PathSpec& path, const Components& k, const LatConfig& c, co
                      bool produces_cqe) {
   if (produces_cqe || !t.busy_poll) k.nic.append_cqe_write(path, side);
   if (!t.busy_poll) k.kernel.append_completion_irq(path, side, t.interrupt_coalescing, c.profile.nic);
+  k.noise.append(path, side, pre(side) + "os.noise");
   k.nic.append_poll(path, side);
   if (!t.kernel_bypass) {
     k.kernel.append_rx_stack(path, side);

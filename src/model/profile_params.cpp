@@ -192,6 +192,18 @@ std::vector<ParamDef> build_params() {
                         "CPU copies of the payload on the sender (TCP; RDMA without zero copy)", "Linux: user->kernel", Bounds<std::int64_t>{0, 16}));
   r.push_back(int_param("host.rx_copies", &HostParams::rx_copies, &P::host,
                         "CPU copies of the payload on the receiver", "Linux: kernel->user", Bounds<std::int64_t>{0, 16}));
+  r.push_back(time_param("host.poll_noise", &P::host, &HostParams::poll_noise,
+                         "mean of the exponential delay before a polling thread notices a completion (CQ cache misses, "
+                         "PCIe arbitration, the loop's phase; charged to kernel; 0 = none)",
+                         "0 (off: every sample alike); a bare-metal host ~30 ns (estimate: public mlx5 ib_send_lat "
+                         "rows put the 99th percentile ~6 % above the median, 0.06 us at 1 us)"));
+  r.push_back(number_param("host.noise_prob", &HostParams::noise_prob, &P::host,
+                           "chance that an OS interruption (timer tick, interrupt, softirq) hits a poll",
+                           "0 (off); ~0.005 with noise_max 4 us (estimate: public ib_*_lat rows show t_max, the "
+                           "second largest of 1000, 0.5-4 us above the median on every host)",
+                           Interval{0, 1}));
+  r.push_back(time_param("host.noise_max", &P::host, &HostParams::noise_max,
+                         "an OS interruption costs the poll uniform [0, noise_max]", "0 (off); see host.noise_prob"));
   // kernel
   r.push_back(time_param("kernel.syscall", &P::kernel, &KernelParams::syscall, "one system call, entry + exit",
                          "measured on a reference Linux host: getppid 219 ns"));

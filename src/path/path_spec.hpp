@@ -54,6 +54,9 @@ struct Cost {
   Bytes tlp_payload{};       // > 0: bytes are carried in PCIe TLPs of this max payload...
   Bytes tlp_overhead{};      // ...each adding this many bytes
   Time jitter{};             // uniform [0, jitter] extra delay (delay stages only)
+  Time noise_mean{};         // delay stages: an exponential extra delay of this mean, and...
+  std::int32_t spike_ppm = 0;  // ...this many times in a million an extra uniform [0, spike]
+  Time spike{};
   Time head_extra{};         // serve: extra service charged to head_cat (an interrupt)...
   Category head_cat = Category::interrupt;
   bool batch_head_only = false;  // ...paid only by the first packet of a moderation batch
@@ -74,6 +77,13 @@ struct Cost {
   Time eval_at(std::int32_t index, Bytes payload, Bytes message, Bytes wire) const;
   /// Whether packet `index` pays the chunk's costs (always, for a cost that is not per chunk).
   bool chunk_payer(std::int32_t index, Bytes message) const;
+  /// Whether a delay stage draws a random part (jitter, noise or spikes).
+  bool random() const { return jitter > Time::zero() || noise_mean > Time::zero() || (spike_ppm > 0 && spike > Time::zero()); }
+  /// The mean of the random part, for the budget: jitter / 2 + noise_mean + spike x ppm / 2e6
+  /// (picoseconds, rounded down).
+  Time random_mean() const {
+    return jitter / 2 + noise_mean + Time::ps(spike.count_ps() / 2 * spike_ppm / 1'000'000);
+  }
 };
 
 /// When a serve stage hands the packet on: after `release_bytes` (cut-through), else at the end.

@@ -15,8 +15,15 @@ void DelayStage::receive(Packet& p) {
   // no critical path reaches (sim/tracer.hpp): only the message's last packet continues.
   if (merge_ && !merge_->count(p)) return;
   Time t = fixed_only_ ? cost_.fixed : cost_.eval(p.payload, p.msg->size, p.wire);
-  if (cost_.jitter > Time::zero()) t += ctx_.jitter.uniform_time(cost_.jitter);
+  if (random_) [[unlikely]] t += draw();
   ctx_.sched.schedule_in(t, *this, arg_of(p));
+}
+
+Time DelayStage::draw() {
+  Time t = ctx_.jitter.uniform_time(cost_.jitter);
+  t += ctx_.jitter.exponential_time(cost_.noise_mean);
+  if (cost_.spike > Time::zero() && ctx_.jitter.chance_ppm(cost_.spike_ppm)) t += ctx_.jitter.uniform_time(cost_.spike);
+  return t;
 }
 
 void DelayStage::receive_at(Packet& p, Time at) {

@@ -21,7 +21,8 @@ class MergeStage;
 class DelayStage final : public Stage {
  public:
   DelayStage(SimContext& ctx, const StageSpec& spec)
-      : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)), fixed_only_(cost_.rate.unlimited()) {}
+      : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)), fixed_only_(cost_.rate.unlimited()),
+        random_(cost_.random()) {}
   void receive(Packet& p) override;
   /// receive(p) for a packet that reaches this stage at `at` (>= now; its ledger accounted up to
   /// then): a FIFO server handing it on as its service starts (sim/fifo_server.hpp). Only for a
@@ -29,14 +30,16 @@ class DelayStage final : public Stage {
   void receive_at(Packet& p, Time at);
   void on_event(std::uint64_t arg) override;
   void link(Stage* next) override;
-  /// No per-byte part and no jitter: every packet is held exactly cost.fixed.
-  bool constant() const { return fixed_only_ && cost_.jitter == Time::zero(); }
+  /// No per-byte part and no random part: every packet is held exactly cost.fixed.
+  bool constant() const { return fixed_only_ && !random_; }
 
  private:
   [[gnu::noinline]] void traced(Packet& p);
   Category cat_;
   const Cost& cost_;  // interned (SimContext::costs)
   bool fixed_only_;  // no per-byte part: the deterministic delay is cost_.fixed for every packet
+  bool random_;      // a random part to draw (Cost::random)
+  Time draw();
   MergeStage* merge_ = nullptr;  // the next stage, when it is a merge and the delay constant
 };
 
