@@ -1,5 +1,7 @@
 #include "io/list_report.hpp"
 
+#include <string>
+
 #include <algorithm>
 
 #include "config/catalogue.hpp"
@@ -41,7 +43,12 @@ void print_list(std::FILE* out) {
   for (const config::Component& c : config::components())
     std::fprintf(out, "%-*s %-24s %s  [%s]\n", kind_w, c.kind.c_str(), c.name.c_str(), c.description.c_str(),
                  c.selected_by.c_str());
-  std::fprintf(out, "\nParameters (profiles: default, seed-demo; set with --set key=value or [params] in a scenario):\n\n");
+  std::string names;
+  for (const std::string& n : profile_names()) names += (names.empty() ? "" : ", ") + n;
+  std::fprintf(out,
+               "\nParameters (the default and seed-demo profiles' values; profiles: %s; set with --set key=value or "
+               "[params] in a scenario):\n\n",
+               names.c_str());
   std::fprintf(out, "%-24s %-7s %-12s %-12s %-24s %s\n", "parameter", "type", "default", "seed-demo", "range",
                "meaning [source]");
   for (const ParamDef& d : profile_params())
