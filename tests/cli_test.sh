@@ -108,7 +108,8 @@ expect_error "--duration: expected a time" bw -D soon
 expect_error "-f/--margin: twice the margin must be shorter than -D/--duration" bw -D 1ms -f 500us
 expect_error "-f/--margin: needs -D/--duration" bw -f 1ms
 expect_error "-D/--duration: 0 messages completed inside the measured window" bw --transport tcp -D 1ms
-expect_error "--post-list/--cq-mod batch one QP's iterations" bw -q 2 -l 4
+expect_error "--post-list/--cq-mod batch one direction's iterations" bw -b -l 4
+expect_ok "Number of qps   : 4" bw -s 2 -q 4 -Q 100 -n 2000
 expect_error "-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test" bw --topology fat-tree --pattern permutation -q 2
 expect_error "--loss-sweep runs one QP one way" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 -b
 expect_error "--tx-depth: must be 1..8192, got 0" bw -t 0

@@ -265,13 +265,14 @@ void fill_cost(BwResult& r, const SimWorld& w) {
 }
 
 // --post-list / --cq-mod: the batching client (workload/post_list_bw.hpp).
-void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const NetworkAppender& net) {
+void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const std::vector<NetworkAppender>& nets) {
   if (c.post_list > 1 && (!t.kernel_bypass || !t.zero_copy))
     throw std::invalid_argument("--post-list: a list is posted from user space to registered buffers "
                                 "(needs --kernel-bypass on and --zero-copy on)");
-  const PostListPaths paths = build_post_list_paths(c.base, t, net, c.post_list);
+  std::vector<PostListPaths> paths;
+  for (const NetworkAppender& net : nets) paths.push_back(build_post_list_paths(c.base, t, net, c.post_list));
   SimWorld w(c.base.seed);
-  PostListBw test(w, paths, {c.base.size, c.base.iters, c.tx_depth, c.post_list, c.cq_mod});
+  PostListBw test(w, paths, {c.base.size, c.base.iters, c.tx_depth, c.post_list, c.cq_mod, c.qps});
   test.run();
   r.events = w.sched.executed();
   r.invariant_violations = test.violations;
@@ -279,7 +280,11 @@ void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const
   r.lists = test.lists;
   r.signaled = test.signaled;
   r.wqe_ledger_sum = test.wqe_ledger_sum;
-  if (const RcConnection* rc = test.send_path().rc()) r.rc = rc->stats();
+  for (int q = 0; q < test.qps(); ++q)
+    if (const RcConnection* rc = test.send_path(q).rc()) {
+      if (!r.rc) r.rc = rc->stats();
+      else accumulate(*r.rc, rc->stats());
+    }
   r.hosts[0] = w.a.counters();
   r.hosts[1] = w.b.counters();
   // The run ends with its last completion: a timer still armed after it (an RC or TCP
@@ -290,7 +295,7 @@ void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const
     return;
   }
   r.directions = {rates(test.posted, test.completed, static_cast<double>(test.completed.back() - test.posted.front()),
-                        c.tx_depth, c.base.size)};
+                        c.tx_depth * c.qps, c.base.size)};
   sum_directions(r);
   fill_cost(r, w);
   if (w.fabric) r.fabric = w.fabric->stats(Time::ps(test.completed.back() - test.posted.front()));
@@ -368,9 +373,8 @@ void check_bw_config(const BwConfig& c, bool tcp) {
   if (c.duration > Time::zero() && c.margin * 2 >= c.duration)
     throw std::invalid_argument("-f/--margin: twice the margin must be shorter than -D/--duration (nothing would be measured)");
   if (c.duration == Time::zero() && c.margin > Time::zero()) throw std::invalid_argument("-f/--margin: needs -D/--duration");
-  const bool lanes = c.qps > 1 || c.bidirectional || c.duration > Time::zero();
-  if (lanes && (c.post_list > 1 || c.cq_mod > 1))
-    throw std::invalid_argument("--post-list/--cq-mod batch one QP's iterations: not with -q/--qp, -b/--bidirectional or -D/--duration");
+  if ((c.bidirectional || c.duration > Time::zero()) && (c.post_list > 1 || c.cq_mod > 1))
+    throw std::invalid_argument("--post-list/--cq-mod batch one direction's iterations: not with -b/--bidirectional or -D/--duration");
   if (c.post_list < 1) throw std::invalid_argument("--post-list: must be at least 1");
   if (c.post_list > c.tx_depth)
     throw std::invalid_argument("--post-list " + std::to_string(c.post_list) + " is larger than the SQ depth (--tx-depth " +
@@ -437,18 +441,19 @@ BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
   std::vector<BwPaths> paths;
   paths.reserve(static_cast<std::size_t>(dirs * c.qps));  // `lanes` points into it
   std::vector<const BwPaths*> lanes;
-  NetworkAppender first_net;  // QP 0's (the batched run's)
+  std::vector<NetworkAppender> qp_nets;  // the first direction's, one per QP (a batched run's)
   Rate bottleneck = c.base.profile.link.rate;
   for (int d = 0; d < dirs; ++d)
     for (int q = 0; q < c.qps; ++q) {
       if (!topo && q > 0) {
         lanes.push_back(lanes.back());
+        if (d == 0) qp_nets.push_back(qp_nets.back());
         continue;
       }
       const LaneNetwork n = lane_network(c, topo, d, static_cast<std::uint16_t>(c.base.fabric.udp_sport + q));
       r.routes.insert(r.routes.end(), n.routes.begin(), n.routes.end());
       bottleneck = std::min(bottleneck, n.bottleneck);
-      if (lanes.empty()) first_net = n.net;
+      if (d == 0) qp_nets.push_back(n.net);
       paths.push_back(lane_paths(c, d == 0 ? c.base : reversed, t, n.net, d, &r.setup));
       lanes.push_back(&paths.back());
     }
@@ -459,7 +464,7 @@ BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
     throw std::invalid_argument("this run would simulate more than 11 days: use fewer iterations");
   if (c.duration > Time::ms(1000 * 1000)) throw std::invalid_argument("-D/--duration: at most 1000 s of simulated time");
   if (c.post_list > 1 || c.cq_mod > 1) {
-    run_batched(r, c, t, first_net);
+    run_batched(r, c, t, qp_nets);
   } else {
     BwTest test(c, lanes, exports);
     test.run();
