@@ -110,6 +110,11 @@ expect_error "-f/--margin: needs -D/--duration" bw -f 1ms
 expect_error "-D/--duration: 0 messages completed inside the measured window" bw --transport tcp -D 1ms
 expect_error "--post-list/--cq-mod batch one direction's iterations" bw -b -l 4
 expect_ok "Number of qps   : 4" bw -s 2 -q 4 -Q 100 -n 2000
+expect_ok "step              us/conn    sum(us)    max(us)    min(us)  total(us)   avg/iter" cmtime -c 10
+expect_ok "full connect :          0          0" cmtime -c 10
+expect_ok "\"connections\": 5" cmtime -c 5 --json
+expect_error "--connections: must be 1..1000000, got 0" cmtime -c 0
+expect_error "--transport" cmtime --transport tcp
 expect_error "-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test" bw --topology fat-tree --pattern permutation -q 2
 expect_error "--loss-sweep runs one QP one way" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 -b
 expect_error "--tx-depth: must be 1..8192, got 0" bw -t 0

@@ -115,7 +115,7 @@ TEST(Scenario, EveryBadInputHasItsOwnLocatedMessage) {
       {"command = \"lat\"\n[workload\n", "s.toml:2:"},                                  // syntax error
       {"[workload]\nsize = 4\n", "missing required key \"command\""},                   // missing command
       {"command = 3\n", "s.toml:1:11: command: expected a string"},
-      {"command = \"ping\"\n", "unknown command \"ping\" (valid: lat, budget, bw, allreduce, flows, or a collective: all_reduce, all_gather"},
+      {"command = \"ping\"\n", "unknown command \"ping\" (valid: lat, budget, bw, allreduce, flows, cmtime, or a collective: all_reduce, all_gather"},
       {"command = \"lat\"\nsedd = 1\n", "s.toml:2:8: sedd: unknown key (valid at the top level"},
       {"command = \"lat\"\n[workloads]\nsize = 1\n", "workloads.size: unknown key (valid at the top level"},
       {"command = \"lat\"\n[workload]\nsise = 1\n", "s.toml:3:8: workload.sise: unknown key (valid in [workload]: test"},

@@ -19,6 +19,7 @@
 #include "cmd_serve.hpp"
 #include "cmd_topo.hpp"
 #include "config/host_profile.hpp"
+#include "io/cmtime_report.hpp"
 #include "io/host_report.hpp"
 #include "io/demo_report.hpp"
 #include "core/atomic_file.hpp"
@@ -34,6 +35,7 @@
 #include "io/traffic_report.hpp"
 #include "model/path.hpp"
 #include "rdmasim/bandwidth.hpp"
+#include "rdmasim/cmtime.hpp"
 #include "rdmasim/demo.hpp"
 #include "rdmasim/traffic.hpp"
 #include "rdmasim/latency.hpp"
@@ -91,6 +93,13 @@ int run_lat(const Scenario& s) {
 int run_coalescing(const Scenario& s, const std::vector<int>& frames) {
   const std::vector<CoalescingRow> rows = config::run_coalescing(s, frames);
   if (!(wants_json(s.options) && emit_json(s.options, coalescing_json(rows)))) print_coalescing(stdout, rows);
+  return 0;
+}
+
+int run_cmtime_cmd(const Scenario& s) {
+  const RunResult result = run(s);
+  const CmtimeResult& r = std::get<CmtimeResult>(result.detail);
+  if (!(wants_json(s.options) && emit_json(s.options, cmtime_json(r)))) print_cmtime(stdout, r);
   return 0;
 }
 
@@ -294,6 +303,11 @@ int main(int argc, char** argv) {
     coal->remove_option(coal->get_option(name));
   coal->add_option("--frames", coal_frames, "rx-frames values to sweep (e.g. 1,2,4,8)")->delimiter(',')->capture_default_str();
 
+  ScenarioOptions cmt_o = cli::default_options(Command::cmtime);
+  CLI::App* cmt = app.add_subcommand(
+      "cmtime", "rdma-core cmtime: N RC connections set up at once, step by step; time per step and per connection");
+  cli::add_lat_options(*cmt, cmt_o, Command::cmtime);
+
   calibrate::CalibrateCommand cal_o;
   CLI::App* cal = app.add_subcommand("calibrate", "measure this host's software costs and fit a host profile");
   cal->add_flag("--quick", cal_o.quick, "short probes (seconds; for CI)");
@@ -324,6 +338,7 @@ int main(int argc, char** argv) {
           case Command::budget: return run_budget_cmd(s);
           case Command::allreduce: return run_collective_cmd(s);
           case Command::flows: return run_flows_cmd(s);
+          case Command::cmtime: return run_cmtime_cmd(s);
           default: return run_lat(s);
         }
       });
@@ -363,6 +378,7 @@ int main(int argc, char** argv) {
       if (coll[i]->parsed()) return run_collective_cmd(flags(Command::allreduce, coll_o[i]));
     if (flows->parsed()) return run_flows_cmd(flags(Command::flows, flows_o));
     if (coal->parsed()) return run_coalescing(flags(Command::lat, coal_o), coal_frames);
+    if (cmt->parsed()) return run_cmtime_cmd(flags(Command::cmtime, cmt_o));
     if (list->parsed() && list_format) {
       std::printf("%s", cli::scenario_format_markdown().c_str());
       return 0;

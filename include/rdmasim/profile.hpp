@@ -89,9 +89,15 @@ struct GpuParams {
 // RC connection setup (host/connection.hpp): rdma_cm-like exchange, QP transitions, MR pinning.
 struct ConnParams {
   Time cm_process = Time::us(5);             // CM processing of one MAD (kernel ib_cm + rdma_cm event)
+  Time cm_call = Time::us(1);                // the application's librdmacm call (rdma_connect, ...)
+  Time create_id = Time::us(1);              // rdma_create_id
+  Time bind = Time::us(1);                   // rdma_bind_addr
+  Time resolve_addr = Time::us(10);          // rdma_resolve_addr, neighbour cached: the CM thread's work
+  Time resolve_route = Time::us(10);         // rdma_resolve_route, route cached: the CM thread's work
+  Time qp_destroy = Time::us(20);            // ibv_destroy_qp (firmware command)
   Bytes mad_size{256};                       // a CM MAD on the wire
-  Time qp_create = Time::us(20);             // ibv_create_qp
-  Time qp_transition = Time::us(10);         // one ibv_modify_qp (RESET->INIT->RTR->RTS)
+  Time qp_create = Time::us(420);            // ibv_create_qp (firmware command)
+  Time qp_transition = Time::us(7);          // one ibv_modify_qp (RESET->INIT->RTR->RTS)
   Time reg_fixed = Time::us(5);              // ibv_reg_mr call and MTT setup
   Time pin_per_page = Time::ps(380'000);     // pin + map one page
   Bytes page_size{4096};

@@ -19,6 +19,7 @@
 
 #include "rdmasim/nccl_test.hpp"
 #include "rdmasim/bandwidth.hpp"
+#include "rdmasim/cmtime.hpp"
 #include "rdmasim/exports.hpp"
 #include "rdmasim/flows.hpp"
 #include "rdmasim/latency.hpp"
@@ -27,7 +28,7 @@
 
 namespace rdmasim {
 
-enum class Command { lat, budget, demo, bw, allreduce, flows };
+enum class Command { lat, budget, demo, bw, allreduce, flows, cmtime };
 
 /// `rdmasim all_reduce`, `all_gather`, ... (command "allreduce"); its iterations are
 /// ScenarioOptions::iters.
@@ -73,6 +74,7 @@ struct ScenarioOptions {
   std::string transport = "rdma";
   std::int64_t size = 2;
   std::int64_t iters = 1000;
+  int connections = 100;     // cmtime: RC connections set up at once (rdmasim/cmtime.hpp)
   bool iters_given = false;  // -n or workload.iters said so (bw -D refuses it)
   bool all = false;
   std::string link_layer = "roce";
@@ -171,7 +173,9 @@ struct RunResult {
   std::vector<Metric> metrics;  // in a fixed order per command
   /// The command's own result: LatResult (lat), BudgetResult (budget), BwResult (bw),
   /// TrafficResult (bw with a pattern), CollectiveResult (allreduce), FlowsResult (flows).
-  std::variant<std::monostate, LatResult, BudgetResult, BwResult, TrafficResult, CollectiveResult, FlowsResult> detail;
+  std::variant<std::monostate, LatResult, BudgetResult, BwResult, TrafficResult, CollectiveResult, FlowsResult,
+               CmtimeResult>
+      detail;
   /// "" when the experiment succeeded; else what failed, as `rdmasim` says before it exits 3:
   /// a QP in error ("4 QPs in RETRY_EXC_ERR"), a PFC deadlock, drops in a lossless class, wrong
   /// AllReduce results. The metrics are still those of the run.

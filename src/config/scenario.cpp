@@ -262,7 +262,7 @@ std::string scenario_format_markdown() {
   for (const ScenarioKey& k : scenario_keys()) {
     std::string cmds, def, first_def;
     bool same = true;
-    for (Command c : {Command::lat, Command::budget, Command::bw, Command::allreduce, Command::flows, Command::demo}) {
+    for (Command c : kAllCommands) {
       if ((k.commands & command_bit(c)) == 0) continue;
       std::string d;
       for (const std::string& v : k.get(default_options(c))) d += (d.empty() ? "" : ", ") + (v.empty() ? "\"\"" : v);

@@ -65,7 +65,8 @@ Texts topology_choices() {
 
 constexpr unsigned kOne = kLat | kBudget | kBw;    // the two-host path's commands
 constexpr unsigned kNet = kOne | kAllreduce | kFlows;  // every command that builds a network
-constexpr unsigned kAll = kNet | kDemo;
+constexpr unsigned kShape = kNet | kCmtime;            // the fabric's shape and a flow's route (cmtime's MADs)
+constexpr unsigned kAll = kShape | kDemo;
 constexpr unsigned kSim = kLat | kBw | kAllreduce | kFlows;  // commands that simulate (the budget is closed-form, unloaded, lossless)
 constexpr unsigned kRun = kLat | kBw;               // commands that simulate one flow and export it
 
@@ -349,23 +350,23 @@ std::vector<ScenarioKey> build_keys() {
                       "agg iters)",
                       1, 65536, F(mtu)));
   r.back().long_only = kAllreduce;
-  r.push_back(text("network.topology", "--topology", kNet,
+  r.push_back(text("network.topology", "--topology", kShape,
                    "back-to-back (one cable), loopback (TCP over lo on one host), or a switched fabric (allreduce: "
                    "switched only)",
                    topology_choices(), F(topology)));
-  r.push_back(text("network.topology_file", "--topology-file", kNet,
+  r.push_back(text("network.topology_file", "--topology-file", kShape,
                    "file: the fabric's file, rdmasim-topology 1 (docs/topology-file.md) or an ns-3 HPCC topology.txt", {},
                    F(fabric.topology_file)));
-  r.push_back(integer("network.k", "--k", kNet, "fat-tree arity (even)", 2, 64, F(fabric.k)));
-  r.push_back(integer("network.hosts", "--hosts", kNet, "single-switch: hosts", 2, 100000, F(fabric.hosts)));
-  r.push_back(integer("network.leaves", "--leaves", kNet, "leaf-spine: leaves", 1, 10000, F(fabric.leaves)));
-  r.push_back(integer("network.spines", "--spines", kNet, "leaf-spine, rail-optimized, multi-plane (per plane): spines", 1,
+  r.push_back(integer("network.k", "--k", kShape, "fat-tree arity (even)", 2, 64, F(fabric.k)));
+  r.push_back(integer("network.hosts", "--hosts", kShape, "single-switch: hosts", 2, 100000, F(fabric.hosts)));
+  r.push_back(integer("network.leaves", "--leaves", kShape, "leaf-spine: leaves", 1, 10000, F(fabric.leaves)));
+  r.push_back(integer("network.spines", "--spines", kShape, "leaf-spine, rail-optimized, multi-plane (per plane): spines", 1,
                       10000, F(fabric.spines)));
-  r.push_back(integer("network.hosts_per_leaf", "--hosts-per-leaf", kNet, "leaf-spine: hosts per leaf", 1, 10000,
+  r.push_back(integer("network.hosts_per_leaf", "--hosts-per-leaf", kShape, "leaf-spine: hosts per leaf", 1, 10000,
                       F(fabric.hosts_per_leaf)));
-  r.push_back(integer("network.servers", "--servers", kNet, "rail-optimized, multi-plane: GPU servers", 1, 100000,
+  r.push_back(integer("network.servers", "--servers", kShape, "rail-optimized, multi-plane: GPU servers", 1, 100000,
                       F(fabric.servers)));
-  K srv = key("network.server", "string", "--server", kNet,
+  K srv = key("network.server", "string", "--server", kShape,
                "rail-optimized, multi-plane: the GPU server (`rdmasim list`): its NICs, NIC profile, NVLink and PCIe");
   srv.choices = {""};
   for (const ServerSpec* x : servers()) srv.choices.push_back(x->name);
@@ -375,27 +376,27 @@ std::vector<ScenarioKey> build_keys() {
   };
   srv.get = [](const O& o) { return Texts{o.fabric.server}; };
   r.push_back(srv);
-  r.push_back(integer("network.nics_per_server", "--nics-per-server", kNet,
+  r.push_back(integer("network.nics_per_server", "--nics-per-server", kShape,
                       "rail-optimized, multi-plane: NICs per server, one rail each (0: the --server's, else 8)", 0, 16,
                       F(fabric.nics_per_server)));
-  r.push_back(integer("network.servers_per_su", "--servers-per-su", kNet,
+  r.push_back(integer("network.servers_per_su", "--servers-per-su", kShape,
                       "rail-optimized, multi-plane: servers per scalable unit (one rail leaf per rail each)", 1, 10000,
                       F(fabric.servers_per_su)));
-  r.push_back(integer("network.planes", "--planes", kNet, "multi-plane: planes (ports per NIC, one fabric each)", 2, 8,
+  r.push_back(integer("network.planes", "--planes", kShape, "multi-plane: planes (ports per NIC, one fabric each)", 2, 8,
                       F(fabric.planes)));
-  r.push_back(integer("network.switches", "--switches", kNet, "ring: switches", 3, 10000, F(fabric.switches)));
-  r.push_back(integer("network.hosts_per_switch", "--hosts-per-switch", kNet, "ring: hosts per switch", 1, 1000,
+  r.push_back(integer("network.switches", "--switches", kShape, "ring: switches", 3, 10000, F(fabric.switches)));
+  r.push_back(integer("network.hosts_per_switch", "--hosts-per-switch", kShape, "ring: hosts per switch", 1, 1000,
                       F(fabric.hosts_per_switch)));
-  r.push_back(text("network.ring_routing", "--ring-routing", kNet,
+  r.push_back(text("network.ring_routing", "--ring-routing", kShape,
                    "ring: clockwise (flows wrap around: a cyclic buffer dependency) or up-down (never across the "
                    "wrap-around cable)",
                    {"clockwise", "up-down"}, F(fabric.ring_routing)));
-  r.push_back(text("network.from", "--from", kOne, "fabric: client host (\"h3\", 3, or a name; on a server fabric also \"s3.gpu5\", GPU 5's memory behind its NIC, or "
+  r.push_back(text("network.from", "--from", kOne | kCmtime, "fabric: client host (\"h3\", 3, or a name; on a server fabric also \"s3.gpu5\", GPU 5's memory behind its NIC, or "
                    "\"s3\", host memory; default: the first host)", {}, F(from)));
-  r.push_back(text("network.to", "--to", kOne, "fabric: server host, named as --from (default: the second host)", {}, F(to)));
-  r.push_back(integer("network.sport", "--sport", kNet, "fabric: RoCEv2 UDP source port (the flow's ECMP entropy)", 1, 65535,
+  r.push_back(text("network.to", "--to", kOne | kCmtime, "fabric: server host, named as --from (default: the second host)", {}, F(to)));
+  r.push_back(integer("network.sport", "--sport", kShape, "fabric: RoCEv2 UDP source port (the flow's ECMP entropy)", 1, 65535,
                       F(fabric.udp_sport)));
-  K routing = key("network.routing", "string", "--routing", kNet,
+  K routing = key("network.routing", "string", "--routing", kShape,
                   "fabric: how switches choose among equal-cost next hops (`rdmasim list`)");
   routing.choices = load_balancer_names();
   routing.set = [](O& o, const std::string& v) {
@@ -526,6 +527,8 @@ std::vector<ScenarioKey> build_keys() {
                       "write every PFC frame a port received in the ns-3 HPCC simulator's pfc.txt format (time in ns, "
                       "node, node type, interface, 1 pause / 0 resume)",
                       nonempty_path, F(open_loop.pfc_out)));
+  r.push_back(integer("workload.connections", "-c,--connections", kCmtime,
+                      "RC connections set up at once, step by step (cmtime -c)", 1, 1'000'000, F(connections)));
   K seed = key("seed", "int", "--seed", kLat | kBw | kAllreduce | kDemo | kFlows, "seed of every random stream");
   seed.set = [](O& o, const std::string& v) {
     if (!v.empty() && v[0] == '-') throw std::invalid_argument("must be 0 or more, got " + v);
@@ -548,6 +551,7 @@ unsigned command_bit(Command c) {
     case Command::allreduce: return kAllreduce;
     case Command::demo: return kDemo;
     case Command::flows: return kFlows;
+    case Command::cmtime: return kCmtime;
   }
   return 0;
 }
@@ -560,6 +564,7 @@ std::string_view command_name(Command c) {
     case Command::allreduce: return "allreduce";
     case Command::demo: return "demo";
     case Command::flows: return "flows";
+    case Command::cmtime: return "cmtime";
   }
   return "?";
 }

@@ -26,10 +26,14 @@ enum CommandBit : unsigned {
   kAllreduce = 1u << 3,
   kDemo = 1u << 4,
   kFlows = 1u << 5,
+  kCmtime = 1u << 6,
 };
+/// Every command, in the docs' order.
+inline constexpr Command kAllCommands[] = {Command::lat,   Command::budget, Command::bw,  Command::allreduce,
+                                           Command::flows, Command::cmtime, Command::demo};
 /// The commands a scenario file can name (every command but the demo), in the docs' order.
 inline constexpr Command kScenarioCommands[] = {Command::lat, Command::budget, Command::bw, Command::allreduce,
-                                                Command::flows};
+                                                Command::flows, Command::cmtime};
 unsigned command_bit(Command c);
 std::string_view command_name(Command c);
 /// "lat, budget, bw, allreduce, flows": the scenario commands, for messages.

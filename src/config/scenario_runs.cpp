@@ -133,6 +133,23 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
       else if (r.fabric.lossless_drops > 0) out.failure = std::to_string(r.fabric.lossless_drops) + " drops in a lossless class";
       break;
     }
+    case Command::cmtime: {
+      CmtimeConfig cc;
+      cc.base = c;
+      cc.connections = s.options.connections;
+      const CmtimeResult& r = out.detail.emplace<CmtimeResult>(run_cmtime(cc));
+      const double n = static_cast<double>(cc.connections);
+      m.push_back({"full_connect_us", r.full_connect.total.to_us()});
+      m.push_back({"full_connect_us_per_conn", r.full_connect.total.to_us() / n});
+      m.push_back({"full_connect_min_us", r.full_connect.min.to_us()});
+      m.push_back({"full_connect_max_us", r.full_connect.max.to_us()});
+      for (const CmtimeStep& st : r.steps) {
+        std::string k = st.name;
+        std::replace(k.begin(), k.end(), ' ', '_');
+        m.push_back({k + "_us_per_conn", st.sum.to_us() / n});
+      }
+      break;
+    }
     case Command::demo: throw std::invalid_argument("the demo is not a scenario command");
   }
 }

@@ -63,7 +63,7 @@ std::string habit_flags_text(const ToolHabit& h) {
 
 std::string habit_commands_text(const ToolHabit& h) {
   std::string s;
-  for (Command c : {Command::lat, Command::budget, Command::bw, Command::allreduce, Command::flows, Command::demo})
+  for (Command c : kAllCommands)
     if (h.commands & command_bit(c)) s += (s.empty() ? "" : ", ") + std::string(command_name(c));
   return s;
 }

@@ -1,5 +1,6 @@
 #include "model/connection.hpp"
 
+#include "model/budget.hpp"
 #include "net/wire_format.hpp"
 
 namespace rdmasim {
@@ -50,18 +51,34 @@ std::int64_t pinned_pages(const ConnParams& p, Bytes size) {
   return (size.count() + p.page_size.count() - 1) / p.page_size.count();
 }
 
-PathSpec build_setup_path(const LatConfig& c, const NetworkAppender& network) {
-  const ConnParams& p = c.profile.conn;
+namespace {
+// A CM MAD's configuration: a conn.mad_size SEND through the kernel, completed by interrupt.
+LatConfig mad_config(const LatConfig& c) {
   LatConfig mad = c;
   mad.test = TestKind::send;
   mad.transport = Transport::rdma;
-  mad.size = p.mad_size;
+  mad.size = c.profile.conn.mad_size;
   mad.toggles = Toggles{};
   mad.toggles.kernel_bypass = false;
   mad.toggles.busy_poll = false;
   mad.toggles.inline_data = false;
   mad.gpu = GpuConfig{};
   mad.conn = ConnConfig{};
+  return mad;
+}
+}  // namespace
+
+Time mad_one_way(const LatConfig& c, const NetworkAppender& network) {
+  const LatConfig mad = mad_config(c);
+  PathSpec path;
+  mad_leg(path, mad, resolve(mad), 0, "mad", network);
+  path.stages.pop_back();  // the receiving CM's processing: the caller's to charge
+  return evaluate_path(path, mad.size, true).total();
+}
+
+PathSpec build_setup_path(const LatConfig& c, const NetworkAppender& network) {
+  const ConnParams& p = c.profile.conn;
+  const LatConfig mad = mad_config(c);
   const ResolvedToggles t = resolve(mad);
   const Time reg = p.reg_fixed + p.pin_per_page * pinned_pages(p, c.size);
   PathSpec path;

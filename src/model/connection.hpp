@@ -22,6 +22,9 @@ namespace rdmasim {
 
 /// The setup stages for a connection whose data buffers are `c.size` bytes (both sides register).
 PathSpec build_setup_path(const LatConfig& c, const NetworkAppender& network = {});
+/// One CM MAD from side 0 to side 1 (the kernel SEND path at conn.mad_size and, over a fabric,
+/// the route's unloaded hops), without the receiving CM's conn.cm_process.
+Time mad_one_way(const LatConfig& c, const NetworkAppender& network = {});
 /// Pages a registration of `size` bytes pins.
 std::int64_t pinned_pages(const ConnParams& p, Bytes size);
 

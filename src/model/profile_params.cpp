@@ -174,9 +174,25 @@ std::vector<ParamDef> build_params() {
                          "CM processing of one REQ/REP/RTU/address MAD on the receiving host", "estimate"));
   r.push_back(bytes_param("conn.mad_size", &ConnParams::mad_size, &P::conn, "CM MAD size on the wire",
                           "IB spec: 256 B MADs", Bounds<Bytes>{Bytes(1), Bytes(4096)}));
-  r.push_back(time_param("conn.qp_create", &P::conn, &ConnParams::qp_create, "ibv_create_qp", "estimate"));
+  r.push_back(time_param("conn.cm_call", &P::conn, &ConnParams::cm_call,
+                         "the application's librdmacm call (rdma_resolve_addr, rdma_connect, ...) on its thread",
+                         "estimate"));
+  r.push_back(time_param("conn.create_id", &P::conn, &ConnParams::create_id, "rdma_create_id",
+                         "rdma-core PR #1448: cmtime create id 1 us per connection (1,000 connections)"));
+  r.push_back(time_param("conn.bind", &P::conn, &ConnParams::bind, "rdma_bind_addr", "estimate"));
+  r.push_back(time_param("conn.resolve_addr", &P::conn, &ConnParams::resolve_addr,
+                         "rdma_resolve_addr with the neighbour cached: the CM thread's work per id", "estimate"));
+  r.push_back(time_param("conn.resolve_route", &P::conn, &ConnParams::resolve_route,
+                         "rdma_resolve_route with the route cached: the CM thread's work per id", "estimate"));
+  r.push_back(time_param("conn.qp_create", &P::conn, &ConnParams::qp_create, "ibv_create_qp (firmware command)",
+                         "fitted with conn.qp_transition to rdma-core PR #1448's cmtime, 1,000 connections: full connect "
+                         "889,795 us in all, the first after 449,073 (rdmasim cmtime -c 1000: create + INIT before, "
+                         "the server's create + 3 transitions per connection while connecting); the split between "
+                         "the two is an estimate"));
   r.push_back(time_param("conn.qp_transition", &P::conn, &ConnParams::qp_transition,
-                         "one ibv_modify_qp state transition (firmware command)", "estimate"));
+                         "one ibv_modify_qp state transition (firmware command)", "fitted: see conn.qp_create"));
+  r.push_back(time_param("conn.qp_destroy", &P::conn, &ConnParams::qp_destroy, "ibv_destroy_qp (firmware command)",
+                         "estimate"));
   r.push_back(time_param("conn.reg_fixed", &P::conn, &ConnParams::reg_fixed, "ibv_reg_mr fixed cost", "estimate"));
   r.push_back(time_param("conn.pin_per_page", &P::conn, &ConnParams::pin_per_page,
                          "ibv_reg_mr: pin and map one page",
