@@ -311,6 +311,7 @@ json_keys "$(doc_keys 'bw --json')" bw -n 10 --json
 json_keys "$(doc_keys 'bw --pattern P --json')" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --json
 json_keys "$(doc_keys 'bw --pattern P --seeds N --json')" bw --topology fat-tree --pattern permutation --seeds 2 -n 5 --json
 json_keys "$(doc_keys 'bw --loss-sweep L --json')" bw --topology single-switch -n 10 --loss-sweep 0,1e-3 --json
+json_keys "$(doc_keys 'cmtime --json')" cmtime -c 4 --json
 json_keys "$(doc_keys 'all_reduce --json')" all_reduce -b 64K -e 64K -n 1 --json
 json_keys "$(doc_keys 'flows --json')" flows --flows 20 --json
 json_keys "$(doc_keys 'topo --json')" topo --json
