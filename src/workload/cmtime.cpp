@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 
 #include "core/scheduler.hpp"
@@ -33,25 +34,26 @@ class CmtimeRun final : public EventHandler {
     const ConnParams& p = c.base.profile.conn;
     const Time cm = p.cm_process, m = p.qp_transition;
     steps_ = {
-        {"create id", {{app0, p.create_id, true}}},
-        {"bind addr", {{app0, p.bind, true}}},
-        {"resolve addr", {{app0, p.cm_call}, {cm0, p.resolve_addr, true}}},
-        {"resolve route", {{app0, p.cm_call}, {cm0, p.resolve_route, true}}},
-        {"create qp", {{fw0, p.qp_create, true}}},
-        {"init qp", {{fw0, m, true}}},
+        {"create id", false, {{app0, p.create_id, true}}},
+        {"bind addr", false, {{app0, p.bind, true}}},
+        {"resolve addr", false, {{app0, p.cm_call}, {cm0, p.resolve_addr, true}}},
+        {"resolve route", false, {{app0, p.cm_call}, {cm0, p.resolve_route, true}}},
+        {"create qp", false, {{fw0, p.qp_create, true}}},
+        {"init qp", false, {{fw0, m, true}}},
         // rdma_connect sends the REQ from the application's thread; the server's CM thread takes
         // it, its event thread creates the QP, moves it to INIT and RTR (each call blocking on a
         // firmware command) and sends the REP (rdma_accept); the client's CM thread takes the
         // REP, its event thread moves the QP to RTR and RTS and sends the RTU (established);
         // the server takes the RTU and moves its QP to RTS.
         {"connect",
+         true,
          {{app0, p.cm_call + cm}, {net, mad}, {cm1, cm}, {fw1, p.qp_create + m * 2 + cm}, {net, mad}, {cm0, cm},
           {fw0, m * 2 + cm, true}, {net, mad}, {cm1, cm}, {fw1, m}}},
         // rdma_disconnect: the QP to ERR and the DREQ; the server's event thread moves its QP
         // to ERR and sends the DREP.
-        {"disconnect", {{app0, p.cm_call + m + cm}, {net, mad}, {cm1, cm}, {fw1, m + cm}, {net, mad}, {cm0, cm, true}}},
-        {"destroy qp", {{fw0, p.qp_destroy, true}}},
-        {"destroy id", {{app0, p.create_id, true}}},
+        {"disconnect", false, {{app0, p.cm_call + m + cm}, {net, mad}, {cm1, cm}, {fw1, m + cm}, {net, mad}, {cm0, cm, true}}},
+        {"destroy qp", false, {{fw0, p.qp_destroy, true}}},
+        {"destroy id", false, {{app0, p.create_id, true}}},
     };
     started_.assign(static_cast<std::size_t>(n_), Time{});
     first_start_.assign(static_cast<std::size_t>(n_), Time{});
@@ -70,10 +72,9 @@ class CmtimeRun final : public EventHandler {
       sched_.run();
       if (left_ != 0) throw std::logic_error("cmtime: a connection never finished its step");
       row.total = last_done_ - begin;
-      if (step_ == connect_step()) r.full_connect = full_;
+      if (steps_[step_].connects) r.full_connect = full_;
       r.steps.push_back(row);
     }
-    r.full_connect.name = "full connect";
     r.events = sched_.executed();
     return r;
   }
@@ -89,9 +90,9 @@ class CmtimeRun final : public EventHandler {
  private:
   struct Step {
     std::string name;
+    bool connects;  // its completion ends a connection's full connect
     std::vector<Op> ops;
   };
-  static std::size_t connect_step() { return 6; }
 
   void request(int i, std::size_t k) {
     const Op& op = steps_[step_].ops[k];
@@ -116,9 +117,9 @@ class CmtimeRun final : public EventHandler {
     row_->min = std::min(row_->min, d);
     last_done_ = std::max(last_done_, now);
     --left_;
-    if (step_ == connect_step()) {
+    if (steps_[step_].connects) {
       const Time f = now - first_start_[static_cast<std::size_t>(i)];
-      if (full_.min == Time::zero() || f < full_.min) full_.min = f;
+      full_.min = std::min(full_.min, f);
       full_.max = std::max(full_.max, f);
       full_.total = now - Time::zero();
     }
@@ -133,7 +134,7 @@ class CmtimeRun final : public EventHandler {
   int left_ = 0;
   Time last_done_{};
   CmtimeStep* row_ = nullptr;
-  CmtimeStep full_;
+  CmtimeStep full_{"full connect", Time{}, Time{}, Time::ps(INT64_MAX), Time{}};
 };
 
 }  // namespace
