@@ -1,5 +1,7 @@
 #include "host/kernel_stack.hpp"
 
+#include <algorithm>
+
 namespace rdmasim {
 namespace {
 std::string pre(int side) { return side == 0 ? "A." : "B."; }
@@ -32,13 +34,22 @@ void KernelStack::append_tx_stack(PathSpec& path, int side) const {
   path.serve(side, ResourceKind::core, Category::kernel, pre(side) + "kernel.tx_stack", fixed(p_.tx_stack));
 }
 
-void KernelStack::append_tx_per_packet(PathSpec& path, int side) const {
-  path.serve(side, ResourceKind::core, Category::kernel, pre(side) + "kernel.tx_segment", fixed(p_.tx_per_packet));
+void KernelStack::append_tx_per_packet(PathSpec& path, int side, std::int32_t tso_segments, Bytes mss) const {
+  // TSO: the stack's per-segment work once per super-packet, paid by its first segment.
+  path.serve(side, ResourceKind::core, Category::kernel, pre(side) + "kernel.tx_segment",
+             tso_segments > 1 ? per_batch(p_.tx_per_packet, tso_segments, mss, false) : fixed(p_.tx_per_packet));
 }
 
-void KernelStack::append_rx_per_packet(PathSpec& path, int side, bool busy_poll, bool coalescing,
-                                       const NicParams& nic) const {
+void KernelStack::append_rx_per_packet(PathSpec& path, int side, bool busy_poll, bool coalescing, const NicParams& nic,
+                                       std::int32_t gro_segments, Bytes mss) const {
+  // GRO: every frame costs the driver kernel.rx_per_frame, and the super-packet's receive
+  // processing (kernel.rx_per_packet in all) is paid by its last frame; NAPI: one interrupt per
+  // super-packet (interrupts stay masked while the poll finds frames), or per moderation batch.
   Cost c = fixed(p_.rx_per_packet);
+  if (gro_segments > 1) {
+    c = per_batch(p_.rx_per_packet - std::min(p_.rx_per_frame, p_.rx_per_packet), gro_segments, mss, true);
+    c.per_packet = std::min(p_.rx_per_frame, p_.rx_per_packet);
+  }
   if (!busy_poll) {
     if (coalescing) append_moderation(path, side, nic, pre(side) + "nic.irq_moderation");
     c.head_extra = p_.irq;

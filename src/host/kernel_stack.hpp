@@ -26,10 +26,15 @@ class KernelStack {
 
   void append_syscall(PathSpec& path, int side, const std::string& label) const;
   void append_tx_stack(PathSpec& path, int side) const;
-  void append_tx_per_packet(PathSpec& path, int side) const;
+  /// Per sent segment: kernel.tx_per_packet, or with TSO (`tso_segments` > 1 segments of `mss`
+  /// per super-packet) once per super-packet, paid by its first segment.
+  void append_tx_per_packet(PathSpec& path, int side, std::int32_t tso_segments = 1, Bytes mss = {}) const;
   /// Per received packet: optional moderation wait, then (irq if it starts a batch or every
-  /// packet when not moderated, unless busy polling) + per-packet receive processing.
-  void append_rx_per_packet(PathSpec& path, int side, bool busy_poll, bool coalescing, const NicParams& nic) const;
+  /// packet when not moderated, unless busy polling) + per-packet receive processing. With GRO
+  /// (`gro_segments` > 1 frames of `mss` per super-packet): kernel.rx_per_frame per frame, the
+  /// rest of kernel.rx_per_packet and, unmoderated, the irq (NAPI) once per super-packet.
+  void append_rx_per_packet(PathSpec& path, int side, bool busy_poll, bool coalescing, const NicParams& nic,
+                            std::int32_t gro_segments = 1, Bytes mss = {}) const;
   void append_rx_stack(PathSpec& path, int side) const;
   /// How the receiving thread learns of the data: busy-poll detection or a wake-up.
   void append_notify(PathSpec& path, int side, bool busy_poll) const;

@@ -102,9 +102,7 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
             p.trail = prev.trail;
             p.t = free;
           }
-          const Time extra = (!s.cost.batch_head_only || p.head) && s.cost.chunk_payer(p.index, size)
-                                 ? s.cost.head_extra
-                                 : Time::zero();
+          const Time extra = s.cost.pays_head(p.index, size, p.head) ? s.cost.head_extra : Time::zero();
           const Time service = s.cost.eval_at(p.index, p.payload, size, p.wire);
           const Time release = release_time(s.cost, service);
           note(p, track, idx, s.cost.head_cat, extra);

@@ -179,7 +179,9 @@ std::int32_t batch_segments(Bytes limit, Bytes mss) {
 
 // Kernel TCP one way. `bulk` (the fabric stream of `bw --transport tcp`): TSO/GRO batching —
 // the stack's per-packet work per super-packet (KernelStack::append_tx_batch/append_rx_batch),
-// the driver's per frame; otherwise (ping-pong latency) per message and per segment.
+// the driver's per frame; otherwise (ping-pong latency) the stack per message, and per segment
+// the TSO'd transmit work and the GRO'd, NAPI-polled receive work (tcp.tso, tcp.gro; 0: every
+// segment on its own, each with its interrupt).
 void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const ResolvedToggles& t, int s,
                  const NetworkAppender& network = {}, bool bulk = false) {
   const int r = 1 - s;
@@ -197,7 +199,7 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
   if (bulk)
     k.kernel.append_tx_batch(path, s, batch_segments(p.tcp.tso, p.tcp.mss), p.tcp.mss);
   else
-    k.kernel.append_tx_per_packet(path, s);
+    k.kernel.append_tx_per_packet(path, s, batch_segments(p.tcp.tso, p.tcp.mss), p.tcp.mss);
   k.nic.append_eth_tx_packet(path, s);
   if (network) {
     network(path, s);
@@ -212,7 +214,8 @@ void tcp_one_way(PathSpec& path, const Components& k, const LatConfig& c, const 
                              p.tcp.mss);
     path.merge(r, pre(r) + "kernel.reassemble");
   } else {
-    k.kernel.append_rx_per_packet(path, r, t.busy_poll, t.interrupt_coalescing, p.nic);
+    k.kernel.append_rx_per_packet(path, r, t.busy_poll, t.interrupt_coalescing, p.nic,
+                                  batch_segments(p.tcp.gro, p.tcp.mss), p.tcp.mss);
     path.merge(r, pre(r) + "kernel.reassemble");
     k.kernel.append_rx_stack(path, r);
     k.kernel.append_notify(path, r, t.busy_poll);

@@ -59,7 +59,8 @@ struct Cost {
   Time spike{};
   Time head_extra{};         // serve: extra service charged to head_cat (an interrupt)...
   Category head_cat = Category::interrupt;
-  bool batch_head_only = false;  // ...paid only by the first packet of a moderation batch
+  bool batch_head_only = false;  // ...paid only by the first packet of a moderation batch (then
+                                 // whatever its chunk), else by a chunk's paying packet
   Bytes release_bytes{};     // serve: > 0 hands the packet on after this many bytes while the
                              // server stays busy for all of them (cut-through forwarding)
   std::int32_t chunk_packets = 0;  // > 0: a per-chunk cost (staging pipeline): packets are grouped
@@ -77,6 +78,10 @@ struct Cost {
   Time eval_at(std::int32_t index, Bytes payload, Bytes message, Bytes wire) const;
   /// Whether packet `index` pays the chunk's costs (always, for a cost that is not per chunk).
   bool chunk_payer(std::int32_t index, Bytes message) const;
+  /// Whether packet `index` (`batch_head`: first of its moderation batch) pays head_extra.
+  bool pays_head(std::int32_t index, Bytes message, bool batch_head) const {
+    return batch_head_only ? batch_head : chunk_payer(index, message);
+  }
   /// Whether a delay stage draws a random part (jitter, noise or spikes).
   bool random() const { return jitter > Time::zero() || noise_mean > Time::zero() || (spike_ppm > 0 && spike > Time::zero()); }
   /// The mean of the random part, for the budget: jitter / 2 + noise_mean + spike x ppm / 2e6

@@ -69,8 +69,7 @@ class ServeStage final : public Stage {
  private:
   [[gnu::noinline]] void charge_traced(Packet& p, Time at);
   Time head_extra(const Packet& p) const {
-    if (cost_.batch_head_only && !p.batch_head) return Time::zero();
-    return cost_.chunk_payer(p.index, p.msg->size) ? cost_.head_extra : Time::zero();
+    return cost_.pays_head(p.index, p.msg->size, p.batch_head) ? cost_.head_extra : Time::zero();
   }
   Category cat_;
   const Cost& cost_;  // interned (SimContext::costs)
