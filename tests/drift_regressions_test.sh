@@ -8,7 +8,7 @@ source "$(dirname "$0")/cli_lib.sh"
 # compare ran workload.qps = 4, bidirectional = true as one QP one way (0.187 Mpps for both).
 printf 'name = "q1"\ncommand = "bw"\n[workload]\nsize = "64KiB"\niters = 200\nqps = 1\n' >"$tmp/q1.toml"
 printf 'name = "q4"\ncommand = "bw"\n[workload]\nsize = "64KiB"\niters = 200\nqps = 4\nbidirectional = true\n' >"$tmp/q4.toml"
-expect_ok " msg_rate_Mpps                               0.187        0.373 (+100.1%)" compare "$tmp/q1.toml" "$tmp/q4.toml"
+expect_ok " msg_rate_Mpps                       0.187          0.373    +100.1%" compare "$tmp/q1.toml" "$tmp/q4.toml"
 run_rate=$("$bin" run "$tmp/q4.toml" --json | grep -m1 '"MsgRate"' | tr -dc '0-9.')
 cmp_rate=$("$bin" compare "$tmp/q1.toml" "$tmp/q4.toml" --json | grep '"msg_rate_Mpps"' | tail -1 | tr -dc '0-9.')
 check "run and compare give q4 the same message rate ($run_rate, $cmp_rate)" test -n "$run_rate" -a "$run_rate" = "$cmp_rate"

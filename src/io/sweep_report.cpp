@@ -1,6 +1,7 @@
 #include "io/sweep_report.hpp"
 
 #include <cmath>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "core/number_text.hpp"
@@ -9,8 +10,15 @@
 namespace rdmasim {
 void print_compare(std::FILE* out, const std::vector<std::string>& names, const std::vector<std::vector<Metric>>& cols) {
   if (cols.empty()) return;
+  // The schemes by number with their whole names, then one column each: the value, and beside
+  // every scheme after the first its change against the first, aligned at the decimal point.
+  for (std::size_t i = 0; i < names.size(); ++i) std::fprintf(out, " [%zu] %s\n", i + 1, names[i].c_str());
   std::fprintf(out, " %-26s", "metric");
-  for (std::size_t i = 0; i < names.size(); ++i) std::fprintf(out, " %22.22s", names[i].c_str());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string head = "[" + std::to_string(i + 1) + "]";
+    if (i == 0) std::fprintf(out, " %14s", head.c_str());
+    else std::fprintf(out, " %14s %10s", head.c_str(), "vs [1]");
+  }
   std::fprintf(out, "\n");
   for (std::size_t r = 0; r < cols[0].size(); ++r) {
     const double first = cols[0][r].value;
@@ -20,13 +28,11 @@ void print_compare(std::FILE* out, const std::vector<std::string>& names, const 
     std::fprintf(out, " %-26s", cols[0][r].name.c_str());
     for (std::size_t i = 0; i < cols.size(); ++i) {
       const double v = cols[i][r].value;
-      if (i == 0 || first == 0) {
-        std::fprintf(out, " %22.3f", v);
-      } else {
-        char cell[64];
-        std::snprintf(cell, sizeof cell, "%.3f (%+.1f%%)", v, 100.0 * (v - first) / std::fabs(first));
-        std::fprintf(out, " %22s", cell);
-      }
+      std::fprintf(out, " %14.3f", v);
+      if (i == 0) continue;
+      char change[32] = "";
+      if (first != 0) std::snprintf(change, sizeof change, "%+.1f%%", 100.0 * (v - first) / std::fabs(first));
+      std::fprintf(out, " %10s", change);
     }
     std::fprintf(out, "\n");
   }

@@ -41,7 +41,7 @@ void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busies
   for (std::size_t i = 0; i < by_bytes.size() && i < busiest; ++i)
     if (std::find(shown.begin(), shown.end(), by_bytes[i]) == shown.end()) shown.push_back(by_bytes[i]);
   if (shown.empty()) return;
-  std::fprintf(out, " %-22s %7s %10s %12s %6s %8s %7s %8s %8s %8s %11s %8s %6s %6s\n", "port", "Gb/s", "tx_packets",
+  std::fprintf(out, " %-22s %7s %10s %12s %6s %8s %7s %8s %8s %8s %11s %8s %6s %6s\n", "port", "link[G]", "tx_packets",
                "tx_bytes", "util%", "drops", "rx_err", "ecn_mark", "pause_tx", "pause_rx", "paused[us]", "maxq[B]", "nak_tx",
                "cnp_tx");
   for (const PortStats* p : shown)
@@ -54,6 +54,21 @@ void print_fabric_stats(std::FILE* out, const FabricStats& s, std::size_t busies
                  static_cast<unsigned long long>(p->naks), static_cast<unsigned long long>(p->cnps));
 }
 
+namespace {
+// How the run's traffic class is carried: InfiniBand credits, or on Ethernet the class its
+// packets ride (RDMA: switch.data_tc; TCP: tcp.tc) and whether PFC makes it lossless.
+std::string fabric_class_label(const LatConfig& c) {
+  if (c.link_layer == LinkLayer::ib) return "InfiniBand credits";
+  const SwitchParams& sw = c.profile.sw;
+  if (c.transport == Transport::tcp) {
+    const bool pfc = sw.lossless && c.profile.tcp.tc == sw.data_tc;
+    return "Ethernet, TCP in " + std::string(pfc ? "lossless" : "lossy") + " class " + std::to_string(c.profile.tcp.tc) +
+           (pfc ? " (PFC)" : "");
+  }
+  return sw.lossless ? "RoCE lossless (PFC)" : "RoCE lossy";
+}
+}  // namespace
+
 void print_traffic(std::FILE* out, const TrafficResult& r) {
   const TrafficConfig& t = r.config;
   std::string topo = t.base.fabric.topology;
@@ -65,9 +80,7 @@ void print_traffic(std::FILE* out, const TrafficResult& r) {
                t.pattern.c_str(), r.flows.size(), static_cast<long long>(t.base.iters),
                static_cast<long long>(t.base.size.count()), what.c_str(), t.tx_depth, topo.c_str(),
                t.base.fabric.routing.c_str(),
-               t.base.link_layer == LinkLayer::ib ? "InfiniBand credits"
-               : t.base.profile.sw.lossless       ? "RoCE lossless (PFC)"
-                                                  : "RoCE lossy");
+               fabric_class_label(t.base).c_str());
   std::fprintf(out, " %-5s %-5s %6s %9s %14s %16s %8s %8s  route\n", "src", "dst", "sport", "done", "goodput[Gb/s]",
                "ECMP pred.[Gb/s]", "sharing", "dropped");
   for (const FlowResult& f : r.flows)
