@@ -110,6 +110,7 @@ expect_error "-f/--margin: needs -D/--duration" bw -f 1ms
 expect_error "-D/--duration: 0 messages completed inside the measured window" bw --transport tcp -D 1ms
 expect_error "--post-list/--cq-mod batch one direction's iterations" bw -b -l 4
 expect_ok "Number of qps   : 4" bw -s 2 -q 4 -Q 100 -n 2000
+expect_ok " 8388608          26080.045          1.710     0.01          0          1.710     0.01          0" lat -a -n 20
 expect_ok "routing ecmp, Ethernet, TCP in lossy class 0" bw --transport tcp --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10
 expect_ok " [2] RDMA WRITE 64 B, back-to-back" compare "$(dirname "$0")/../scenarios/tcp-baseline.toml" "$(dirname "$0")/../scenarios/latency-decomposition.toml"
 expect_ok "step              us/conn    sum(us)    max(us)    min(us)  total(us)   avg/iter" cmtime -c 10

@@ -23,6 +23,17 @@ void print_host_counters(std::FILE* out, const HostCounters (&h)[2], Time simula
                  us(h[i].gpu_copy_busy));
 }
 
+void print_host_counters_per_size(std::FILE* out, const std::vector<SizeCounters>& rows) {
+  std::fprintf(out, " CPU accounting per size (each size's own run):\n");
+  std::fprintf(out, " %-10s %15s %14s %8s %10s %14s %8s %10s\n", "#bytes", "simulated[us]", "A busy[us]", "A[%]",
+               "A intr", "B busy[us]", "B[%]", "B intr");
+  for (const SizeCounters& r : rows)
+    std::fprintf(out, " %-10lld %15.3f %14.3f %8.2f %10llu %14.3f %8.2f %10llu\n", static_cast<long long>(r.size.count()),
+                 us(r.simulated), us(r.hosts[0].cpu_busy), pct(r.hosts[0].cpu_busy, r.simulated),
+                 static_cast<unsigned long long>(r.hosts[0].interrupts), us(r.hosts[1].cpu_busy),
+                 pct(r.hosts[1].cpu_busy, r.simulated), static_cast<unsigned long long>(r.hosts[1].interrupts));
+}
+
 nlohmann::ordered_json host_counters_json(const HostCounters (&h)[2], Time simulated) {
   nlohmann::ordered_json a = nlohmann::ordered_json::array();
   for (const HostCounters& c : h)

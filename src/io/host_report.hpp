@@ -16,6 +16,14 @@ namespace rdmasim {
 /// "CPU  host A busy 12.3 usec (4.1%), 1000 interrupts; host B ..." over `simulated` time.
 void print_host_counters(std::FILE* out, const HostCounters (&h)[2], Time simulated);
 nlohmann::ordered_json host_counters_json(const HostCounters (&h)[2], Time simulated);
+/// One run's CPU accounting per message size (`-a`): each size's own simulated time, both
+/// hosts' busy time and share, and interrupts.
+struct SizeCounters {
+  Bytes size;
+  const HostCounters* hosts;  // [2]
+  Time simulated;
+};
+void print_host_counters_per_size(std::FILE* out, const std::vector<SizeCounters>& rows);
 /// Memory placement and GPU path, and connection handling, of a run (nothing for host/host
 /// pre-connected runs).
 void print_data_path(std::FILE* out, const LatConfig& c, const ResolvedToggles& t);
