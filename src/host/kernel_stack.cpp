@@ -47,8 +47,9 @@ void KernelStack::append_rx_per_packet(PathSpec& path, int side, bool busy_poll,
   // super-packet (interrupts stay masked while the poll finds frames), or per moderation batch.
   Cost c = fixed(p_.rx_per_packet);
   if (gro_segments > 1) {
-    c = per_batch(p_.rx_per_packet - std::min(p_.rx_per_frame, p_.rx_per_packet), gro_segments, mss, true);
-    c.per_packet = std::min(p_.rx_per_frame, p_.rx_per_packet);
+    const Time frame = std::min(p_.rx_per_frame, p_.rx_per_packet);
+    c = per_batch(p_.rx_per_packet - frame, gro_segments, mss, true);
+    c.per_packet = frame;
   }
   if (!busy_poll) {
     if (coalescing) append_moderation(path, side, nic, pre(side) + "nic.irq_moderation");

@@ -32,6 +32,17 @@ nlohmann::ordered_json lat_report_json(const std::vector<LatResult>& rows, const
   return j;
 }
 
+namespace {
+// One run's CPU accounting; with several sizes (-a), a row per size over its own run.
+template <typename Row, typename SizeOf>
+void print_cpu_accounting(std::FILE* out, const std::vector<Row>& rows, SizeOf size_of) {
+  if (rows.size() == 1) return print_host_counters(out, rows.front().hosts, rows.front().simulated);
+  std::vector<SizeCounters> per_size;
+  for (const Row& r : rows) per_size.push_back({size_of(r), r.hosts, r.simulated});
+  print_host_counters_per_size(out, per_size);
+}
+}  // namespace
+
 void print_lat_report(std::FILE* out, const std::vector<LatResult>& rows, const ExportStats* hop) {
   print_lat_header(out, rows.front());
   print_data_path(out, rows.front().config, rows.front().toggles);
@@ -43,10 +54,7 @@ void print_lat_report(std::FILE* out, const std::vector<LatResult>& rows, const 
                         ledger_rows(rows));
   if (hop) print_hop_ledger(out, *hop, lat_hop_unit(rows.front()));
   print_connections(out, rows.back());
-  if (rows.size() == 1) return print_host_counters(out, rows.back().hosts, rows.back().simulated);
-  std::vector<SizeCounters> per_size;
-  for (const LatResult& r : rows) per_size.push_back({r.config.size, r.hosts, r.simulated});
-  print_host_counters_per_size(out, per_size);
+  print_cpu_accounting(out, rows, [](const LatResult& r) { return r.config.size; });
 }
 
 nlohmann::ordered_json budget_report_json(const BudgetResult& b) {
@@ -89,13 +97,7 @@ void print_bw_report(std::FILE* out, const BwConfig& b, const std::vector<BwResu
   if (b.post_list > 1 || b.cq_mod > 1) print_batching(out, rows);
   print_bw_connections_and_receiver(out, rows);
   if (hop) print_hop_ledger(out, *hop, {});
-  if (rows.size() == 1) {
-    print_host_counters(out, rows.back().hosts, rows.back().simulated);
-  } else {
-    std::vector<SizeCounters> per_size;
-    for (const BwResult& r : rows) per_size.push_back({r.config.base.size, r.hosts, r.simulated});
-    print_host_counters_per_size(out, per_size);
-  }
+  print_cpu_accounting(out, rows, [](const BwResult& r) { return r.config.base.size; });
   if (rows.back().rc) print_rc_stats(out, *rows.back().rc);
   if (rows.back().tcp) print_tcp_stats(out, *rows.back().tcp);
   if (rows.back().fabric) print_fabric_stats(out, *rows.back().fabric);

@@ -39,9 +39,9 @@ enum class StageKind : std::uint8_t { delay, serve, split, merge, moderate, netw
 /// connection (sim/tcp_connection.hpp; its ACKs travel the reverse flow, `ack_network`), or
 /// neither (one-way paths).
 enum class NetRole : std::uint8_t { plain, rc_data, rc_ack, tcp_data };
-/// The server a serve stage queues on: one of its host's (core, PCIe directions, ...), or
-/// (gpu_copy is the GPU's device-to-host copy engine, gpu_copy_h2d its host-to-device one), or
-/// qp_engine, the NIC's send engine of the path's own QP on that side (one per path instance).
+/// The server a serve stage queues on: one of its host's (core, PCIe directions, the GPU's
+/// device-to-host copy engine gpu_copy and host-to-device gpu_copy_h2d, ...), or qp_engine, the
+/// NIC's send engine of the path's own QP on that side (one per path instance).
 enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator, gpu_copy, gpu_copy_h2d, socket_up, socket_down, qp_engine };
 /// Which byte count a stage's per-byte cost applies to.
 enum class Basis : std::uint8_t { none, payload, message, wire };

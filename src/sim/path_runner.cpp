@@ -85,7 +85,7 @@ HostCounters HostResources::counters() const {
   c.moderated_packets = moderator.packets();
   c.moderation_wait = moderator.total_wait();
   c.max_moderation_wait = moderator.max_wait();
-  c.gpu_copy_busy = gpu_copy.busy_time() + gpu_copy_h2d.busy_time();
+  c.gpu_copy_busy = gpu_copy_busy();
   return c;
 }
 

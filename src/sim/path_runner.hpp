@@ -38,6 +38,8 @@ struct HostResources {
   FifoServer socket_up;    // the inter-socket link, towards the GPU's socket...
   FifoServer socket_down;  // ...and back towards the NIC
   std::uint64_t interrupts = 0;  // interrupts the host's core took
+  /// Both copy engines' busy time (staging).
+  Time gpu_copy_busy() const { return gpu_copy.busy_time() + gpu_copy_h2d.busy_time(); }
   /// CPU accounting: busy time of the core, interrupts, moderation (rdmasim/latency.hpp).
   HostCounters counters() const;
 };

@@ -116,7 +116,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   }
   Time staging_per_rank() const {  // the hosts' copy engines (peer copies are not staging)
     Time busy{};
-    for (const auto& [port, h] : hosts_) busy += h->gpu_copy.busy_time() + h->gpu_copy_h2d.busy_time();
+    for (const auto& [port, h] : hosts_) busy += h->gpu_copy_busy();
     return busy / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters));
   }
   int steps() const { return base_steps_; }  // per channel
