@@ -14,7 +14,7 @@
 //
 // Usage: fabric_bench [--k 12] [--size 2MiB] [--iters 5] [--tx-depth 1] [--routing ecmp|spray|adaptive|...]
 //                     [--repeat 1]
-// The targets for k = 12 and k = 16: >= 3e6 packet-hops per wall second, < 40 MB RSS.
+// Targets for k = 12 and k = 16: >= 3e6 packet-hops per wall second, < 40 MB RSS.
 #include <sys/resource.h>
 
 #include <algorithm>

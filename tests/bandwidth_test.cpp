@@ -1,6 +1,6 @@
-// Issue 3 acceptance 2: single-flow goodput equals B x payload / (payload + per-packet
+// Single-flow goodput equals B x payload / (payload + per-packet
 // overhead) within 0.5 %, back-to-back and through a fat-tree, RoCE and IB framing; a larger
-// MTU gives measurably more goodput (the lesson's "raise the MTU").
+// MTU gives measurably more goodput (the usual advice "raise the MTU").
 #include "rdmasim/bandwidth.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Acceptance 2: with jitter off, for every test/transport/size combination, `lat` t_typical
+// With jitter off, for every test/transport/size combination, `lat` t_typical
 // equals the closed-form budget to the picosecond, the ledger matches category by category,
 // and every message's ledger sums exactly to its end-to-end time.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// bw with connection setup in the timed loop (issue 4, acceptance 4 for the bandwidth test) and
+// bw with connection setup in the timed loop and
 // the receiving application's completion (a staged GPU receiver's H2D copy off the ACK path):
 // with a new connection for every message each takes L_setup + L_message exactly; with a
 // window of one and a connection every N messages the run takes (iters / N) L_setup + iters

@@ -129,7 +129,7 @@ expect_ok "out-of-order arrivals at the receivers" bw --topology fat-tree --patt
 expect_ok "sprayed per packet over 4 equal-cost paths" bw --topology fat-tree --to h15 -n 50 --routing spray
 expect_ok "PFC pause frames" bw --topology fat-tree --pattern incast --incast 8 -n 20 -t 8
 expect_ok "retransmitted (go-back-N), 1 NAKs, 0 timeouts" bw --topology single-switch --size 65536 -n 20 -t 4 --drop-frames h0-sw0=50
-expect_ok "CNPs; DCQCN rate" bw --topology single-switch --hosts 3 --to h2 --size 65536 -n 20 --cc dcqcn
+expect_ok "CNPs; rate control at the end" bw --topology single-switch --hosts 3 --to h2 --size 65536 -n 20 --cc dcqcn
 expect_ok "Jain's fairness index" bw --topology single-switch --hosts 5 --pattern incast --incast 4 -n 10 -t 4 --cc dcqcn
 expect_error "--drop-frames: expected frame numbers like 50 or 50,51" bw --topology single-switch --drop-frames h0-sw0=0
 expect_error "--cc: unknown congestion control \"dcqcm\"" bw --topology single-switch --cc dcqcm
@@ -239,7 +239,7 @@ else
   echo "SKIP: tshark not installed (scripts/install-deps.sh installs it)"
 fi
 
-# Host and GPU data path (issue 4): bad combinations are one clear error, exit 2.
+# Host and GPU data path: bad combinations are one clear error, exit 2.
 expect_error "--gpudirect on with --transport tcp" lat --transport tcp --mem gpu --gpudirect on
 expect_error "--staging-chunk: chunk size 0 is not a pipeline" lat --mem gpu --gpudirect off --staging-chunk 0
 expect_error "not a multiple of the packet size 4096" lat --use-cuda --gpudirect off --staging-chunk 1000
@@ -301,7 +301,7 @@ json_keys() {  # json_keys "<key, key, ...>" args...
   local out; out=$("$bin" "$@" 2>/dev/null)
   local first; first=$(printf '%s\n' "$out" | sed -n 2p)
   local ok=1
-  [[ "$first" == '  "schema_version": 1,' ]] || ok=0
+  [[ "$first" == '  "schema_version": 2,' ]] || ok=0
   local k
   for k in ${keys//,/ }; do printf '%s\n' "$out" | grep -q "^  \"$k\":" || { ok=0; echo "missing $k in $*"; }; done
   if ((ok)); then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: JSON keys of $*"; fi
@@ -319,14 +319,19 @@ json_keys "$(doc_keys 'all_reduce --json')" all_reduce -b 64K -e 64K -n 1 --json
 json_keys "$(doc_keys 'flows --json')" flows --flows 20 --json
 json_keys "$(doc_keys 'topo --json')" topo --json
 json_keys "$(doc_keys 'list --json')" list --json
-# Batching (issue 4): post lists and CQ moderation; a list larger than the SQ depth is one error.
+# lat's ping-pong has no transport to resend a frame: loss and frame-dropping faults are refused.
+expect_error "lat: --loss loses frames and the ping-pong has no transport to resend them" lat --topology single-switch --loss 0.01
+expect_error "lat: --drop-frames loses frames" lat --topology single-switch --drop-frames h0-sw0=3
+expect_error "lat: --link-down loses frames" lat --topology fat-tree --to h15 --link-down agg0.0-core0@1us-2us
+expect_ok "Go-back-N goodput under loss" budget --topology single-switch -s 65536 --loss 0.01
+# Batching: post lists and CQ moderation; a list larger than the SQ depth is one error.
 expect_ok " 2               625      20000     70.625" bw -s 2 -n 20000 --post-list 32
 expect_ok "one WQE in 32 signaled" bw -s 2 -n 2000 --cq-mod 32
 expect_error "--post-list 256 is larger than the SQ depth (--tx-depth 128)" bw --post-list 256
 expect_error "--cq-mod 300 is larger than the SQ depth (--tx-depth 128)" bw -Q 300
 expect_error "--post-list/--cq-mod batch the single-QP bw test" bw --topology single-switch --pattern permutation -l 4
 
-# AllReduce (issue 4): the nccl-tests table; bad input is one error.
+# AllReduce: the nccl-tests table; bad input is one error.
 expect_ok "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong" allreduce -b 1M -e 1M -n 1 -w 0
 expect_ok "# Out of bounds values : 0 OK" allreduce --hosts 4 -b 64K -e 256K -n 1 --algo halving-doubling --gpudirect off
 expect_error "halving-doubling needs a power-of-two number of ranks, got 6" allreduce --hosts 6 --algo halving-doubling -b 1M -e 1M

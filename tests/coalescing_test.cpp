@@ -1,4 +1,4 @@
-// Acceptance 3: interrupt coalescing measured from the simulation. A TCP message of 64
+// Interrupt coalescing measured from the simulation. A TCP message of 64
 // segments arrives at the receiver one segment per sender segment time; with rx-frames N (and
 // a timer long enough not to fire) the receiver takes 64/N interrupts per message — an
 // (N-1)/N reduction — the first packet of each batch waits for the N-1 after it (L_batch grows

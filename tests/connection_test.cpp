@@ -1,4 +1,4 @@
-// Acceptance 4: connection setup in the timed loop. With a new RC connection every N
+// Connection setup in the timed loop. With a new RC connection every N
 // exchanges, the mean exchange over the run is L_send + L_setup / N (within a picosecond per
 // message); L_setup is 2 MAD round trips plus the CM processing, QP creation and transitions
 // and the MR registrations (pinning per page), all under `setup`; a QP pool (pre-built

@@ -1,4 +1,4 @@
-// Acceptance 1: the first lesson's toy numbers emerge from the component model.
+// The textbook toy model's numbers (seed-demo profile) emerge from the component model.
 #include "rdmasim/demo.hpp"
 
 #include <gtest/gtest.h>
@@ -31,7 +31,7 @@ TEST(Demo, DefaultProfileStepsOrderedAndTcpDominatedBySoftware) {
   const LatResult& tcp = d.steps.front().result;
   const double software = tcp.mean_ps(Category::kernel) + tcp.mean_ps(Category::syscall) +
                           tcp.mean_ps(Category::copy) + tcp.mean_ps(Category::interrupt);
-  EXPECT_GT(software / tcp.stats.avg_ps, 0.7);  // the lesson: software is > 70 % of e2e
+  EXPECT_GT(software / tcp.stats.avg_ps, 0.7);  // software is > 70 % of e2e
   for (std::size_t i = 1; i < d.steps.size(); ++i)
     EXPECT_LT(d.steps[i].result.stats.avg_ps, d.steps[i - 1].result.stats.avg_ps);
 }

@@ -44,7 +44,7 @@ TEST(Ecmp, HashCoversEveryField) {
 }
 
 TEST(Ecmp, LatencyGrowsPerSwitchHop) {
-  // The lesson: cross-node latency grows switch hop by switch hop.
+  // Cross-node latency grows switch hop by switch hop.
   LatConfig c;
   c.topology = LatTopology::fabric;
   c.iters = 20;

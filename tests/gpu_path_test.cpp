@@ -1,4 +1,4 @@
-// Acceptance 1 and 2 of the host/GPU data path: GPUDirect vs CPU-staged (whole and chunk-
+// GPUDirect vs CPU-staged (whole and chunk-
 // pipelined) equal their closed forms to the picosecond, the ledger puts the extra time under
 // pcie_dma (GPUDirect's peer-to-peer route) or gpu (the staging copies), the budget agrees with
 // the simulation for every GPU configuration, and with the cx6-200g profile host->host bw lands
@@ -57,7 +57,7 @@ Time tlp_time(const Profile& p, Bytes b, Rate r) {
 }  // namespace
 
 // GPUDirect: the host path with the payload DMAs routed to the GPU. For one packet the time is
-// the lesson's D/B_pcie + D/B_link (+ fixed latencies) of the host path plus, per topology, the
+// the textbook D/B_pcie + D/B_link (+ fixed latencies) of the host path plus, per topology, the
 // peer-to-peer traversals (read: request and completion, write: one) and across sockets the
 // inter-socket link's serialization of the read completion and the write.
 TEST(GpuPath, GpuDirectClosedFormPerTopology) {
@@ -191,7 +191,7 @@ TEST(GpuPath, ChunkCostChargesOncePerChunk) {
   EXPECT_EQ(pipelined(5, {Time::ns(3), Time::ns(7), Time::ns(2)}), Time::ns(12 + 4 * 7));
 }
 
-// Acceptance 2: ConnectX-6 200G on Gen4 x16 (profile cx6-200g).
+// ConnectX-6 200G on Gen4 x16 (profile cx6-200g).
 TEST(GpuPath, Cx6Gen4HostBandwidthAndCrossSocketGpuDirectHalf) {
   auto bw = [](PcieTopology topo, bool on_gpu) {
     BwConfig b;

@@ -1,4 +1,4 @@
-// Acceptance 4: same seed => byte-identical JSON; a different seed changes jittered runs.
+// Same seed => byte-identical JSON; a different seed changes jittered runs.
 #include "io/json_report.hpp"
 
 #include <gtest/gtest.h>
@@ -42,7 +42,7 @@ TEST(JsonReport, BudgetJson) {
   const BudgetResult b = run_budget(c);
   const auto j = budget_json(b);
   EXPECT_EQ(j["rtt_ps"].get<std::int64_t>(), b.rtt.total().count_ps());
-  EXPECT_EQ(j["lesson"]["message_wire_bytes"], 102);
+  EXPECT_EQ(j["formulas"]["message_wire_bytes"], 102);
 }
 
 // bw --json with --post-list: each result's batching carries the client's costs per message,

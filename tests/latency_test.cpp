@@ -1,4 +1,4 @@
-// The latency experiment: published ranges with the default profile (acceptance 5) and each
+// The latency experiment: published ranges with the default profile and each
 // toggle moving exactly its ledger entries.
 #include "rdmasim/latency.hpp"
 

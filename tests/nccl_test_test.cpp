@@ -1,4 +1,4 @@
-// Issue 4 acceptance 6 (AllReduce): bytes moved per rank = 2(n-1)/n x S exactly; busbw =
+// AllReduce: bytes moved per rank = 2(n-1)/n x S exactly; busbw =
 // algbw x 2(n-1)/n; 8 ranks on one switch at 100 Gb/s reach the link's RDMA WRITE goodput
 // (12.25 GB/s at MTU 4096) at large sizes; #wrong is 0 and counts real errors; GPUDirect off
 // adds the staged copies of every step; the nccl-tests table is printed exactly.

@@ -1,4 +1,4 @@
-// PFC pathologies (issue 5, acceptance 5 and 6): a ring whose routing wraps around is a cyclic
+// PFC pathologies: a ring whose routing wraps around is a cyclic
 // buffer dependency — a stride pattern deadlocks it, and the waits-for check reports exactly
 // the ring's queues; the PFC watchdog (drops counted apart from every other drop) or
 // deadlock-free up-down routing lets the same traffic complete; an ordinary PFC incast, whose

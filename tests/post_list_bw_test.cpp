@@ -1,4 +1,4 @@
-// Issue 4 acceptance 5 (batching): posting lists of 32 WQEs with one doorbell raises the
+// Batching: posting lists of 32 WQEs with one doorbell raises the
 // small-message rate by the doorbell cost saved per WQE, and the client's cost per message
 // shows where (CPU: the doorbell paid once per list; PCIe: one doorbell and one WQE fetch
 // instead of a BlueFlame write per WQE); unsignaled completions (--cq-mod) save the CQE write

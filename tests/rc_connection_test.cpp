@@ -219,7 +219,7 @@ TEST(RcConnection, LostLastAckRecoveredByTimeoutAndReAck) {
 }
 
 TEST(RcConnection, SilentPeerEndsInRetryExceeded) {
-  // Acceptance 2: every frame towards h1 is lost; after retry_cnt timeouts of 4.096 us x
+  // Every frame towards h1 is lost; after retry_cnt timeouts of 4.096 us x
   // 2^timeout the requester's QP goes to error with RETRY_EXC_ERR and nothing completes.
   for (int retry : {7, 3}) {
     BwConfig c = one_qp(20, 4);
@@ -269,7 +269,7 @@ TEST(RcConnection, ReorderingWithoutOutOfOrderPlacementCostsGoBackN) {
 }
 
 TEST(RcConnection, DcqcnIncastConvergesFairWithAShortQueueAndFewerPauses) {
-  // Acceptance 4: 16 -> 1 incast of 1 MiB WRITEs at 100 Gb/s, RoCE lossless with ECN.
+  // 16 -> 1 incast of 1 MiB WRITEs at 100 Gb/s, RoCE lossless with ECN.
   // DCQCN (CNPs on the marks) shares the bottleneck fairly in steady state, holds its queue
   // near the marking range instead of at the PFC threshold, and needs far fewer pauses.
   TrafficConfig c = rdmasim::testing::incast_16_to_1(60);

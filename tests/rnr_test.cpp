@@ -1,4 +1,4 @@
-// Issue 5, RNR NAK (sim/rc_connection.hpp): bw --test send over a switched topology with the
+// RNR NAK (sim/rc_connection.hpp): bw --test send over a switched topology with the
 // responder's receive queue modelled (rx_depth receives, reposted recv_delay after each
 // receive completion). A SEND finding no receive is answered with an RNR NAK; the requester
 // waits rc.min_rnr_timer (the IBA code, verbs/rnr_timer.hpp) and resends, rc.rnr_retry times

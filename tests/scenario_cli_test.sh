@@ -11,7 +11,7 @@ expect_ok "scenario: RDMA WRITE 64 B, back-to-back" run "$s/latency-decompositio
 expect_ok "RDMA_Write Latency Test" run "$s/latency-decomposition.toml"
 expect_ok "closed-form budget" run "$s/fabric-budget.toml"
 expect_ok "RDMA_Write BW Test" run "$s/degraded-link.toml" --set workload.iters=20 -o "$tmp/r.json"
-check "run -o: no results JSON" grep -q '"schema_version": 1' "$tmp/r.json"
+check "run -o: no results JSON" grep -q '"schema_version": 2' "$tmp/r.json"
 check "run -o: no BW_average_Gbps" grep -q '"BW_average_Gbps"' "$tmp/r.json"
 expect_error "-o /nonexistent/r.json: cannot write there" run "$s/degraded-link.toml" -o /nonexistent/r.json
 expect_ok "RDMA_Write Bidirectional BW Test" run "$s/degraded-link.toml" --set workload.iters=20 --set workload.qps=2 --set workload.bidirectional=true
@@ -22,6 +22,12 @@ expect_error "-n/--iters and -D/--duration (workload.iters, workload.duration): 
 printf 'command = "bw"\n[workload]\nduration = "soon"\n' >"$tmp/dur.toml"
 expect_error "dur.toml:3:12: workload.duration: expected a time" run "$tmp/dur.toml"
 expect_ok "PFC pause frames" run "$s/incast-pfc.toml"
+# A scenario's [outputs] csv alone: `rdmasim run` writes the tables (run() is told files are written).
+printf 'command = "lat"\n[workload]\niters = 10\n[outputs]\ncsv = "%s"\n' "$tmp/csv-only" >"$tmp/csv-only.toml"
+expect_ok "RDMA_Write Latency Test" run "$tmp/csv-only.toml"
+check "run [outputs] csv: no messages.csv" test -s "$tmp/csv-only/messages.csv"
+expect_ok "PFC pause frames" run "$s/incast-pfc.toml" --set "outputs.csv=$tmp/csv-pattern"
+check "run --set outputs.csv on a pattern: no flows.csv" test -s "$tmp/csv-pattern/flows.csv"
 expect_failed_run "PFC DEADLOCK at" "a PFC deadlock" run "$s/pfc-deadlock.toml"
 expect_ok "PFC watchdog: 360 storms" run "$s/pfc-watchdog.toml"
 expect_ok '"t_typical"' run "$s/latency-decomposition.toml" --set workload.iters=100 --json
@@ -34,7 +40,7 @@ check "sweep -j1 and -j2 differ" cmp -s "$tmp/j1.csv" "$tmp/j2.csv"
 check "sweep: not 4 rows + header" test "$(wc -l <"$tmp/j1.csv")" -eq 5
 check "sweep header" grep -q '^network.routing,seed,aggregate_Gbps' "$tmp/j1.csv"
 "$bin" sweep "$s/mtu-goodput.toml" --param network.mtu=1024,4096 --set workload.iters=20 -o "$tmp/m.json"
-check "sweep -o .json: no schema_version" grep -q '"schema_version": 1' "$tmp/m.json"
+check "sweep -o .json: no schema_version" grep -q '"schema_version": 2' "$tmp/m.json"
 printf 'command = "lat"\n[workload]\niters = "many"\n' >"$tmp/bad.toml"
 expect_error "$tmp/bad.toml:3:9: workload.iters: expected an integer" run "$tmp/bad.toml"
 expect_error "bad.toml:3:9: workload.iters" sweep "$tmp/bad.toml" --param network.mtu=1024 -o "$tmp/never.csv"

@@ -29,7 +29,7 @@ TEST(ToolHabits, EachKindSaysWhatItDoes) {
   EXPECT_EQ(habit_error(conn, "UD"), "--connection: UD: rdmasim models RC (reliable connected) QPs only");
   EXPECT_EQ(habit_help(conn), "perftest's connection type: RC (the one modelled; others are refused)");
   EXPECT_EQ(habit_error(habit("--run_infinitely"), ""),
-            "--run_infinitely: a simulation needs an end: give -D/--duration (simulated time)");
+            "--run_infinitely: a simulation needs an end: give -n/--iters (bw also takes -D/--duration, simulated time)");
   EXPECT_EQ(habit_commands_text(habit("-o,--op")), "allreduce");
 }
 

@@ -117,7 +117,7 @@ TEST(Traffic, PatternsAndErrors) {
 }
 
 TEST(Traffic, EdgePairMultipath) {
-  // Acceptance 3: four flows between the hosts of one edge pair (k=4, cross-pod, four
+  // Four flows between the hosts of one edge pair (k=4, cross-pod, four
   // equal-cost paths; each host link carries two flows, so sum(B_i) is two links' goodput).
   // Spraying and adaptive routing reach >= 95% of it; ECMP gets what its hashes predict.
   TrafficConfig c;
@@ -175,7 +175,7 @@ TEST(Traffic, EdgePairMultipath) {
 }
 
 TEST(Traffic, SprayingReachesTheAggregateEcmpDoesNot) {
-  // The lesson: B_eff < B_agg under ECMP hash collisions; per-packet spraying spreads the load.
+  // B_eff < B_agg under ECMP hash collisions; per-packet spraying spreads the load.
   for (std::uint64_t seed : {1, 2, 3}) {
     TrafficConfig c;
     c.base.topology = LatTopology::fabric;
@@ -198,7 +198,7 @@ TEST(Traffic, SprayingReachesTheAggregateEcmpDoesNot) {
 
 namespace {
 
-// Acceptance 4: 8 senders in pods 1 and 2 send to h0; a victim h12 -> h1 shares the aggregation
+// 8 senders in pods 1 and 2 send to h0; a victim h12 -> h1 shares the aggregation
 // -> edge0.0 links with the incast but not its congested port (edge0.0 -> h0).
 TrafficConfig incast_with_victim(bool lossless, bool with_incast) {
   TrafficConfig c;
@@ -272,7 +272,7 @@ TEST(Traffic, LossyIncastDropsOnTheWayIntoTheIncastPort) {
 }
 
 TEST(Traffic, EcmpFallsBelowSprayingOverManySeedsOnK8) {
-  // Acceptance 3: k=8 (128 hosts) random permutations; ECMP's hash collisions cost it a clear
+  // K=8 (128 hosts) random permutations; ECMP's hash collisions cost it a clear
   // share of sum(B_i) on average, spraying stays near it. Mean and spread over 6 seeds. (The
   // aggregate is total bytes / makespan, so the most collided flow sets ECMP's figure.)
   std::vector<double> ecmp, spray;

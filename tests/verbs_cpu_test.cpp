@@ -1,4 +1,4 @@
-// Acceptance 3: one-sided WRITE and READ consume no CPU time on the target host; SEND/RECV
+// One-sided WRITE and READ consume no CPU time on the target host; SEND/RECV
 // does (the far application posts receives and polls for them). Also what the account holds.
 #include <gtest/gtest.h>
 

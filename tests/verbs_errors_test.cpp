@@ -1,4 +1,4 @@
-// Acceptance 1: every error case of the verbs API produces the real completion statuses and
+// Every error case of the verbs API produces the real completion statuses and
 // QP states (REFERENCE.md §6), with the timers in simulated time.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Acceptance 2: randomized WRITE/READ/atomic workloads from several QPs on several hosts end
+// Randomized WRITE/READ/atomic workloads from several QPs on several hosts end
 // with memory equal to a reference model of the same operations (fixed seed).
 //
 // Each client QP owns a region of the server's table (WRITE/READ/CAS there: RC executes one

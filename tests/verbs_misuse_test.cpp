@@ -1,4 +1,4 @@
-// Acceptance 4: API misuse that would crash a real program (use after dereg, post on a
+// API misuse that would crash a real program (use after dereg, post on a
 // destroyed QP, out-of-range sizes, null and dead objects) gives a defined error. The suite
 // runs under ASan/UBSan in `make test-sanitize`.
 #include <gtest/gtest.h>

@@ -105,7 +105,9 @@ std::unique_ptr<Exports> open_exports(const ScenarioOptions& o) {
   const ExportOptions& x = o.exports;
   if (x.trace_path.empty() && x.pcap_path.empty() && !x.hop_ledger) {
     if (!x.pcap_ports.empty()) throw std::invalid_argument("--pcap-port needs --pcap FILE");
-    return nullptr;
+    // Nothing to trace or capture, but the command line writes a scenario's other outputs (its
+    // `[outputs] csv`, ...): an Exports, even an empty one, tells run() that files are written.
+    return std::make_unique<Exports>(x);
   }
   if (o.all) throw std::invalid_argument("--trace/--pcap/--hop-ledger export one run: drop -a and pick a size with -s");
   if (o.seeds > 1) throw std::invalid_argument("--trace/--pcap/--hop-ledger export one run: drop --seeds");

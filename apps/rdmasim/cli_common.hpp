@@ -35,7 +35,8 @@ void add_lat_options(CLI::App& app, ScenarioOptions& o, Command cmd);
 void add_tool_habits(CLI::App& app, Command cmd);
 /// "rdmasim: note: ..." on stderr.
 void note(const std::string& text);
-/// The run's exports (--trace / --pcap), opened before it simulates; null when none asked.
+/// The run's exports (--trace / --pcap), opened before it simulates; empty when none asked (the
+/// command line writes files: run() takes a scenario's [outputs]).
 /// Throws std::invalid_argument for a path it cannot write or with -a / --seeds.
 std::unique_ptr<Exports> open_exports(const ScenarioOptions& o);
 /// The --csv directory, checked before the run; null when not asked.

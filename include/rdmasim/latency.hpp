@@ -202,8 +202,8 @@ struct BudgetResult {
   double reported_ps = 0;             // rtt / rtt_factor: comparable with t_typical
   // The textbook latency formulas evaluated with the same parameters (one direction of the exchange).
   Bytes message_wire_bytes{};
-  Time lesson_transmit{};             // S/B with S = bytes on the wire
-  Time lesson_propagate{};            // D/v
+  Time formula_transmit{};             // S/B with S = bytes on the wire
+  Time formula_propagate{};            // D/v
   Time kernel_tx{};                   // L_kernel on the sender (kernel.tx_stack)
   Time kernel_rx{};                   // L_kernel on the receiver (kernel.rx_stack)
   Time copy_one{};                    // one copy of the message

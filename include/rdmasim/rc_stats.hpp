@@ -27,7 +27,7 @@ struct RcStats {
   std::uint64_t rnr_naks = 0;           // RNR NAKs the requester received (each waited rc.min_rnr_timer)
   std::uint64_t not_ready = 0;          // packets a responder QP not ready (gone, RESET, INIT, ERR) dropped
   std::uint64_t max_unacked = 0;        // the most packets unacknowledged at once (rc.max_inflight caps it)
-  double final_rate_bps = 0;            // DCQCN's current rate at the end (0: no DCQCN)
+  double final_rate_bps = 0;            // the rate control's current rate at the end (0: none)
 };
 
 /// Adds `s` (another QP of the same test) into `into`: counters and DCQCN rates summed; the

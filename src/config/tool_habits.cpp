@@ -19,7 +19,7 @@ const std::vector<ToolHabit>& tool_habits() {
       {"-c,--connection", perftest, K::only, "RC", "perftest's connection type",
        "rdmasim models RC (reliable connected) QPs only"},
       {"--run_infinitely", perftest, K::refuse, "", "perftest's endless run",
-       "a simulation needs an end: give -D/--duration (simulated time)"},
+       "a simulation needs an end: give -n/--iters (bw also takes -D/--duration, simulated time)"},
       {"-o,--op", kAllreduce, K::only, "sum", "nccl-tests' reduction", "rdmasim models sum only"},
       {"-d,--datatype", kAllreduce, K::only, "float", "nccl-tests' data type", "rdmasim models float only"},
       {"-m,--agg-iters", kAllreduce, K::only, "1", "nccl-tests' operations aggregated per iteration",

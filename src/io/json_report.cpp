@@ -92,9 +92,9 @@ nlohmann::ordered_json budget_json(const BudgetResult& b) {
   j["total_ps"] = b.reported_ps;
   j["rtt_ps"] = b.rtt.total().count_ps();
   j["ledger_ps"] = ledger_object(b.rtt, b.rtt_factor);
-  j["lesson"] = {{"message_wire_bytes", b.message_wire_bytes.count()},
-                 {"transmit_ps", b.lesson_transmit.count_ps()},
-                 {"propagate_ps", b.lesson_propagate.count_ps()},
+  j["formulas"] = {{"message_wire_bytes", b.message_wire_bytes.count()},
+                 {"transmit_ps", b.formula_transmit.count_ps()},
+                 {"propagate_ps", b.formula_propagate.count_ps()},
                  {"kernel_tx_ps", b.kernel_tx.count_ps()},
                  {"kernel_rx_ps", b.kernel_rx.count_ps()},
                  {"copy_ps", b.copy_one.count_ps()},

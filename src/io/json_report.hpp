@@ -16,9 +16,9 @@ namespace rdmasim {
 
 /// The version of every JSON document rdmasim writes (docs/json.md); raised when a key changes
 /// meaning or goes away (added keys keep it).
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
 /// A command's --json document: an object gets "schema_version" as its first key, an array
-/// becomes {"schema_version": 1, "rows": [...]}.
+/// becomes {"schema_version": N, "rows": [...]}.
 nlohmann::ordered_json versioned(nlohmann::ordered_json body);
 
 nlohmann::ordered_json lat_json(const std::vector<LatResult>& rows);

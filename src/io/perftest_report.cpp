@@ -229,10 +229,10 @@ void print_budget(std::FILE* out, const BudgetResult& b) {
   std::fprintf(out, " The textbook formulas with these parameters (one direction):\n");
   std::fprintf(out, "   L_e2e = L_queue + S/B + D/v + L_process\n");
   std::fprintf(out, "   S/B   = %" PRId64 " B on the wire / %s = %.3f usec\n", b.message_wire_bytes.count(),
-               format_rate(c.profile.link.rate).c_str(), b.lesson_transmit.to_us());
+               format_rate(c.profile.link.rate).c_str(), b.formula_transmit.to_us());
   std::fprintf(out, "   D/v   = %.3f m / %" PRId64 " m/s = %.3f usec\n",
                static_cast<double>(c.profile.link.length_mm) / 1000.0, c.profile.link.velocity_mps,
-               b.lesson_propagate.to_us());
+               b.formula_propagate.to_us());
   std::fprintf(out, "   2 L_kernel (kernel bypass saves) = %.3f + %.3f = %.3f usec\n", b.kernel_tx.to_us(),
                b.kernel_rx.to_us(), (b.kernel_tx + b.kernel_rx).to_us());
   std::fprintf(out, "   T_saved = (n-1)(T_copy + T_switch) = (%d-1)(%.3f + %.3f) = %.3f usec\n", b.copies_n,

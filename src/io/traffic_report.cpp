@@ -150,7 +150,7 @@ void print_rc_stats(std::FILE* out, const RcStats& s) {
                s.recovery.c_str(),
                static_cast<unsigned long long>(s.naks), static_cast<unsigned long long>(s.timeouts),
                static_cast<unsigned long long>(s.acks_lost), static_cast<unsigned long long>(s.cnps));
-  if (s.final_rate_bps > 0) std::fprintf(out, "; DCQCN rate %.3f Gb/s", s.final_rate_bps / 1e9);
+  if (s.final_rate_bps > 0) std::fprintf(out, "; rate control at the end %.3f Gb/s (sum over the QPs)", s.final_rate_bps / 1e9);
   if (s.rnr_naks_sent > 0 || s.rnr_naks > 0)
     std::fprintf(out, "; RNR NAKs %llu sent, %llu received", static_cast<unsigned long long>(s.rnr_naks_sent),
                  static_cast<unsigned long long>(s.rnr_naks));

@@ -203,8 +203,8 @@ BudgetResult run_budget(const LatConfig& c) {
                                                   : FrameKind::roce_write;
   r.message_wire_bytes = message_wire_bytes(fk, c.size, tcp ? c.profile.tcp.mss : c.mtu,
                                             tcp ? LinkLayer::roce : c.link_layer);
-  r.lesson_transmit = link.serialization(r.message_wire_bytes);
-  r.lesson_propagate = link.propagation();
+  r.formula_transmit = link.serialization(r.message_wire_bytes);
+  r.formula_propagate = link.propagation();
   r.kernel_tx = c.profile.kernel.tx_stack;
   r.kernel_rx = c.profile.kernel.rx_stack;
   r.copy_one = HostMemory(c.profile.mem).copy_time(c.size);

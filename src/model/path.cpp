@@ -378,8 +378,8 @@ ExchangePaths build_exchange(const LatConfig& c) {
   e.rtt_factor = read ? 1 : 2;
   if (c.topology == LatTopology::fabric) {
     if (c.transport == Transport::tcp)
-      throw std::invalid_argument("over a switched topology `lat` runs RDMA (TCP ping-pong is back-to-back only for "
-                                  "now; kernel TCP across a fabric runs in `rdmasim bw --transport tcp`)");
+      throw std::invalid_argument("over a switched topology `lat` runs RDMA (its TCP ping-pong is back-to-back; "
+                                  "kernel TCP across a fabric runs in `rdmasim bw --transport tcp`)");
     const FabricNetwork net(c);
     e.routes = net.routes;
     e.forward = build_path(c, e.toggles, 0, net.appender());

@@ -1,6 +1,6 @@
 // VerbsCpuAccount: the CPU time one host's application spends in the verbs layer.
 //
-// A small stand-in for the host CPU-accounting component (issue 4), to be folded into it:
+// Kept apart from the host's CPU accounting (verbs calls are what it counts):
 // it is charged from the real actions only — the service time of each post_send, post_recv
 // and completion-noticing poll the application runs on the host's core (the same costs the
 // core's FIFO server serves, verbs.post and verbs.poll_detect) and the time it spends busy-

@@ -11,7 +11,26 @@ double LatResult::mean_ps(Category c) const {
   return static_cast<double>(kept_ledger_sum[c].count_ps()) / static_cast<double>(stats.kept) / rtt_factor;
 }
 
+namespace {
+// The ping-pong's frames cross the fabric on plain network stages, with no transport to resend a
+// lost one: a loss would end the exchange silently. Loss and faults that drop frames run in `bw`
+// (RC go-back-N) and the verbs API; the closed form of their cost is `budget --loss`.
+void refuse_lost_frames(const LatConfig& c) {
+  if (c.topology != LatTopology::fabric) return;
+  std::string what;
+  if (c.fabric.loss > 0) what = "--loss";
+  for (const LinkFault& f : c.fabric.faults)
+    if (what.empty() && (f.loss > 0 || !f.drop_frames.empty() || !f.drop_windows.empty()))
+      what = f.loss > 0 ? "--link-loss" : !f.drop_frames.empty() ? "--drop-frames" : "--drop-burst";
+  if (what.empty() && !c.fabric.outages.empty()) what = "--link-down";
+  if (!what.empty())
+    throw std::invalid_argument("lat: " + what + " loses frames and the ping-pong has no transport to resend them; "
+                                "run it in `rdmasim bw` (RC go-back-N), or `rdmasim budget --loss` for the closed form");
+}
+}  // namespace
+
 LatResult run_latency(const LatConfig& c, Exports* exports) {
+  refuse_lost_frames(c);
   const ExchangePaths e = build_exchange(c);
   LatResult r;
   r.config = c;
