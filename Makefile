@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: screenshot validate demo test test-sanitize build release deps bench bench-fabric bench-gpu bench-study docs golden fuzz-smoke clean
+.PHONY: screenshot validate demo test test-sanitize build release deps bench bench-fabric bench-gpu bench-study docs golden fuzz-smoke clean docs-update
 
 deps:
 	@bash scripts/install-deps.sh
@@ -55,6 +55,7 @@ test-sanitize: deps build/asan/build.ninja
 bench: release
 	@ninja -C build/release -j $(JOBS)
 	@./build/release/bench/engine_bench
+	@bash bench/summary.sh build/release
 
 # Fabric throughput and memory: fat-tree permutations of 2 MiB WRITEs, one line per k
 # (`make bench-fabric FABRIC_K="12 16"`).
@@ -77,6 +78,7 @@ bench-study: release
 # Generated documents (CI fails when they are stale).
 docs: build
 	@./build/dev/rdmasim list --scenario-format > docs/scenario-format.md
+	@./build/dev/rdmasim list --json-format > docs/json.md
 
 # The dashboard's browser test (chromium, playwright-core), keeping its full-page screenshot as docs/dashboard.png.
 screenshot: build
@@ -95,3 +97,8 @@ golden: build
 
 clean:
 	rm -rf build
+
+# Executable documentation: rewrite the shown output of README.md's and docs/'s examples where the
+# program now prints something else (review the diff: the prose around a figure may need it too).
+docs-update: build
+	@python3 scripts/doc_examples.py --bin build/dev --root . --update README.md docs/*.md

@@ -14,7 +14,8 @@ packages=(
   clang libclang-rt-14-dev  # libFuzzer targets in fuzz/ (make fuzz-smoke)
   libcpp-httplib-dev    # rdmasim serve: the dashboard's HTTP server
   chromium              # the browser test drives headless chromium (tests/browser)
-  python3               # scripts/check_layers.py (ctest layering)
+  python3               # scripts/check_layers.py (ctest layering), scripts/doc_examples.py
+  curl                  # docs/api.md's examples talk to rdmasim serve
 )
 
 missing=()

@@ -294,31 +294,7 @@ expect_error "--watch: the watched ports go to timeseries.csv: give --csv DIR" b
 expect_error "--sample-interval: expected" lat --csv "$csvdir/si" --sample-interval fast
 rm -rf "$csvdir"
 
-# docs/json.md lists each document's top-level keys: every one must be in the real output,
-# and schema_version must come first.
-json_keys() {  # json_keys "<key, key, ...>" args...
-  local keys="$1"; shift
-  local out; out=$("$bin" "$@" 2>/dev/null)
-  local first; first=$(printf '%s\n' "$out" | sed -n 2p)
-  local ok=1
-  [[ "$first" == '  "schema_version": 2,' ]] || ok=0
-  local k
-  for k in ${keys//,/ }; do printf '%s\n' "$out" | grep -q "^  \"$k\":" || { ok=0; echo "missing $k in $*"; }; done
-  if ((ok)); then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: JSON keys of $*"; fi
-}
-doc_keys() { grep -F "| \`$1\` |" "$(dirname "$0")/../docs/json.md" | head -1 | cut -d'|' -f3 | sed 's/(.*//'; }
-json_keys "$(doc_keys 'lat --json')" lat -n 10 --json
-json_keys "$(doc_keys 'budget --json')" budget --json
-json_keys "$(doc_keys 'budget -a --json')" budget -a --json
-json_keys "$(doc_keys 'bw --json')" bw -n 10 --json
-json_keys "$(doc_keys 'bw --pattern P --json')" bw --topology single-switch --hosts 4 --pattern incast --incast 2 -n 10 --json
-json_keys "$(doc_keys 'bw --pattern P --seeds N --json')" bw --topology fat-tree --pattern permutation --seeds 2 -n 5 --json
-json_keys "$(doc_keys 'bw --loss-sweep L --json')" bw --topology single-switch -n 10 --loss-sweep 0,1e-3 --json
-json_keys "$(doc_keys 'cmtime --json')" cmtime -c 4 --json
-json_keys "$(doc_keys 'all_reduce --json')" all_reduce -b 64K -e 64K -n 1 --json
-json_keys "$(doc_keys 'flows --json')" flows --flows 20 --json
-json_keys "$(doc_keys 'topo --json')" topo --json
-json_keys "$(doc_keys 'list --json')" list --json
+# docs/json.md's keys against real output: tests/json_schema_test.py (ctest json_documents).
 # lat's ping-pong has no transport to resend a frame: loss and frame-dropping faults are refused.
 expect_error "lat: --loss loses frames and the ping-pong has no transport to resend them" lat --topology single-switch --loss 0.01
 expect_error "lat: --drop-frames loses frames" lat --topology single-switch --drop-frames h0-sw0=3

@@ -21,6 +21,7 @@
 #include "config/host_profile.hpp"
 #include "io/cmtime_report.hpp"
 #include "io/host_report.hpp"
+#include "io/json_schema.hpp"
 #include "io/demo_report.hpp"
 #include "core/atomic_file.hpp"
 #include "io/command_report.hpp"
@@ -324,10 +325,13 @@ int main(int argc, char** argv) {
   const std::function<int()> run_topo = cli::add_topo_command(app, topo);
   CLI::App* serve = nullptr;
   const std::function<int()> run_serve = cli::add_serve_command(app, serve);
-  bool list_json = false, list_format = false;
+  bool list_json = false, list_format = false, list_json_format = false, list_json_documents = false;
   CLI::App* list = app.add_subcommand("list", "every component and profile parameter with its default, meaning and source");
   list->add_flag("--json", list_json, "print JSON");
   list->add_flag("--scenario-format", list_format, "print docs/scenario-format.md (generated from the key tables)");
+  list->add_flag("--json-format", list_json_format, "print docs/json.md (generated from the JSON documents' key table)");
+  list->add_flag("--json-documents", list_json_documents,
+                 "print the JSON documents' key table as JSON, with an example command for each (for tests)");
   const std::function<int()> run_scenarios =
       cli::add_scenario_commands(app, [](const Scenario& s, nlohmann::ordered_json* results) {
         if (!s.options.json) std::printf("scenario: %s%s%s\n", s.name.empty() ? s.path.c_str() : s.name.c_str(),
@@ -381,6 +385,10 @@ int main(int argc, char** argv) {
     if (cmt->parsed()) return run_cmtime_cmd(flags(Command::cmtime, cmt_o));
     if (list->parsed() && list_format) {
       std::printf("%s", cli::scenario_format_markdown().c_str());
+      return 0;
+    }
+    if (list->parsed() && (list_json_format || list_json_documents)) {
+      std::printf("%s", (list_json_format ? json_format_markdown() : json_documents_json()).c_str());
       return 0;
     }
     if (list->parsed()) return run_list(list_json);
