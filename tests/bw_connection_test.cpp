@@ -163,6 +163,11 @@ TEST(BwReceiver, ASlowCopyEngineBoundsTheReceiverOnly) {
   const Time engine = serialization_time(gpu.base.size, gpu.base.profile.gpu.copy_bw);
   for (std::size_t i = 20; i < 40; ++i) EXPECT_EQ(g.rx_completed_ps[i] - g.rx_completed_ps[i - 1], engine.count_ps());
   EXPECT_LT(g.rx_bw_avg_bps, 0.5 * g.bw_avg_bps);
+  // The CPU accounting's window runs to the receiver's last completion, so it holds every copy.
+  EXPECT_EQ(g.simulated, Time::ps(g.rx_completed_ps.back()));
+  EXPECT_GT(g.simulated, Time::ps(g.completed_ps.back()));
+  EXPECT_LE(g.hosts[1].gpu_copy_busy, g.simulated);
+  EXPECT_EQ(h.simulated, Time::ps(h.completed_ps.back()));
   // Chunk-staged, the engine is as busy (the same spacing), but an unloaded message completes
   // one launch and its last chunk's copy after placement, not the whole message's copy.
   BwConfig piped = gpu;

@@ -43,6 +43,10 @@ TEST(Units, ParseTime) {
   EXPECT_EQ(parse_time("0.001ms"), 1_us);
   EXPECT_EQ(parse_time("2s"), Time::ms(2000));
   EXPECT_THROW(parse_time("10"), std::invalid_argument);        // unit required
+  EXPECT_EQ(parse_time("0"), Time::zero());                     // ... except for zero, the same in every unit
+  EXPECT_EQ(parse_bytes("0"), Bytes(0));
+  EXPECT_EQ(parse_rate("0.0"), Rate::bps(0));
+  EXPECT_THROW(parse_bytes("1"), std::invalid_argument);
   EXPECT_THROW(parse_time("fast"), std::invalid_argument);
   EXPECT_THROW(parse_time("1.5parsecs"), std::invalid_argument);
   EXPECT_THROW(parse_time("0.5ps"), std::invalid_argument);     // finer than 1 ps

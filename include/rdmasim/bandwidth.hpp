@@ -73,7 +73,7 @@ struct BwDirection {
 /// cost that bounds the message rate (the busiest one is the bottleneck).
 struct ClientCost {
   double cpu_ps = 0, pcie_down_ps = 0, pcie_up_ps = 0, wire_ps = 0;
-  double engine_ps = 0;  // the QP's send engine (nic.wqe_process per WQE; each QP has its own)
+  double engine_ps = 0;  // the QPs' send engines per message (nic.wqe_process per WQE; each QP has its own)
   /// The message rate the busiest of them allows, Mpps.
   double bound_mpps() const;
 };

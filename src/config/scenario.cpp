@@ -73,7 +73,7 @@ void flatten_json(const nlohmann::json& j, const std::string& prefix, const std:
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
     const nlohmann::json& v = it.value();
-    Leaf l{key, "", "", file + ": " + key, {}};
+    Leaf l{key, "", "", file, {}};  // JSON has no positions: messages name the file and the key
     if (v.is_object()) {
       if (v.empty()) out.push_back({key, "", "table", l.where, {}});
       flatten_json(v, key, file, out);
@@ -90,10 +90,10 @@ void flatten_json(const nlohmann::json& j, const std::string& prefix, const std:
         if (e.is_string()) l.items.push_back(e.get<std::string>());
         else if (e.is_number_integer()) l.items.push_back(e.dump()), l.numbers = true;
         else if (e.is_number_float()) l.items.push_back(number_text(e.get<double>())), l.numbers = true;
-        else throw std::invalid_argument(l.where + ": expected an array of strings or numbers");
+        else throw std::invalid_argument(l.where + ": " + key + ": expected an array of strings or numbers");
       }
     } else {
-      throw std::invalid_argument(l.where + ": unsupported value (null)");
+      throw std::invalid_argument(l.where + ": " + key + ": unsupported value (null)");
     }
     out.push_back(std::move(l));
   }

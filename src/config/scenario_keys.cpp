@@ -294,7 +294,7 @@ std::vector<ScenarioKey> build_keys() {
   op.get = [](const O& o) { return Texts{o.collective.op}; };
   r.push_back(op);
   K algo = key("workload.algo", "string", "--algo", kAllreduce,
-               "the operation's algorithm (`rdmasim list`; \"\": its first, ring or direct)");
+               "the operation's algorithm (`rdmasim list`; \"\": its first: ring, alltoall windowed)");
   algo.choices = {""};
   for (const CollectiveSpec* c : collectives())
     if (std::find(algo.choices.begin(), algo.choices.end(), c->name) == algo.choices.end()) algo.choices.push_back(c->name);

@@ -65,6 +65,7 @@ template <std::size_t N>
 std::int64_t parse_with(std::string_view text, const std::array<Unit, N>& units, const char* what,
                         const char* example, const char* base) {
   auto [d, unit] = split_number(text, what, example);
+  if (unit.empty() && d.digits == 0) return 0;  // zero is zero in every unit ("0" = "0B" = "0us")
   for (const Unit& u : units)
     if (unit == u.name) return scale_exact(d, u.factor, text, what, base);
   throw std::invalid_argument(std::string("expected ") + what + " like \"" + example + "\", got \"" +

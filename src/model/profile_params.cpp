@@ -236,7 +236,7 @@ std::vector<ParamDef> build_params() {
   r.push_back(time_param("kernel.irq", &P::kernel, &KernelParams::irq, "hard interrupt entry/exit + NAPI schedule",
                          "estimate"));
   r.push_back(time_param("kernel.rx_per_frame", &P::kernel, &KernelParams::rx_per_frame,
-                         "bulk TCP with GRO: driver work per received frame (descriptor, skb, GRO merge)",
+                         "TCP with GRO: driver work per received frame (descriptor, skb, GRO merge)",
                          "estimate: ~10 Mpps of GRO merging per core"));
   r.push_back(time_param("kernel.backlog", &P::kernel, &KernelParams::backlog,
                          "wait in the per-CPU backlog before softirq processing (charged to queue)", "0: unloaded host"));
@@ -319,10 +319,10 @@ std::vector<ParamDef> build_params() {
   r.push_back(bytes_param("tcp.loopback_mss", &TcpParams::loopback_mss, &P::tcp,
                           "TCP segment size over the loopback device (topology loopback)", "lo MTU 65536", Bounds<Bytes>{Bytes(64), Bytes(65'483)}));
   r.push_back(bytes_param("tcp.gro", &TcpParams::gro, &P::tcp,
-                          "bulk TCP: receive super-packet (GRO) the stack processes once; 0 = per segment",
+                          "TCP (lat and bw): receive super-packet (GRO) the stack processes once; 0B = per segment",
                           "Linux GRO_MAX_SIZE 65536", Bounds<Bytes>{Bytes(64), Bytes(4 << 20), true}));
   r.push_back(bytes_param("tcp.tso", &TcpParams::tso, &P::tcp,
-                          "bulk TCP: transmit super-packet (TSO) the stack hands the NIC; 0 = per segment",
+                          "TCP (lat and bw): transmit super-packet (TSO) the stack hands the NIC; 0B = per segment",
                           "Linux GSO_MAX_SIZE 65536", Bounds<Bytes>{Bytes(64), Bytes(4 << 20), true}));
   r.push_back(int_param("tcp.initial_cwnd", &TcpParams::initial_cwnd, &P::tcp,
                         "packet-level TCP: initial congestion window, segments", "RFC 6928; Linux TCP_INIT_CWND 10", Bounds<std::int64_t>{1, 1000}));

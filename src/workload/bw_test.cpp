@@ -9,7 +9,7 @@
 #include "net/wire_format.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "sim/rc_connection.hpp"
-#include "workload/export_session.hpp"
+#include "workload/export_scope.hpp"
 #include "workload/post_list_bw.hpp"
 #include "workload/sim_world.hpp"
 #include "rdmasim/load_balancer.hpp"
@@ -175,7 +175,7 @@ class BwTest final : public MessageSink, public EventHandler {
 
   const BwConfig& c_;
   SimWorld w_;
-  ExportSession exports_;
+  ExportScope exports_;
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::uint64_t next_id_ = 0;
 };
@@ -261,7 +261,8 @@ void fill_cost(BwResult& r, const SimWorld& w) {
   r.cost.pcie_down_ps = static_cast<double>(w.a.pcie_down.busy_time().count_ps()) / n;
   r.cost.pcie_up_ps = static_cast<double>(w.a.pcie_up.busy_time().count_ps()) / n;
   r.cost.wire_ps = static_cast<double>(w.a.wire.busy_time().count_ps()) / n;
-  r.cost.engine_ps = static_cast<double>(r.config.base.profile.nic.wqe_process.count_ps());
+  // Each QP has its own send engine: q of them share the messages.
+  r.cost.engine_ps = static_cast<double>(r.config.base.profile.nic.wqe_process.count_ps()) / r.config.qps;
 }
 
 // --post-list / --cq-mod: the batching client (workload/post_list_bw.hpp).
@@ -496,9 +497,13 @@ BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
         first = first < 0 ? test.posted_[d].front() : std::min(first, test.posted_[d].front());
         last = std::max(last, test.done_[d].back().completed);
       }
-    // The run ends with its last completion: a timer still armed after it (an RC or TCP
-    // retransmission timer with nothing to do) does not stretch the CPU accounting's window.
-    r.simulated = last >= 0 ? Time::ps(last) : test.world().sched.now();
+    // The run ends with its last completion, the receiving application's included (a staged
+    // GPU receiver's copies go on after the sender's last ACK): a timer still armed after it (an
+    // RC or TCP retransmission timer with nothing to do) does not stretch the CPU accounting's window.
+    std::int64_t end = last;
+    if (last >= 0 && !test.rx_completed_.empty())
+      end = std::max(last, *std::max_element(test.rx_completed_.begin(), test.rx_completed_.end()));
+    r.simulated = end >= 0 ? Time::ps(end) : test.world().sched.now();
     if (first < 0) {  // the QPs failed before anything completed
       if (test.world().fabric) r.fabric = test.world().fabric->stats(test.world().sched.now());
       return r;

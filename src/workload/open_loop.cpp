@@ -13,7 +13,7 @@
 #include "model/path.hpp"
 #include "rdmasim/flows.hpp"
 #include "sim/rc_connection.hpp"
-#include "workload/export_session.hpp"
+#include "workload/export_scope.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
@@ -200,12 +200,12 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
     Fabric& fabric = w.fabric_for(*first.forward_flow);
     if (c.log_pfc) fabric.log_pfc(&r.pfc);
   }
-  ExportSession session(exports, w, base);
-  for (int h = 0; h < hosts; ++h) session.add_host(loop.host(h), h);
-  session.start(c.flows.empty() ? 0 : c.flows[0].src);
+  ExportScope scope(exports, w, base);
+  for (int h = 0; h < hosts; ++h) scope.add_host(loop.host(h), h);
+  scope.start(c.flows.empty() ? 0 : c.flows[0].src);
   loop.run();
   loop.finish();
-  session.finish();
+  scope.finish();
   r.events = w.sched.executed();
   r.invariant_violations = loop.violations;
   r.simulated = loop.last_completion;

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "rdmasim/latency.hpp"
-#include "workload/export_session.hpp"
+#include "workload/export_scope.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
@@ -56,7 +56,7 @@ class PingPong final : public MessageSink {
   };
 
   SimWorld w_;
-  ExportSession exports_;
+  ExportScope exports_;
   std::unique_ptr<PathInstance> forward_;
   std::unique_ptr<PathInstance> reverse_;
   std::unique_ptr<PathInstance> setup_forward_;

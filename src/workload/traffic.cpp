@@ -13,7 +13,7 @@
 #include "net/wire_format.hpp"
 #include "sim/rc_connection.hpp"
 #include "sim/stages.hpp"
-#include "workload/export_session.hpp"
+#include "workload/export_scope.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
@@ -170,8 +170,8 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   std::vector<std::unique_ptr<HostResources>> host_res;
   for (int h = 0; h < hosts; ++h) host_res.push_back(std::make_unique<HostResources>(w.sched));
   Traffic traffic(c, w);
-  ExportSession session(exports, w, base);
-  for (int h = 0; h < hosts; ++h) session.add_host(*host_res[static_cast<std::size_t>(h)], h);
+  ExportScope scope(exports, w, base);
+  for (int h = 0; h < hosts; ++h) scope.add_host(*host_res[static_cast<std::size_t>(h)], h);
   std::map<int, int> sharing;  // cable direction -> flows
   std::vector<std::vector<int>> flow_links;
   const auto pairs = pattern_flows(c, hosts);
@@ -204,9 +204,9 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
     fr.route = net.routes[0];
     r.flows.push_back(fr);
   }
-  session.start(base.fabric.from);
+  scope.start(base.fabric.from);
   traffic.run();
-  session.finish();
+  scope.finish();
   r.events = w.sched.executed();
   r.invariant_violations = traffic.violations;
   r.out_of_order = w.ctx.out_of_order;

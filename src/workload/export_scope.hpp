@@ -1,4 +1,4 @@
-// ExportSession: attaches a run's exports (rdmasim/exports.hpp) to its simulation — a Tracer in
+// ExportScope: attaches a run's exports (rdmasim/exports.hpp) to its simulation — a Tracer in
 // the context and the fabric, a Capture on the client's wires or the chosen fabric ports — and
 // detaches them when the run is over; attaches and detaches the exports' RunProbe
 // (workload/run_probe.hpp). With no exports every call is a no-op.
@@ -15,13 +15,13 @@ namespace rdmasim {
 
 class Capture;
 
-class ExportSession {
+class ExportScope {
  public:
   /// Before any path is built. Throws std::invalid_argument for exports the run cannot make.
-  ExportSession(Exports* x, SimWorld& w, const LatConfig& c);
-  ~ExportSession();
-  ExportSession(const ExportSession&) = delete;
-  ExportSession& operator=(const ExportSession&) = delete;
+  ExportScope(Exports* x, SimWorld& w, const LatConfig& c);
+  ~ExportScope();
+  ExportScope(const ExportScope&) = delete;
+  ExportScope& operator=(const ExportScope&) = delete;
 
   /// A host's resources: `host` is 0 / 1 (A / B) back to back, the topology's host index in a fabric.
   void add_host(HostResources& h, int host);

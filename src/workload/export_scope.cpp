@@ -1,4 +1,4 @@
-#include "workload/export_session.hpp"
+#include "workload/export_scope.hpp"
 
 #include <stdexcept>
 
@@ -7,7 +7,7 @@
 
 namespace rdmasim {
 
-ExportSession::ExportSession(Exports* x, SimWorld& w, const LatConfig& c) : x_(x), w_(w), c_(c) {
+ExportScope::ExportScope(Exports* x, SimWorld& w, const LatConfig& c) : x_(x), w_(w), c_(c) {
   if (!x_) return;
   const bool fabric = c.topology == LatTopology::fabric;
   if (x_->pcap() && c.topology == LatTopology::loopback)
@@ -31,15 +31,15 @@ ExportSession::ExportSession(Exports* x, SimWorld& w, const LatConfig& c) : x_(x
   }
 }
 
-ExportSession::~ExportSession() {
-  // The world may outlive the session: leave nothing pointing at it.
+ExportScope::~ExportScope() {
+  // The world may outlive the scope: leave nothing pointing at it.
   w_.ctx.tracer = nullptr;
   w_.ctx.tap = nullptr;
   if (w_.fabric) w_.fabric->attach(nullptr, nullptr);
   if (probing_) x_->probe()->detach(w_);
 }
 
-void ExportSession::add_host(HostResources& h, int host) {
+void ExportScope::add_host(HostResources& h, int host) {
   hosts_.emplace_back(&h, host);
   if (!tracer_) return;
   if (c_.topology == LatTopology::fabric) {
@@ -51,13 +51,13 @@ void ExportSession::add_host(HostResources& h, int host) {
   }
 }
 
-void ExportSession::add_pair() {
+void ExportScope::add_pair() {
   const bool fabric = c_.topology == LatTopology::fabric;
   add_host(w_.a, fabric ? c_.fabric.from : 0);
   add_host(w_.b, fabric ? c_.fabric.to : 1);
 }
 
-void ExportSession::start(int client) {
+void ExportScope::start(int client) {
   if (!x_) return;
   if (x_->probe() && !probing_) {
     x_->probe()->attach(w_);
@@ -83,7 +83,7 @@ void ExportSession::start(int client) {
       capture_->add_wire(h->wire, host == 0 ? "host A wire" : "host B wire", host, 1 - host);
 }
 
-void ExportSession::finish() {
+void ExportScope::finish() {
   if (!x_) return;
   if (tracer_) {
     tracer_->finish();
