@@ -64,3 +64,41 @@ TEST(Ecmp, LatencyGrowsPerSwitchHop) {
     EXPECT_EQ(r.routes.size(), 2u);
   }
 }
+
+// The set-up's routing searches the graph once per attachment switch, however many flows: every
+// host's distances are its edge switch's + 1, and equal a search from the host itself.
+TEST(Ecmp, RoutesSearchOncePerAttachmentSwitchAndMatchASearchFromTheHost) {
+  for (int k : {4, 8, 12}) {
+    const Topology t = fat_tree(k);
+    const int hosts = t.host_count();
+    for (int src = 0; src < hosts; ++src) {
+      const int dst = (src + hosts / 2 + 1) % hosts;
+      ecmp_route(t, src, dst, roce_flow(src, dst, 49152));
+      ecmp_route(t, dst, src, roce_flow(dst, src, 49152));
+    }
+    const DistanceCache& memo = t.distance_cache();
+    EXPECT_EQ(memo.searches, k * k / 2) << "k=" << k;  // the edge switches
+    EXPECT_EQ(memo.visits, memo.searches * static_cast<std::int64_t>(t.nodes().size())) << "k=" << k;
+    for (int h : {0, hosts / 3, hosts - 1}) {
+      const std::vector<int> direct = distances_to(t, t.host_node(h));
+      const HostDistances via = distances_to_host(t, h);
+      for (std::size_t n = 0; n < t.nodes().size(); ++n) ASSERT_EQ(via[n], direct[n]) << "k=" << k << " host " << h;
+    }
+    EXPECT_EQ(memo.searches, k * k / 2);  // the hosts' edge switches were searched already
+  }
+}
+
+// A ring whose routing forbids some crossings: the host's view through its switch still equals a
+// search from the host.
+TEST(Ecmp, HostDistancesFollowOneWayCables) {
+  TopologyParams p;
+  p.name = "ring";
+  p.switches = 4;
+  p.ring_routing = "clockwise";
+  const Topology t = build_topology(p);
+  for (int h = 0; h < t.host_count(); ++h) {
+    const std::vector<int> direct = distances_to(t, t.host_node(h));
+    const HostDistances via = distances_to_host(t, h);
+    for (std::size_t n = 0; n < t.nodes().size(); ++n) ASSERT_EQ(via[n], direct[n]) << "host " << h << " node " << n;
+  }
+}

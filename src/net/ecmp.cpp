@@ -41,7 +41,7 @@ FabricPath ecmp_route(const Topology& t, int src, int dst, const FlowKey& k) {
   if (src < 0 || src >= t.host_count() || dst < 0 || dst >= t.host_count() || src == dst)
     throw std::invalid_argument("ecmp_route: bad host pair");
   const int end = t.host_node(dst);
-  const std::vector<int> d = distances_to(t, end);
+  const HostDistances d = distances_to_host(t, dst);
   FabricPath p;
   int n = t.host_node(src);
   p.nodes.push_back(n);

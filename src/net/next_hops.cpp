@@ -31,7 +31,7 @@ NextHopTable::NextHopTable(const Topology& t) {
   for (std::size_t e = 0; e < nodes.size(); ++e) {
     const int slot = attach_slot_[e];
     if (slot < 0 || !is_switch(static_cast<int>(e))) continue;
-    const std::vector<int> d = distances_to(t, static_cast<int>(e));
+    const std::vector<int>& d = cached_distances_to(t, static_cast<int>(e));
     for (std::size_t n = 0; n < nodes.size(); ++n) {
       if (!is_switch(static_cast<int>(n)) || n == e || d[n] < 0) continue;
       Entry& en = entries_[static_cast<std::size_t>(switch_index_[n]) * static_cast<std::size_t>(slots_) + static_cast<std::size_t>(slot)];

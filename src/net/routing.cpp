@@ -5,13 +5,15 @@
 
 namespace rdmasim {
 
-std::vector<int> distances_to(const Topology& t, int dst_node) {
+namespace {
+std::vector<int> search(const Topology& t, int dst_node, std::int64_t* visits) {
   std::vector<int> d(t.nodes().size(), -1);
   std::deque<int> q{dst_node};
   d[static_cast<std::size_t>(dst_node)] = 0;
   while (!q.empty()) {
     const int n = q.front();
     q.pop_front();
+    ++*visits;
     const Node& node = t.nodes()[static_cast<std::size_t>(n)];
     if (node.kind == NodeKind::host && n != dst_node) continue;  // no transit through hosts
     for (int c : node.cables) {
@@ -25,9 +27,39 @@ std::vector<int> distances_to(const Topology& t, int dst_node) {
   }
   return d;
 }
+}  // namespace
+
+std::vector<int> distances_to(const Topology& t, int dst_node) {
+  std::int64_t visits = 0;
+  return search(t, dst_node, &visits);
+}
+
+const std::vector<int>& cached_distances_to(const Topology& t, int node) {
+  DistanceCache& memo = t.distance_cache();
+  const std::lock_guard<std::mutex> lock(memo.mutex);
+  auto it = memo.to_node.find(node);
+  if (it == memo.to_node.end()) {
+    ++memo.searches;
+    it = memo.to_node.emplace(node, search(t, node, &memo.visits)).first;
+  }
+  return it->second;  // a std::map node stays put as others are added
+}
+
+HostDistances distances_to_host(const Topology& t, int h) {
+  const int hn = t.host_node(h);
+  const Node& host = t.nodes()[static_cast<std::size_t>(hn)];
+  const Cable& cab = t.cables()[static_cast<std::size_t>(host.cables.at(0))];
+  const int attach = cab.other(hn);
+  // Through its switch when that is the host's only way in; else (a host cabled to a host) a
+  // search from the host itself.
+  const bool through_attach = host.cables.size() == 1 &&
+                              t.nodes()[static_cast<std::size_t>(attach)].kind == NodeKind::switch_ && cab.can_cross(attach);
+  return HostDistances(&cached_distances_to(t, through_attach ? attach : hn), hn, through_attach ? 1 : 0);
+}
 
 namespace {
-void extend(const Topology& t, const std::vector<int>& d, int dst, FabricPath& cur, std::vector<FabricPath>& out,
+template <typename Distances>
+void extend(const Topology& t, const Distances& d, int dst, FabricPath& cur, std::vector<FabricPath>& out,
             std::size_t limit) {
   if (out.size() >= limit) return;
   const int n = cur.nodes.back();
@@ -54,7 +86,7 @@ std::vector<FabricPath> equal_cost_paths(const Topology& t, int src, int dst, st
   if (src < 0 || src >= t.host_count() || dst < 0 || dst >= t.host_count())
     throw std::invalid_argument("host index out of range (topology has " + std::to_string(t.host_count()) + " hosts)");
   const int s = t.host_node(src), e = t.host_node(dst);
-  const std::vector<int> d = distances_to(t, e);
+  const HostDistances d = distances_to_host(t, dst);
   if (d[static_cast<std::size_t>(s)] < 0) return {};
   FabricPath cur;
   cur.nodes.push_back(s);
@@ -66,7 +98,7 @@ std::vector<FabricPath> equal_cost_paths(const Topology& t, int src, int dst, st
 std::map<int, std::int64_t> hop_histogram(const Topology& t) {
   std::map<int, std::int64_t> h;
   for (int dst = 0; dst < t.host_count(); ++dst) {
-    const std::vector<int> d = distances_to(t, t.host_node(dst));
+    const HostDistances d = distances_to_host(t, dst);
     for (int src = 0; src < t.host_count(); ++src)
       if (src != dst) ++h[d[static_cast<std::size_t>(t.host_node(src))]];
   }

@@ -21,6 +21,29 @@ struct FabricPath {
 /// the ways their transit allows.
 std::vector<int> distances_to(const Topology& t, int dst_node);
 
+/// Cable distance from every node to host `h`: its attachment switch's distances + 1 (a host has
+/// one cable, so every path to it ends there), searched once per attachment switch and kept in
+/// the topology's memo — a run's flows to the hosts of one edge switch share one search, and the
+/// set-up makes one search per attachment switch, not per flow. A view: valid while `t` lives.
+class HostDistances {
+ public:
+  /// `to` holds every node's hops to the host's attachment switch (offset 1) or to the host
+  /// itself (offset 0).
+  HostDistances(const std::vector<int>* to, int host_node, int offset) : to_(to), host_(host_node), offset_(offset) {}
+  int operator[](std::size_t n) const {
+    if (static_cast<int>(n) == host_) return 0;
+    const int d = (*to_)[n];
+    return d < 0 ? -1 : d + offset_;
+  }
+
+ private:
+  const std::vector<int>* to_;
+  int host_, offset_;
+};
+HostDistances distances_to_host(const Topology& t, int h);
+/// distances_to(t, node), searched once and kept in the topology's memo (valid while `t` lives).
+const std::vector<int>& cached_distances_to(const Topology& t, int node);
+
 /// All shortest paths from host `src` to host `dst`, in a deterministic order (lowest cable
 /// index first at every branch), at most `limit`. src == dst gives one empty path.
 std::vector<FabricPath> equal_cost_paths(const Topology& t, int src, int dst, std::size_t limit = 4096);

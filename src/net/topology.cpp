@@ -24,6 +24,7 @@ int Topology::add_node(NodeKind kind, int tier, int pod, std::string n, int serv
 }
 
 int Topology::connect(int a, int b, Rate rate, std::int64_t length_mm) {
+  distance_cache_ = std::make_shared<DistanceCache>();  // the routes change
   cables_.push_back(Cable{a, b, rate, length_mm, 0, {}, {}, {}, {}, CableTransit::both, Time::max(), Time::max()});
   const int id = static_cast<int>(cables_.size()) - 1;
   nodes_[static_cast<std::size_t>(a)].cables.push_back(id);

@@ -16,6 +16,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +82,15 @@ struct TopologyParams {
   std::int64_t velocity_mps = 200'000'000;  // file: turns a link's delay into cable length
 };
 
+/// Routing's memo of one topology (net/routing.hpp): hop distances to each attachment switch,
+/// searched once each. Shared by copies of a topology until one of them changes its cables.
+struct DistanceCache {
+  std::mutex mutex;
+  std::map<int, std::vector<int>> to_node;  // node -> every node's hops to it
+  std::int64_t searches = 0;                // graph searches run
+  std::int64_t visits = 0;                  // nodes those searches expanded
+};
+
 class Topology {
  public:
   /// A host with server >= 0 belongs to that server (servers numbered from 0, in node order).
@@ -89,7 +101,10 @@ class Topology {
   /// Troubleshooting: a link trained down to a lower rate, or one that corrupts frames.
   void degrade(int cable, Rate rate) { cables_.at(static_cast<std::size_t>(cable)).rate = rate; }
   void set_loss(int cable, double p) { cables_.at(static_cast<std::size_t>(cable)).loss = p; }
-  void set_transit(int cable, CableTransit t) { cables_.at(static_cast<std::size_t>(cable)).transit = t; }
+  void set_transit(int cable, CableTransit t) {
+    cables_.at(static_cast<std::size_t>(cable)).transit = t;
+    distance_cache_ = std::make_shared<DistanceCache>();  // the routes change
+  }
   /// The cable goes down at `down` and back up at `up` (Time::max(): stays down).
   void set_outage(int cable, Time down, Time up) {
     Cable& c = cables_.at(static_cast<std::size_t>(cable));
@@ -125,6 +140,8 @@ class Topology {
   static std::string_view server_of_port(std::string_view port) { return port.substr(0, port.rfind(".nic")); }
   const std::vector<int>& server_hosts(int s) const { return servers_.at(static_cast<std::size_t>(s)); }
   int planes() const { return planes_; }
+  /// Routing's memo (net/routing.hpp); connect() and set_transit() start a new one.
+  DistanceCache& distance_cache() const { return *distance_cache_; }
 
   std::string name;
   std::string description;
@@ -137,6 +154,7 @@ class Topology {
   std::vector<int> hosts_;
   std::vector<std::vector<int>> servers_;
   int planes_ = 1;
+  std::shared_ptr<DistanceCache> distance_cache_ = std::make_shared<DistanceCache>();
 };
 
 struct TopologyBuilder {

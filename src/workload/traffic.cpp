@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "model/path.hpp"
+#include "workload/max_min.hpp"
 #include "rdmasim/traffic_pattern.hpp"
 #include "path/fabric_route.hpp"
 #include "net/wire_format.hpp"
@@ -51,42 +52,6 @@ std::vector<std::pair<int, int>> pattern_flows(const TrafficConfig& c, int hosts
   return traffic_pattern(c.pattern).flows(c, hosts);
 }
 
-// Max-min fair rates (progressive filling) of flows over links of equal capacity `cap`: the
-// most shared link fixes its flows' share, which leaves the other links; repeat.
-std::vector<double> max_min_rates(const std::vector<std::vector<int>>& flow_links, double cap) {
-  // Links renumbered densely in ascending id order (ties between equally tight links go to
-  // the lowest id, as before).
-  std::vector<int> ids;
-  for (const auto& links : flow_links) ids.insert(ids.end(), links.begin(), links.end());
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  std::vector<std::vector<std::size_t>> dense(flow_links.size());
-  for (std::size_t f = 0; f < flow_links.size(); ++f)
-    for (int l : flow_links[f])
-      dense[f].push_back(static_cast<std::size_t>(std::lower_bound(ids.begin(), ids.end(), l) - ids.begin()));
-  std::vector<double> rate(flow_links.size(), 0.0);
-  std::vector<bool> fixed(flow_links.size(), false);
-  std::vector<double> left(ids.size(), cap);
-  std::vector<int> users(ids.size());
-  for (std::size_t done = 0; done < flow_links.size();) {
-    std::fill(users.begin(), users.end(), 0);
-    for (std::size_t f = 0; f < flow_links.size(); ++f)
-      if (!fixed[f])
-        for (std::size_t l : dense[f]) ++users[l];
-    std::size_t tight = ids.size();
-    double share = 0;
-    for (std::size_t l = 0; l < ids.size(); ++l)
-      if (users[l] > 0 && (tight == ids.size() || left[l] / users[l] < share)) tight = l, share = left[l] / users[l];
-    for (std::size_t f = 0; f < flow_links.size(); ++f) {
-      if (fixed[f] || std::find(dense[f].begin(), dense[f].end(), tight) == dense[f].end()) continue;
-      fixed[f] = true;
-      rate[f] = share;
-      ++done;
-      for (std::size_t l : dense[f]) left[l] -= share;
-    }
-  }
-  return rate;
-}
 
 class Traffic final : public MessageSink {
  public:
