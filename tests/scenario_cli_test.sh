@@ -39,6 +39,24 @@ expect_ok '"schemes"' compare "$s/mtu-goodput.toml" --vs network.mtu=2048 --set 
 check "sweep -j1 and -j2 differ" cmp -s "$tmp/j1.csv" "$tmp/j2.csv"
 check "sweep: not 4 rows + header" test "$(wc -l <"$tmp/j1.csv")" -eq 5
 check "sweep header" grep -q '^network.routing,seed,aggregate_Gbps' "$tmp/j1.csv"
+# A sweep in shards (a Slurm job array's way) merges into exactly the table of `sweep -j 1`.
+for i in 1 2 3; do
+  "$bin" sweep "$s/fat-tree-multipath.toml" --param network.routing=ecmp,spray --param seed=1,2 --set workload.iters=5 \
+    --shard "$i/3" -o "$tmp/part$i.json"
+done
+"$bin" merge "$tmp/part3.json" "$tmp/part1.json" "$tmp/part2.json" >"$tmp/merged.csv"
+check "merge of 3 shards differs from sweep -j 1 (CSV)" cmp -s "$tmp/j1.csv" "$tmp/merged.csv"
+"$bin" sweep "$s/fat-tree-multipath.toml" --param network.routing=ecmp,spray --param seed=1,2 --set workload.iters=5 -j 1 \
+  --json >"$tmp/j1.json"
+"$bin" merge "$tmp/part2.json" "$tmp/part3.json" "$tmp/part1.json" -o "$tmp/merged.json"
+check "merge of 3 shards differs from sweep -j 1 (JSON)" cmp -s "$tmp/j1.json" "$tmp/merged.json"
+expect_error "merge: shard 2/3 is missing" merge "$tmp/part1.json" "$tmp/part3.json"
+expect_error "part1.json: shard 1/3 again" merge "$tmp/part1.json" "$tmp/part1.json" "$tmp/part2.json" "$tmp/part3.json"
+"$bin" sweep "$s/fat-tree-multipath.toml" --param network.routing=ecmp,spray --param seed=1,3 --set workload.iters=5 \
+  --shard 2/3 -o "$tmp/other2.json"
+expect_error "a part of another sweep" merge "$tmp/part1.json" "$tmp/other2.json" "$tmp/part3.json"
+expect_error "--shard: expected I/N with 1 <= I <= N" sweep "$s/fat-tree-multipath.toml" --param seed=1 --shard 0/3
+expect_error "not a sweep part" merge "$tmp/j1.json"
 "$bin" sweep "$s/mtu-goodput.toml" --param network.mtu=1024,4096 --set workload.iters=20 -o "$tmp/m.json"
 check "sweep -o .json: no schema_version" grep -q '"schema_version": 2' "$tmp/m.json"
 printf 'command = "lat"\n[workload]\niters = "many"\n' >"$tmp/bad.toml"

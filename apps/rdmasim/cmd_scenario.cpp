@@ -1,6 +1,8 @@
 #include "cmd_scenario.hpp"
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -20,6 +22,7 @@ struct Options {
   std::vector<std::string> files, sets, vs, params;
   std::string points = "validation/points.toml";
   std::string output;
+  std::string shard;  // sweep --shard I/N
   bool json = false;
   bool quiet = false;
   int threads = 0;
@@ -42,6 +45,26 @@ int failed(const std::vector<std::string>& names, const std::vector<std::string>
       rc = 3;
     }
   return rc;
+}
+
+
+// A sweep's table as the output's extension (or --json) asks: JSON, else CSV.
+std::string table_text(const SweepTable& t, const Options& o) {
+  const bool json = o.json || (o.output.size() > 5 && o.output.compare(o.output.size() - 5, 5, ".json") == 0);
+  return json ? sweep_json(t) : sweep_csv(t);
+}
+
+void write_sweep(const std::string& text, const std::string& output) {
+  if (output.empty())
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  else
+    write_file(output, text);
+}
+
+int sweep_failed(const SweepTable& t) {
+  std::vector<std::string> rows;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) rows.push_back(t.row_label(i));
+  return failed(rows, t.failures);
 }
 
 }  // namespace
@@ -67,13 +90,20 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
   sw->add_option("-o,--output", o->output, "write the table here (.json: JSON, else CSV) instead of stdout");
   sw->add_flag("--json", o->json, "JSON instead of CSV");
   sw->add_option("-j,--threads", o->threads, "worker threads (default: the machine's cores)")->check(CLI::Range(1, 256));
+  sw->add_option("--shard", o->shard,
+                 "run the I-th of N shares of the combinations (\"3/8\"; every N-th from the I-th) and write a part "
+                 "file (JSON) for `rdmasim merge`; a Slurm job array: --shard $SLURM_ARRAY_TASK_ID/N");
+  CLI::App* merge = app.add_subcommand("merge", "join the part files of `sweep --shard I/N` into the sweep's table");
+  merge->add_option("parts", o->files, "the part files, one per shard, in any order")->required();
+  merge->add_option("-o,--output", o->output, "write the table here (.json: JSON, else CSV) instead of stdout");
+  merge->add_flag("--json", o->json, "JSON instead of CSV");
 
   CLI::App* val = app.add_subcommand("validate", "run the published measurements of a validation list and compare");
   val->add_option("points", o->points, "the list (TOML, [[point]] entries)")->capture_default_str();
   val->add_option("-o,--output", o->output, "also write the report as markdown (docs/validation.md)");
   val->add_option("-j,--threads", o->threads, "worker threads (default: the machine's cores)")->check(CLI::Range(1, 256));
 
-  return [o, run, cmp, sw, val, run_command]() -> int {
+  return [o, run, cmp, sw, merge, val, run_command]() -> int {
     const int threads = o->threads > 0 ? o->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (val->parsed()) {  // exit 3 when a point misses its tolerance or a known gap is met
       check_output(o->output);
@@ -114,16 +144,24 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       refuse_outputs(base, "sweep writes one table, not each run's files (use `rdmasim run`)");
       std::vector<SweepParam> params;
       for (const std::string& p : o->params) params.push_back(parse_sweep_param(p));
-      const SweepTable t = run_sweep(base, params, threads);
-      const bool json = o->json || (o->output.size() > 5 && o->output.compare(o->output.size() - 5, 5, ".json") == 0);
-      const std::string text = json ? sweep_json(t) : sweep_csv(t);
-      if (o->output.empty())
-        std::fwrite(text.data(), 1, text.size(), stdout);
-      else
-        write_file(o->output, text);
-      std::vector<std::string> rows;
-      for (std::size_t i = 0; i < t.rows.size(); ++i) rows.push_back(t.row_label(i));
-      return failed(rows, t.failures);
+      const SweepShard shard = o->shard.empty() ? SweepShard{} : parse_sweep_shard(o->shard);
+      if (!o->shard.empty() && o->json) throw std::invalid_argument("--shard writes a part file (JSON) for `rdmasim merge`: drop --json");
+      const SweepTable t = run_sweep(base, params, threads, shard);
+      write_sweep(o->shard.empty() ? table_text(t, *o) : sweep_part_json(t, shard, sweep_fingerprint(base, params)),
+                  o->output);
+      return sweep_failed(t);
+    }
+    if (merge->parsed()) {
+      check_output(o->output);
+      std::vector<std::pair<std::string, std::string>> parts;
+      for (const std::string& f : o->files) {
+        std::ifstream in(f, std::ios::binary);
+        if (!in) throw std::invalid_argument(f + ": cannot read it");
+        parts.emplace_back(f, std::string(std::istreambuf_iterator<char>(in), {}));
+      }
+      const SweepTable t = merge_sweep_parts(parts);
+      write_sweep(table_text(t, *o), o->output);
+      return sweep_failed(t);
     }
     return -1;
   };

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <nlohmann/json.hpp>
 
@@ -294,7 +295,34 @@ std::vector<RunResult> run_all(const std::vector<Scenario>& runs, int threads) {
   return results;
 }
 
-SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params, int threads) {
+SweepShard parse_sweep_shard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  int i = 0, n = 0;
+  const auto num = [](std::string_view v, int& out) {
+    const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
+    return !v.empty() && r.ec == std::errc{} && r.ptr == v.data() + v.size();
+  };
+  if (slash == std::string::npos || !num(std::string_view(text).substr(0, slash), i) ||
+      !num(std::string_view(text).substr(slash + 1), n) || n < 1 || n > 100'000 || i < 1 || i > n)
+    throw std::invalid_argument("--shard: expected I/N with 1 <= I <= N (\"3/8\": the third of eight shares), got \"" +
+                                text + "\"");
+  return {i - 1, n};
+}
+
+std::string sweep_fingerprint(const Scenario& base, const std::vector<SweepParam>& params) {
+  std::string text = to_toml(base);
+  for (const SweepParam& p : params) {
+    text += "\n" + p.key + "=";
+    for (const std::string& v : p.values) text += v + "\x1f";
+  }
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits: the same on every machine
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params, int threads, SweepShard shard) {
   SweepTable t;
   std::size_t total = 1;
   for (const SweepParam& p : params) {
@@ -303,6 +331,7 @@ SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params
     if (total > 100'000) throw std::invalid_argument("sweep: more than 100000 combinations");
   }
   // Build (and so validate) every run first: a bad value fails before anything runs.
+  t.points = total;
   std::vector<Scenario> runs;
   for (std::size_t i = 0; i < total; ++i) {
     std::vector<std::string> vals(params.size());
@@ -314,8 +343,10 @@ SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params
     Scenario s = base;
     for (std::size_t k = 0; k < params.size(); ++k) apply_override(s, params[k].key + "=" + vals[k]);
     scenario_config(s);
+    if (i % static_cast<std::size_t>(shard.count) != static_cast<std::size_t>(shard.part)) continue;
     runs.push_back(std::move(s));
     t.rows_params.push_back(std::move(vals));
+    t.index.push_back(i);
   }
   for (RunResult& r : run_all(runs, threads)) {
     t.rows.push_back(std::move(r.metrics));

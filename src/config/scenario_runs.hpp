@@ -41,6 +41,8 @@ SweepParam parse_sweep_param(const std::string& text);
 
 struct SweepTable {
   std::vector<std::string> params;           // the swept keys
+  std::size_t points = 0;                    // combinations in the whole sweep
+  std::vector<std::size_t> index;            // per row: its combination's number (0-based, the product's order)
   std::vector<std::vector<std::string>> rows_params;
   std::vector<std::vector<Metric>> rows;
   std::vector<std::string> failures;         // per row: RunResult::failure ("" when it succeeded)
@@ -51,7 +53,20 @@ struct SweepTable {
 /// scenarios' order whatever the thread count. The first run that throws rethrows here.
 std::vector<RunResult> run_all(const std::vector<Scenario>& runs, int threads);
 
-/// Every combination of the parameters' values (the last parameter varies fastest) on
-/// `threads` worker threads.
-SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params, int threads);
+/// A share of a sweep: combinations number i with i % count == part (0-based part of count).
+struct SweepShard {
+  int part = 0, count = 1;
+};
+/// "I/N" (1-based I, as a Slurm job array's --array=1-N) -> {I - 1, N}; throws on bad text.
+SweepShard parse_sweep_shard(const std::string& text);
+
+/// What identifies a sweep across its shards: a hash of the scenario as run (to_toml, after the
+/// overrides) and the swept keys and values. Parts whose fingerprints differ do not merge.
+std::string sweep_fingerprint(const Scenario& base, const std::vector<SweepParam>& params);
+
+/// Every combination of the parameters' values (the last parameter varies fastest), or the
+/// shard's share of them, on `threads` worker threads. Every combination is built (and so
+/// checked) before anything runs, whatever the shard.
+SweepTable run_sweep(const Scenario& base, const std::vector<SweepParam>& params, int threads,
+                     SweepShard shard = {});
 }  // namespace rdmasim::config

@@ -197,6 +197,18 @@ const std::vector<JsonDocumentDoc>& json_documents() {
        {{"schema_version", kVersion, ""},
         {"params", "the swept keys", ""},
         {"rows", "per point: the keys' values and the run's metrics", ""}}},
+      {"sweep --shard I/N -o FILE",
+       {"sweep scenarios/mtu-goodput.toml --param network.mtu=1024,4096 --set workload.iters=10 --shard 1/2 -o part.json"},
+       "part.json",
+       {{"schema_version", kVersion, ""},
+        {"sweep_part",
+         "shard (1-based), shards, points (combinations in the whole sweep), fingerprint (the scenario's and the "
+         "swept values' hash: parts of one sweep share it), params (the swept keys)",
+         ""},
+        {"rows",
+         "per combination of the shard: index (its number in the product's order), values, metrics (each as the "
+         "exact double's %.17g text), failure",
+         ""}}},
   };
   return docs;
 }
