@@ -16,6 +16,7 @@ packages=(
   chromium              # the browser test drives headless chromium (tests/browser)
   python3               # scripts/check_layers.py (ctest layering), scripts/doc_examples.py
   curl                  # docs/api.md's examples talk to rdmasim serve
+  time                  # bench/summary.sh (make bench): wall time and peak RSS of each run
 )
 
 missing=()
