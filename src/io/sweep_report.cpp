@@ -103,7 +103,9 @@ SweepTable merge_sweep_parts(const std::vector<std::pair<std::string, std::strin
     bool set = false;
   };
   std::vector<Row> rows;
-  for (const auto& [name, text] : parts) {
+  for (const auto& part : parts) {
+    const std::string& name = part.first;  // (not a structured binding: clang 14 cannot capture one)
+    const std::string& text = part.second;
     const auto bad = [&name](const std::string& why) { return std::invalid_argument(name + ": " + why); };
     nlohmann::ordered_json j;
     try {
