@@ -23,6 +23,7 @@ Usage: doc_examples.py --bin BUILD_DIR --root REPO [--update] PAGE.md...
   --update rewrites the shown output of examples without `...` or globs (then review the diff).
 """
 import argparse
+import difflib
 import os
 import re
 import shutil
@@ -213,7 +214,6 @@ def main():
 
 
 def difflib_lines(expected, actual):
-    import difflib
     return list(difflib.unified_diff(expected, actual, "shown", "printed", lineterm="", n=2))
 
 

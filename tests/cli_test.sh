@@ -299,6 +299,9 @@ rm -rf "$csvdir"
 expect_error "lat: --loss loses frames and the ping-pong has no transport to resend them" lat --topology single-switch --loss 0.01
 expect_error "lat: --drop-frames loses frames" lat --topology single-switch --drop-frames h0-sw0=3
 expect_error "lat: --link-down loses frames" lat --topology fat-tree --to h15 --link-down agg0.0-core0@1us-2us
+expect_error "lat: --link-loss loses frames" lat --topology single-switch --link-loss h0-sw0=1e-3
+expect_error "lat: --drop-burst loses frames" lat --topology single-switch --drop-burst h0-sw0@1us-2us
+expect_error "drop --drop-frames" lat --topology single-switch --test read --drop-frames h0-sw0=3
 expect_ok "Go-back-N goodput under loss" budget --topology single-switch -s 65536 --loss 0.01
 # Batching: post lists and CQ moderation; a list larger than the SQ depth is one error.
 expect_ok " 2               625      20000     70.625" bw -s 2 -n 20000 --post-list 32

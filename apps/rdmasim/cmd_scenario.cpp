@@ -1,14 +1,14 @@
 #include "cmd_scenario.hpp"
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
+#include "config/options.hpp"
 #include "config/scenario_runs.hpp"
 #include "core/atomic_file.hpp"
 #include "io/json_report.hpp"
@@ -46,7 +46,6 @@ int failed(const std::vector<std::string>& names, const std::vector<std::string>
     }
   return rc;
 }
-
 
 // A sweep's table as the output's extension (or --json) asks: JSON, else CSV.
 std::string table_text(const SweepTable& t, const Options& o) {
@@ -155,9 +154,9 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       check_output(o->output);
       std::vector<std::pair<std::string, std::string>> parts;
       for (const std::string& f : o->files) {
-        std::ifstream in(f, std::ios::binary);
-        if (!in) throw std::invalid_argument(f + ": cannot read it");
-        parts.emplace_back(f, std::string(std::istreambuf_iterator<char>(in), {}));
+        std::optional<std::string> text = config::read_text_file(f);
+        if (!text) throw std::invalid_argument(f + ": cannot read it");
+        parts.emplace_back(f, std::move(*text));
       }
       const SweepTable t = merge_sweep_parts(parts);
       write_sweep(table_text(t, *o), o->output);

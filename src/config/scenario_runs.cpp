@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/random.hpp"
 #include "rdmasim/nccl_test.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/flows.hpp"
@@ -315,10 +316,8 @@ std::string sweep_fingerprint(const Scenario& base, const std::vector<SweepParam
     text += "\n" + p.key + "=";
     for (const std::string& v : p.values) text += v + "\x1f";
   }
-  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits: the same on every machine
-  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  char hex[17];  // FNV-1a: the same on every machine
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(text)));
   return hex;
 }
 

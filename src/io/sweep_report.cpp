@@ -126,7 +126,8 @@ SweepTable merge_sweep_parts(const std::vector<std::pair<std::string, std::strin
         shards = count;
         t.points = p.at("points").get<std::size_t>();
         t.params = p.at("params").get<std::vector<std::string>>();
-        if (t.points > 100'000 || shards < 1) throw bad("not a sweep part (points or shards out of range)");
+        if (t.points > 100'000 || shards < 1 || shards > 100'000)
+          throw bad("not a sweep part (points or shards out of range)");
         seen_shard.assign(static_cast<std::size_t>(shards), "");
         rows.assign(t.points, {});
       } else if (p.at("fingerprint").get<std::string>() != fingerprint || count != shards ||

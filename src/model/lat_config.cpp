@@ -1,3 +1,5 @@
+#include "model/lat_config.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +26,16 @@ std::string_view to_string(LatTopology t) {
     case LatTopology::fabric: return "fabric";
   }
   return "?";
+}
+
+const char* frame_loss_option(const FabricConfig& f) {
+  if (f.loss > 0) return "--loss";
+  for (const LinkFault& x : f.faults) {
+    if (x.loss > 0) return "--link-loss";
+    if (!x.drop_frames.empty()) return "--drop-frames";
+    if (!x.drop_windows.empty()) return "--drop-burst";
+  }
+  return f.outages.empty() ? nullptr : "--link-down";
 }
 
 std::string_view to_string(MemKind m) { return m == MemKind::host ? "host" : "gpu"; }
@@ -56,11 +68,7 @@ void validate(const LatConfig& c) {
              "request and responses are not retransmitted or rate-controlled; the verbs API's READs are): drop " +
              what);
       };
-      if (c.fabric.loss > 0) refuse("--loss");
-      for (const LinkFault& f : c.fabric.faults)
-        if (f.loss > 0 || !f.drop_frames.empty() || !f.drop_windows.empty())
-          refuse("the frame loss on " + f.a + "-" + f.b + " (--link-loss/--drop-frames/--drop-burst)");
-      if (!c.fabric.outages.empty()) refuse("--link-down");
+      if (const char* what = frame_loss_option(c.fabric)) refuse(what);
       if (c.link_layer == LinkLayer::roce && !c.profile.sw.lossless) refuse("switch.lossless=off");
       if (c.fabric.cc != "none") refuse("--cc " + c.fabric.cc);
       if (c.profile.sw.pfc_watchdog > Time::zero()) refuse("switch.pfc_watchdog (it drops frames)");

@@ -1,6 +1,7 @@
 // run_latency: builds the two directions' paths and drives the ping-pong.
 #include "model/budget.hpp"
 #include "model/connection.hpp"
+#include "model/lat_config.hpp"
 #include "model/path.hpp"
 #include "rdmasim/latency.hpp"
 #include "workload/pingpong.hpp"
@@ -17,15 +18,10 @@ namespace {
 // (RC go-back-N) and the verbs API; the closed form of their cost is `budget --loss`.
 void refuse_lost_frames(const LatConfig& c) {
   if (c.topology != LatTopology::fabric) return;
-  std::string what;
-  if (c.fabric.loss > 0) what = "--loss";
-  for (const LinkFault& f : c.fabric.faults)
-    if (what.empty() && (f.loss > 0 || !f.drop_frames.empty() || !f.drop_windows.empty()))
-      what = f.loss > 0 ? "--link-loss" : !f.drop_frames.empty() ? "--drop-frames" : "--drop-burst";
-  if (what.empty() && !c.fabric.outages.empty()) what = "--link-down";
-  if (!what.empty())
-    throw std::invalid_argument("lat: " + what + " loses frames and the ping-pong has no transport to resend them; "
-                                "run it in `rdmasim bw` (RC go-back-N), or `rdmasim budget --loss` for the closed form");
+  if (const char* what = frame_loss_option(c.fabric))
+    throw std::invalid_argument("lat: " + std::string(what) + " loses frames and the ping-pong has no transport to "
+                                "resend them; run it in `rdmasim bw` (RC go-back-N), or `rdmasim budget --loss` for "
+                                "the closed form");
 }
 }  // namespace
 
