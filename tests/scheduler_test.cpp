@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 #include <stdexcept>
 #include <vector>
 
@@ -153,9 +155,10 @@ TEST(Scheduler, NearAndFarDelaysInterleaveExactly) {
   }
 }
 
-// Many events in one 256 ps bucket, scheduled latest first with ties: the short in-bucket walk
-// gives up and the heap takes most of them, and they still run as one (time, sequence) sort.
-TEST(Scheduler, DenseBucketOverflowsToTheHeapInOrder) {
+// Many events in one 256 ps bucket ahead of now, scheduled latest first with ties: the bucket is
+// appended to unsorted (a short in-bucket walk gives up) and sorted when it becomes the
+// earliest, and its events run as one (time, sequence) sort; next_time() sees the earliest.
+TEST(Scheduler, DenseBucketIsSortedWhenItIsReached) {
   Scheduler s;
   Recorder r(s);
   std::vector<std::pair<std::int64_t, std::uint64_t>> want;
@@ -166,10 +169,93 @@ TEST(Scheduler, DenseBucketOverflowsToTheHeapInOrder) {
     want.emplace_back(at, id++);
   }
   std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  EXPECT_EQ(s.next_time(), Time::ps(want.front().first));
   s.run();
   ASSERT_EQ(r.log.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(r.log[i].first, want[i].first) << i;
     EXPECT_EQ(r.log[i].second, want[i].second) << i;
   }
+}
+
+namespace {
+// The reference order: one std::set of (time, sequence), the definition the scheduler keeps.
+struct Oracle {
+  std::set<std::tuple<std::int64_t, std::uint64_t, std::uint64_t>> pending;  // time, sequence, arg
+  std::uint64_t seq = 0;
+  std::int64_t now = 0;
+  void schedule_at(std::int64_t at, std::uint64_t arg) { pending.emplace(at, seq++, arg); }
+};
+
+// Draws a delay that crowds buckets: now, within the bucket, the next few buckets, the wheel's
+// span, and past it.
+std::int64_t crowding_delay(RandomStream& rng) {
+  const std::uint64_t pick = rng.uniform_u64(0, 99);
+  if (pick < 15) return 0;
+  if (pick < 45) return static_cast<std::int64_t>(rng.uniform_u64(1, 255));
+  if (pick < 80) return static_cast<std::int64_t>(rng.uniform_u64(256, 5'000));
+  if (pick < 97) return static_cast<std::int64_t>(rng.uniform_u64(5'000, 1'000'000));
+  return static_cast<std::int64_t>(rng.uniform_u64(9'000'000, 40'000'000));
+}
+}  // namespace
+
+// Crowded buckets (hundreds of events, inserted out of order, into now's bucket and ahead,
+// some far enough for the heap) run in exactly the order of one (time, sequence) sort: the
+// same handler driven by the scheduler and by a std::set gives the same log, event for event.
+TEST(Scheduler, CrowdedBucketsMatchAReferenceOrder) {
+  constexpr int kInitial = 3'000;
+  constexpr std::size_t kEvents = 200'000;
+  std::vector<std::pair<std::int64_t, std::uint64_t>> got, want;
+  {
+    Scheduler s;
+    struct Chain : EventHandler {
+      Scheduler& s;
+      std::vector<std::pair<std::int64_t, std::uint64_t>>& log;
+      RandomStream rng{11, "test.crowded"};
+      std::uint64_t next = kInitial;
+      Chain(Scheduler& sc, std::vector<std::pair<std::int64_t, std::uint64_t>>& l) : s(sc), log(l) {}
+      void on_event(std::uint64_t arg) override {
+        log.emplace_back(s.now().count_ps(), arg);
+        const int n = log.size() < kEvents ? static_cast<int>(rng.uniform_u64(0, 2)) : 0;
+        for (int k = 0; k < n; ++k) s.schedule_in(Time::ps(crowding_delay(rng)), *this, next++);
+      }
+    } chain(s, got);
+    RandomStream init(12, "test.crowded.init");
+    for (int i = 0; i < kInitial; ++i) s.schedule_at(Time::ps(static_cast<std::int64_t>(init.uniform_u64(0, 20'000))), chain, static_cast<std::uint64_t>(i));
+    s.run();
+  }
+  {
+    Oracle o;
+    RandomStream rng{11, "test.crowded"};
+    std::uint64_t next = kInitial;
+    RandomStream init(12, "test.crowded.init");
+    for (int i = 0; i < kInitial; ++i) o.schedule_at(static_cast<std::int64_t>(init.uniform_u64(0, 20'000)), static_cast<std::uint64_t>(i));
+    while (!o.pending.empty()) {
+      const auto [at, seq, arg] = *o.pending.begin();
+      o.pending.erase(o.pending.begin());
+      want.emplace_back(at, arg);
+      const int n = want.size() < kEvents ? static_cast<int>(rng.uniform_u64(0, 2)) : 0;
+      for (int k = 0; k < n; ++k) o.schedule_at(at + crowding_delay(rng), next++);
+    }
+  }
+  ASSERT_GT(want.size(), kEvents);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "event " << i;
+}
+
+// run_until() stops before a crowded bucket's later events and leaves them in order.
+TEST(Scheduler, RunUntilInsideACrowdedBucket) {
+  Scheduler s;
+  Recorder r(s);
+  for (std::uint64_t k = 0; k < 100; ++k) s.schedule_at(Time::ps(static_cast<std::int64_t>(10 * 256 + 199 - k * 2)), r, k);
+  s.run_until(Time::ps(10 * 256 + 99));
+  ASSERT_EQ(r.log.size(), 50u);  // time 2759 - 2k <= 2659: k = 99 down to 50
+  EXPECT_EQ(r.log.front(), (std::pair<std::int64_t, std::uint64_t>{10 * 256 + 1, 99}));
+  EXPECT_EQ(r.log.back(), (std::pair<std::int64_t, std::uint64_t>{10 * 256 + 99, 50}));
+  s.schedule_at(Time::ps(10 * 256 + 100), r, 1000);  // now's bucket, before its sorted rest
+  s.run();
+  ASSERT_EQ(r.log.size(), 101u);
+  EXPECT_EQ(r.log[50], (std::pair<std::int64_t, std::uint64_t>{10 * 256 + 100, 1000}));
+  EXPECT_EQ(r.log[51], (std::pair<std::int64_t, std::uint64_t>{10 * 256 + 101, 49}));
+  EXPECT_EQ(r.log.back(), (std::pair<std::int64_t, std::uint64_t>{10 * 256 + 199, 0}));
 }

@@ -1,5 +1,6 @@
 #include "core/scheduler.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -54,14 +55,26 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
       ++wheel_count_;
       return;
     }
-    // Before the tail: after the bucket's entries with a time <= t (their sequences are smaller).
-    std::uint32_t prev = kNil, at = bk.head;  // insert between prev (kNil: the head) and at
-    int walked = 0;
-    while (slots_[at].at <= t && ++walked <= kMaxWalk) prev = at, at = next_of(at);  // ends before the tail
-    if (walked <= kMaxWalk) {
-      set_next(slot, at);
-      if (prev == kNil) bk.head = slot;
-      else set_next(prev, slot);
+    const bool unsorted = unsorted_[b >> 6] >> (b & 63) & 1;
+    if (!unsorted) {
+      // Sorted and it sorts before the tail: inserted after the entries with a time <= t (their
+      // sequences are smaller), if that takes a short walk.
+      std::uint32_t prev = kNil, at = bk.head;  // insert between prev (kNil: the head) and at
+      int walked = 0;
+      while (slots_[at].at <= t && ++walked <= kMaxWalk) prev = at, at = next_of(at);  // ends before the tail
+      if (walked <= kMaxWalk) {
+        set_next(slot, at);
+        if (prev == kNil) bk.head = slot;
+        else set_next(prev, slot);
+        ++wheel_count_;
+        return;
+      }
+    }
+    if (unsorted || b != bucket_of(static_cast<std::uint64_t>(now_.count_ps()))) {
+      // A crowded bucket not yet being run: appended and left unsorted until it is the earliest.
+      unsorted_[b >> 6] |= std::uint64_t{1} << (b & 63);
+      set_next(bk.tail & kSlotMask, slot);
+      bk.tail = tail;
       ++wheel_count_;
       return;
     }
@@ -131,10 +144,24 @@ std::size_t Scheduler::first_bucket() const {
   throw std::logic_error("Scheduler: wheel count without a bucket");
 }
 
-std::uint32_t Scheduler::earliest(bool& from_wheel, std::size_t& bucket) const {
+[[gnu::noinline, gnu::cold]] void Scheduler::sort_bucket(std::size_t b) {
+  scratch_.clear();
+  for (std::uint32_t s = buckets_[b].head; s != kNil; s = next_of(s)) scratch_.push_back(Key{slots_[s].at, slots_[s].seq_next >> kSlotBits << kSlotBits | s});
+  std::sort(scratch_.begin(), scratch_.end(), earlier);
+  for (std::size_t i = 0; i + 1 < scratch_.size(); ++i) set_next(static_cast<std::uint32_t>(scratch_[i].seq_slot & kSlotMask), static_cast<std::uint32_t>(scratch_[i + 1].seq_slot & kSlotMask));
+  const Key& last = scratch_.back();
+  const auto last_slot = static_cast<std::uint32_t>(last.seq_slot & kSlotMask);
+  set_next(last_slot, kNil);
+  buckets_[b].head = static_cast<std::uint32_t>(scratch_.front().seq_slot & kSlotMask);
+  buckets_[b].tail = last_slot | static_cast<std::uint32_t>(last.at & ((std::uint64_t{1} << kBucketShift) - 1)) << kSlotBits;
+  unsorted_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+}
+
+std::uint32_t Scheduler::earliest(bool& from_wheel, std::size_t& bucket) {
   std::uint32_t best = kNil;
   if (wheel_count_ > 0) {
     bucket = first_bucket();
+    if (unsorted_[bucket >> 6] >> (bucket & 63) & 1) sort_bucket(bucket);
     best = buckets_[bucket].head;
     from_wheel = true;
   }
@@ -149,7 +176,7 @@ std::uint32_t Scheduler::earliest(bool& from_wheel, std::size_t& bucket) const {
   return best;
 }
 
-Time Scheduler::next_time() const {
+Time Scheduler::next_time() {
   if (size_ == 0) return Time::max();
   bool wheel = false;
   std::size_t b = 0;

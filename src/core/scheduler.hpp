@@ -9,12 +9,15 @@
 // fabric's events fall (serialization, propagation, pipelines, host stages). An event goes to
 // the wheel if its bucket is less than 2^15 buckets ahead of now's; since now only advances
 // and never passes a pending event, the buckets from now's onwards (cyclically) are in time
-// order. A bucket is a singly linked list of slots sorted by (time, sequence); it keeps its
-// tail with the tail's time offset packed beside it, so the common case (the new event sorts
-// last) appends without reading another slot; else the event is inserted after a walk of at
-// most kMaxWalk entries from the head, and one that would need a longer walk goes to the heap,
-// so inserting stays O(1) (buckets this fine hold ~1-3 events in a fat-tree run; a synthetic
-// 10^6 events within 1 us — bench/engine_bench — sends most to the heap). A two-level bitmap
+// order. A bucket is a singly linked list of slots, sorted by (time, sequence) unless marked
+// unsorted; it keeps its tail with the tail's time offset packed beside it, so the common case
+// (the new event sorts last) appends without reading another slot; else the event is inserted
+// after a walk of at most kMaxWalk entries from the head. When that walk is too long, an event
+// for a later bucket is appended and the bucket marked unsorted — it is sorted once, when it
+// becomes the earliest — and one for now's bucket (being run) goes to the heap; so inserting
+// stays O(1) and a crowded bucket costs O(log n) per event once (buckets this fine hold ~1-3
+// events in a fat-tree run; the hold model of bench/engine_bench with 10^6 pending within
+// 1 us puts ~256 in each). A two-level bitmap
 // finds the next non-empty bucket. Heap: those events and the ones further out
 // (retransmission timers, link faults), 16-byte keys (time, sequence << 24 | slot) compared as
 // one 128-bit number, four siblings per 64-byte cache line. The next event is the earlier of
@@ -82,8 +85,9 @@ class Scheduler {
   void run_until(Time limit);
 
   std::size_t pending() const { return size_; }
-  /// Time of the earliest pending event (Time::max() when none).
-  Time next_time() const;
+  /// Time of the earliest pending event (Time::max() when none). Not const: it may sort the
+  /// wheel bucket that holds it (the pending events stay the same).
+  Time next_time();
   /// With a hook, run() stops at multiples of `every` (> 0) to call it; nullptr removes it.
   void set_slice_hook(SliceHook* h, Time every) {
     slice_hook_ = h;
@@ -138,7 +142,10 @@ class Scheduler {
   /// The first non-empty bucket at or after now's, cyclically (wheel_count_ > 0).
   std::size_t first_bucket() const;
   /// The slot of the earliest pending event (size() > 0); `from_wheel` says where it is.
-  std::uint32_t earliest(bool& from_wheel, std::size_t& bucket) const;
+  /// Sorts the earliest wheel bucket first when it is marked unsorted.
+  std::uint32_t earliest(bool& from_wheel, std::size_t& bucket);
+  /// Sorts bucket b's list by (time, sequence) and clears its unsorted mark.
+  void sort_bucket(std::size_t b);
 
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
@@ -153,6 +160,8 @@ class Scheduler {
   std::vector<Bucket> buckets_;
   std::array<std::uint64_t, kWords> bits_{};
   std::array<std::uint64_t, kSummaryWords> summary_{};
+  std::array<std::uint64_t, kWords> unsorted_{};  // buckets whose list is not in (time, sequence) order
+  std::vector<Key> scratch_;                      // sort_bucket's keys (grows to the largest bucket)
   std::size_t wheel_count_ = 0;
   std::unique_ptr<Key[], AlignedFree> keys_;
   std::size_t heap_size_ = 0, capacity_ = 0;
