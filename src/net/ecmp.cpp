@@ -41,10 +41,30 @@ FabricPath ecmp_route(const Topology& t, int src, int dst, const FlowKey& k) {
   if (src < 0 || src >= t.host_count() || dst < 0 || dst >= t.host_count() || src == dst)
     throw std::invalid_argument("ecmp_route: bad host pair");
   const int end = t.host_node(dst);
-  const HostDistances d = distances_to_host(t, dst);
   FabricPath p;
   int n = t.host_node(src);
   p.nodes.push_back(n);
+  if (const ClosRoutes* clos = t.distance_cache().clos.get()) {
+    // Closed form: the source's cable, the switches' next ports (in cable order, as below),
+    // the destination's cable.
+    const int last = t.nodes()[static_cast<std::size_t>(end)].cables.at(0);
+    const int attach = t.cables()[static_cast<std::size_t>(last)].other(end);
+    int c = t.nodes()[static_cast<std::size_t>(n)].cables.at(0);
+    for (;;) {
+      n = t.cables()[static_cast<std::size_t>(c)].other(n);
+      p.cables.push_back(c);
+      p.nodes.push_back(n);
+      if (n == end) return p;
+      if (n == attach) {
+        c = last;
+        continue;
+      }
+      const std::span<const std::int32_t> next = clos->next_ports(n, attach);
+      if (next.empty()) throw std::logic_error("ecmp_route: destination unreachable");
+      c = (next.size() == 1 ? next[0] : next[ecmp_hash(k, n) % next.size()]) >> 1;
+    }
+  }
+  const HostDistances d = distances_to_host(t, dst);
   while (n != end) {
     std::vector<int> next;  // cables towards the destination, in cable order
     for (int c : t.nodes()[static_cast<std::size_t>(n)].cables) {

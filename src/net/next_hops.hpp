@@ -4,13 +4,18 @@
 //
 // Port ids: cable * 2 + 0 at the cable's node a, + 1 at node b. Hosts hang off exactly one
 // node (their attachment); the table is kept per attachment node, not per host, and a switch
-// reaches a host attached to itself through that host's cable.
+// reaches a host attached to itself through that host's cable. A fat-tree or leaf-spine as
+// built answers from its closed form (net/clos_routes.hpp) and holds no table: O(cables) to
+// build; any other fabric gets a table of switches x attachment nodes from one graph search
+// per attachment node.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "net/clos_routes.hpp"
 #include "net/topology.hpp"
 
 namespace rdmasim {
@@ -33,11 +38,15 @@ class NextHopTable {
   /// Egress ports at switch `node` towards `dst_host` (its attachment's port if it is the
   /// attachment itself).
   Hops towards(int node, int dst_host) const;
+  /// Nodes, hosts, cables and table entries' cables looked at while building (its work).
+  std::int64_t build_steps() const { return build_steps_; }
 
  private:
   struct Entry {
     std::uint32_t offset = 0, count = 0;  // a list in ports_, shared by entries with the same next hops
   };
+  std::shared_ptr<const ClosRoutes> clos_;  // the closed form, when the topology has one
+  std::int64_t build_steps_ = 0;
   std::vector<int> host_port_, attach_, attach_slot_;
   std::vector<int> switch_index_;    // per node: its index among the switches (-1: a host)
   std::vector<std::int64_t> host_rate_;

@@ -54,6 +54,7 @@ HostDistances distances_to_host(const Topology& t, int h) {
   // search from the host itself.
   const bool through_attach = host.cables.size() == 1 &&
                               t.nodes()[static_cast<std::size_t>(attach)].kind == NodeKind::switch_ && cab.can_cross(attach);
+  if (const ClosRoutes* clos = t.distance_cache().clos.get(); clos && through_attach) return HostDistances(clos, hn, attach);
   return HostDistances(&cached_distances_to(t, through_attach ? attach : hn), hn, through_attach ? 1 : 0);
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "net/clos_routes.hpp"
 #include "net/topology.hpp"
 
 namespace rdmasim {
@@ -22,23 +23,27 @@ struct FabricPath {
 std::vector<int> distances_to(const Topology& t, int dst_node);
 
 /// Cable distance from every node to host `h`: its attachment switch's distances + 1 (a host has
-/// one cable, so every path to it ends there), searched once per attachment switch and kept in
-/// the topology's memo — a run's flows to the hosts of one edge switch share one search, and the
-/// set-up makes one search per attachment switch, not per flow. A view: valid while `t` lives.
+/// one cable, so every path to it ends there). For a fat-tree or leaf-spine as built, in closed
+/// form (net/clos_routes.hpp); else searched once per attachment switch and kept in the
+/// topology's memo — a run's flows to the hosts of one edge switch share one search. A view:
+/// valid while `t` lives.
 class HostDistances {
  public:
   /// `to` holds every node's hops to the host's attachment switch (offset 1) or to the host
   /// itself (offset 0).
   HostDistances(const std::vector<int>* to, int host_node, int offset) : to_(to), host_(host_node), offset_(offset) {}
+  /// Through the closed form: hops to attachment switch `attach`, + 1.
+  HostDistances(const ClosRoutes* clos, int host_node, int attach) : clos_(clos), host_(host_node), offset_(1), attach_(attach) {}
   int operator[](std::size_t n) const {
     if (static_cast<int>(n) == host_) return 0;
-    const int d = (*to_)[n];
+    const int d = clos_ ? clos_->hops(static_cast<int>(n), attach_) : (*to_)[n];
     return d < 0 ? -1 : d + offset_;
   }
 
  private:
-  const std::vector<int>* to_;
-  int host_, offset_;
+  const std::vector<int>* to_ = nullptr;
+  const ClosRoutes* clos_ = nullptr;
+  int host_, offset_, attach_ = -1;
 };
 HostDistances distances_to_host(const Topology& t, int h);
 /// distances_to(t, node), searched once and kept in the topology's memo (valid while `t` lives).

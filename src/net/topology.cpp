@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "net/clos_routes.hpp"
 #include "net/server_topologies.hpp"
 #include "net/topology_file.hpp"
 #include <stdexcept>
@@ -24,7 +25,9 @@ int Topology::add_node(NodeKind kind, int tier, int pod, std::string n, int serv
 }
 
 int Topology::connect(int a, int b, Rate rate, std::int64_t length_mm) {
-  distance_cache_ = std::make_shared<DistanceCache>();  // the routes change
+  // The routes change: a new memo, unless this one is unused and unshared (a builder's cables).
+  if (distance_cache_.use_count() > 1 || distance_cache_->clos || distance_cache_->searches > 0)
+    distance_cache_ = std::make_shared<DistanceCache>();
   cables_.push_back(Cable{a, b, rate, length_mm, 0, {}, {}, {}, {}, CableTransit::both, Time::max(), Time::max()});
   const int id = static_cast<int>(cables_.size()) - 1;
   nodes_[static_cast<std::size_t>(a)].cables.push_back(id);
@@ -138,6 +141,7 @@ Topology leaf_spine(const TopologyParams& p) {
   const Rate down = times(p.host_rate, static_cast<std::int64_t>(p.leaves / 2) * p.hosts_per_leaf);
   const Rate up = times(p.fabric_rate, static_cast<std::int64_t>(p.leaves / 2) * p.spines);
   t.bisection = down < up ? down : up;
+  t.distance_cache().clos = std::make_shared<const ClosRoutes>(t);
   return t;
 }
 
@@ -167,6 +171,7 @@ Topology fat_tree(const TopologyParams& p) {
   const Rate hosts_half = times(p.host_rate, static_cast<std::int64_t>(k) * k * k / 8);
   const Rate core_cut = times(p.fabric_rate, static_cast<std::int64_t>(k) * k * k / 8);
   t.bisection = hosts_half < core_cut ? hosts_half : core_cut;
+  t.distance_cache().clos = std::make_shared<const ClosRoutes>(t);
   return t;
 }
 

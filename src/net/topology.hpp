@@ -82,9 +82,14 @@ struct TopologyParams {
   std::int64_t velocity_mps = 200'000'000;  // file: turns a link's delay into cable length
 };
 
+class ClosRoutes;
+
 /// Routing's memo of one topology (net/routing.hpp): hop distances to each attachment switch,
-/// searched once each. Shared by copies of a topology until one of them changes its cables.
+/// searched once each — or, for a fat-tree or leaf-spine as built, its routes in closed form
+/// (net/clos_routes.hpp) and no search. Shared by copies of a topology until one of them
+/// changes its cables.
 struct DistanceCache {
+  std::shared_ptr<const ClosRoutes> clos;   // set by the fat-tree and leaf-spine builders
   std::mutex mutex;
   std::map<int, std::vector<int>> to_node;  // node -> every node's hops to it
   std::int64_t searches = 0;                // graph searches run

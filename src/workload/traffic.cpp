@@ -137,7 +137,7 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   Traffic traffic(c, w);
   ExportScope scope(exports, w, base);
   for (int h = 0; h < hosts; ++h) scope.add_host(*host_res[static_cast<std::size_t>(h)], h);
-  std::map<int, int> sharing;  // cable direction -> flows
+  std::vector<int> sharing(topo->cables().size() * 2);  // cable direction (FabricRoute::wire_instance) -> flows
   std::vector<std::vector<int>> flow_links;
   const auto pairs = pattern_flows(c, hosts);
   if (pairs.empty()) throw std::invalid_argument("the pattern has no flows");
@@ -160,7 +160,7 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
       links.push_back(FabricRoute::wire_instance(topo->cables()[static_cast<std::size_t>(cab)], cab,
                                                  net.forward_path.nodes[k]));
     }
-    for (int l : links) ++sharing[l];
+    for (int l : links) ++sharing[static_cast<std::size_t>(l)];
     flow_links.push_back(links);
     FlowResult fr;
     fr.src = s;
@@ -217,7 +217,7 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
                                       : bits_per_message * static_cast<double>(f.completed) /
                                             ((f.last_completion - f.first_post).to_us() / 1e6);
     int worst = 1;
-    for (int l : flow_links[i]) worst = std::max(worst, sharing[l]);
+    for (int l : flow_links[i]) worst = std::max(worst, sharing[static_cast<std::size_t>(l)]);
     fr.bottleneck_sharing = worst;
     fr.predicted_bps = fair[i];
     g.push_back(fr.goodput_bps);
