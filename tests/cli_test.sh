@@ -89,6 +89,7 @@ check "--report-gbits $g Gb/s is $m MiB/s" awk -v g="$g" -v m="$m" 'BEGIN { d = 
 expect_ok " 8388608    20 " bw -a -n 20
 expect_ok "alltoall traffic, 240 flows of 5 x 65536 B" bw --topology fat-tree --pattern alltoall -n 5 -t 4
 expect_ok " CQ Moderation   : 1" bw -n 200 --test send
+expect_ok " CQ Moderation   : 32" bw -n 256 --cq-mod 32
 expect_ok "RDMA_Read BW Test" bw --test read -n 200
 expect_ok " Outstand reads  : 4" bw --test read -n 200 -o 4
 expect_ok "RDMA_Read BW Test" bw --test read --topology fat-tree --to h15 -n 200

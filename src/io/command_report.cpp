@@ -91,7 +91,7 @@ nlohmann::ordered_json bw_report_json(const BwConfig& b, const std::vector<BwRes
 void print_bw_report(std::FILE* out, const BwConfig& b, const std::vector<BwResult>& rows, bool gbits,
                      const ExportStats* hop) {
   print_test_header(out, b.base, resolve(b.base), rows.front().routes, "BW", b.tx_depth, b.qps, b.bidirectional,
-                    b.outstanding_reads);
+                    b.outstanding_reads, b.cq_mod);
   print_data_path(out, b.base, resolve(b.base));
   print_bw_table(out, rows, gbits);
   if (b.post_list > 1 || b.cq_mod > 1) print_batching(out, rows);

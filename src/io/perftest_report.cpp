@@ -47,7 +47,7 @@ void print_lat_header(std::FILE* out, const LatResult& r) {
 
 void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles& toggles,
                        const std::vector<std::string>& routes, const char* kind, int tx_depth, int qps,
-                       bool bidirectional, int outstanding_reads) {
+                       bool bidirectional, int outstanding_reads, int cq_mod) {
   const bool tcp = c.transport == Transport::tcp;
   std::fprintf(out, "%s", kResultLine);
   std::fprintf(out, "                    ");
@@ -63,7 +63,7 @@ void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles
   std::fprintf(out, " ibv_wr* API     : %s\t\tUsing Enhanced Reorder      : %s\n", "OFF", "OFF");
   std::fprintf(out, " TX depth        : %d\n", tx_depth);
   if (c.test == TestKind::send) std::fprintf(out, " RX depth        : %d\n", 512);
-  if (std::string_view(kind) == "BW") std::fprintf(out, " CQ Moderation   : %d\n", 1);
+  if (std::string_view(kind) == "BW") std::fprintf(out, " CQ Moderation   : %d\n", cq_mod);
   std::fprintf(out, " Mtu             : %lu[B]\n", static_cast<unsigned long>(tcp ? 1500 : c.mtu.count()));
   std::fprintf(out, " Link type       : %s\n", !tcp && c.link_layer == LinkLayer::ib ? "IB" : "Ethernet");
   if (!tcp && c.link_layer == LinkLayer::roce) std::fprintf(out, " GID index       : %d\n", 3);

@@ -16,7 +16,7 @@ void print_lat_header(std::FILE* out, const LatResult& r);
 /// perftest's header block for a latency ("Latency") or bandwidth ("BW") test.
 void print_test_header(std::FILE* out, const LatConfig& c, const ResolvedToggles& toggles,
                        const std::vector<std::string>& routes, const char* kind, int tx_depth, int qps = 1,
-                       bool bidirectional = false, int outstanding_reads = 16);
+                       bool bidirectional = false, int outstanding_reads = 16, int cq_mod = 1);
 /// perftest's BW table (MiB/s, or Gb/s with `gbits`), then goodput against the ideal.
 void print_bw_table(std::FILE* out, const std::vector<BwResult>& rows, bool gbits);
 /// bw --post-list / --cq-mod: doorbells and CQEs, the client's cost per message on each of its
