@@ -119,7 +119,10 @@ expect_ok "full connect :          0          0" cmtime -c 10
 expect_ok "\"connections\": 5" cmtime -c 5 --json
 expect_error "--connections: must be 1..1000000, got 0" cmtime -c 0
 expect_error "--transport" cmtime --transport tcp
-expect_error "-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test" bw --topology fat-tree --pattern permutation -q 2
+expect_error "-q/--qp, --cores, -b/--bidirectional and -D/--duration are for the two-host bw test" bw --topology fat-tree --pattern permutation -q 2
+expect_error "--cores 3: QPs are placed one process per core, so 1..-q (2)" bw -q 2 --cores 3 -n 100
+expect_error "--trace draws one core per host: drop --cores (or --trace)" bw -q 2 --cores 2 -n 100 --trace "$tmp/cores.json"
+expect_ok "host A: CPU busy 7100.000 usec (99.73% of 2 cores)" bw -s 2 -q 16 --cores 2 -n 20000 --post-list 32 --cq-mod 32
 expect_error "--loss-sweep runs one QP one way" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 -b
 expect_error "--tx-depth: must be 1..8192, got 0" bw -t 0
 

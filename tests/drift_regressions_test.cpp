@@ -111,7 +111,7 @@ TEST(DriftRegression, TooShortADurationIsRefusedByRunToo) {
 TEST(DriftRegression, PatternRefusesTheTwoHostKeys) {
   Scenario s = parse_scenario(
       "command = \"bw\"\n[workload]\npattern = \"permutation\"\nqps = 2\n[network]\ntopology = \"single-switch\"\n", "p.toml");
-  EXPECT_NE(error_text([&] { rdmasim::run(s).metrics; }).find("-q/--qp, -b/--bidirectional and -D/--duration are for the two-host"),
+  EXPECT_NE(error_text([&] { rdmasim::run(s).metrics; }).find("-q/--qp, --cores, -b/--bidirectional and -D/--duration are for the two-host"),
             std::string::npos);
 }
 

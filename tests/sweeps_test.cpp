@@ -55,7 +55,7 @@ TEST(Sweeps, LossSweepRefusesWhatItCannotRun) {
   apply_override(s, "network.topology=single-switch");
   apply_override(s, "workload.qps=2");
   EXPECT_EQ(error_text([&] { run_loss_sweep(s); }),
-            "--loss-sweep runs one QP one way for --iters messages: drop -q/-b/-D");
+            "--loss-sweep runs one QP one way for --iters messages: drop -q/--cores/-b/-D");
   apply_override(s, "workload.qps=1");
   const std::vector<LossRow> rows = run_loss_sweep(s);
   ASSERT_EQ(rows.size(), 1u);

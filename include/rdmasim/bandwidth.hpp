@@ -57,6 +57,7 @@ struct BwConfig {
   int rx_depth = 0;          // perftest -r/--rx-depth: receives posted (SEND, fabric); 0 = always ready
   Time recv_delay{};         // the receiving application's processing before it reposts a receive
   int qps = 1;               // perftest -q: QPs per direction, each with its own window
+  int cores = 1;             // the QPs' processes on this many cores of each host: QP q on core q mod cores
   bool bidirectional = false;  // perftest -b: the same QPs from B to A as well
   Time duration{};           // perftest -D: post for this long (simulated); zero = iters messages per QP
   Time margin{};             // perftest -f: with duration, completions this close to either end are not counted
@@ -73,7 +74,8 @@ struct BwDirection {
 /// cost that bounds the message rate (the busiest one is the bottleneck).
 struct ClientCost {
   double cpu_ps = 0, pcie_down_ps = 0, pcie_up_ps = 0, wire_ps = 0;
-  double engine_ps = 0;  // the QPs' send engines per message (nic.wqe_process per WQE; each QP has its own)
+  double engine_ps = 0;  // the NIC's engines per message: nic.wqe_process over the QPs (each has its own) or the
+                         // adapter's shared nic.adapter_wqe, whichever is longer
   /// The message rate the busiest of them allows, Mpps.
   double bound_mpps() const;
 };

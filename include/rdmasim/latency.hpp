@@ -148,7 +148,8 @@ ResolvedToggles resolve(const LatConfig& c);
 /// What a host's components did during a run: CPU busy time (every core stage), interrupts
 /// taken, packets through the interrupt moderator and their moderation waits.
 struct HostCounters {
-  Time cpu_busy{};
+  Time cpu_busy{};                    // summed over the cores
+  int cores = 1;                      // cores the host's work ran on
   std::uint64_t interrupts = 0;
   std::uint64_t moderated_packets = 0;
   Time moderation_wait{};             // sum over moderated packets

@@ -131,6 +131,7 @@ struct KernelParams {
 
 struct NicParams {
   Time wqe_process = Time::ns(130);  // the part of tx_pipeline its QP's send engine is busy per WQE
+  Time adapter_wqe = Time::ps(4'651);  // the part after it the adapter's shared engines are busy per WQE (215 Mpps)
   Time tx_pipeline = Time::ns(200);          // WQE/descriptor processing to first header
   Time rx_pipeline = Time::ns(200);          // packet parse/QP lookup to DMA issue
   Time tx_jitter = Time::zero();             // uniform [0, max] send-arbitration jitter

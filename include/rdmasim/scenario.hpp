@@ -99,6 +99,7 @@ struct ScenarioOptions {
   bool stages = false;       // budget
   int tx_depth = 128;        // bw
   int qps = 1;               // bw -q: QPs per direction
+  int cores = 1;             // bw --cores: cores the QPs are spread over (QP q on core q mod cores)
   bool bidirectional = false;  // bw -b
   std::string duration, margin;  // bw -D / -f: simulated time ("" = not given)
   int outs = 16;             // bw -o: outstanding RDMA READs per QP

@@ -325,6 +325,7 @@ BwConfig to_bw_config(const ScenarioOptions& o) {
   b.cq_mod = o.cq_mod;
   b.rx_depth = o.rx_depth;
   b.qps = o.qps;
+  b.cores = o.cores;
   b.bidirectional = o.bidirectional;
   b.outstanding_reads = o.outs;
   if (!o.duration.empty()) {
@@ -356,8 +357,8 @@ TrafficConfig to_traffic_config(const ScenarioOptions& o) {
     throw std::invalid_argument("--post-list/--cq-mod batch the single-QP bw test; --pattern posts one WQE per doorbell");
   if (o.connect_per_msg || o.conn_reuse > 0 || o.qp_pool || o.rx_depth != 0 || !o.recv_delay.empty())
     throw std::invalid_argument("--connect-per-msg/--conn-reuse/--qp-pool/--rx-depth are for the single-QP bw test, not --pattern");
-  if (o.qps != 1 || o.bidirectional || !o.duration.empty() || !o.margin.empty())
-    throw std::invalid_argument("-q/--qp, -b/--bidirectional and -D/--duration are for the two-host bw test; --pattern runs "
+  if (o.qps != 1 || o.cores != 1 || o.bidirectional || !o.duration.empty() || !o.margin.empty())
+    throw std::invalid_argument("-q/--qp, --cores, -b/--bidirectional and -D/--duration are for the two-host bw test; --pattern runs "
                                 "one QP per flow for --iters messages");
   TrafficConfig t;
   t.base = to_config(o);

@@ -196,6 +196,10 @@ std::vector<ScenarioKey> build_keys() {
                       "QPs, each posting `iters` messages with its own window (over a fabric each its own UDP source "
                       "port: sport, sport + 1, ...)",
                       1, 1024, F(qps)));
+  r.push_back(integer("workload.cores", "--cores", kBw,
+                      "cores of each host the QPs' processes run on: QP q on core q mod cores (perftest's multi-process "
+                      "runs, one process per core); 1 = every QP's CPU work on one core, as one perftest process",
+                      1, 1024, F(cores)));
   r.push_back(flag("workload.bidirectional", "-b,--bidirectional", kBw,
                    "the same QPs from the server too; BW is the sum of both directions (perftest -b)", F(bidirectional)));
   r.push_back(checked("workload.duration", "time", "-D,--duration", kBw | kFlows,

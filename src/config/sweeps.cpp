@@ -39,8 +39,8 @@ std::vector<CoalescingRow> run_coalescing(const Scenario& s, const std::vector<i
 
 std::vector<LossRow> run_loss_sweep(const Scenario& s) {
   const ScenarioOptions& o = s.options;
-  if (o.qps != 1 || o.bidirectional || !o.duration.empty() || !o.margin.empty())
-    throw std::invalid_argument("--loss-sweep runs one QP one way for --iters messages: drop -q/-b/-D");
+  if (o.qps != 1 || o.cores != 1 || o.bidirectional || !o.duration.empty() || !o.margin.empty())
+    throw std::invalid_argument("--loss-sweep runs one QP one way for --iters messages: drop -q/--cores/-b/-D");
   if (!o.exports.trace_path.empty() || !o.exports.pcap_path.empty() || o.exports.hop_ledger)
     throw std::invalid_argument("--trace/--pcap/--hop-ledger export one run; --loss-sweep makes one per loss rate");
   if (scenario_config(s).topology != LatTopology::fabric) throw std::invalid_argument("--loss-sweep: needs a switched --topology");

@@ -49,8 +49,13 @@ void Nic::append_wqe_pipeline(PathSpec& path, int side) const {
   Cost engine;
   engine.fixed = p_.wqe_process;
   path.serve(side, ResourceKind::qp_engine, Category::nic, pre(side) + "nic.wqe_engine", engine);
+  if (p_.adapter_wqe > Time::zero()) {
+    Cost adapter;
+    adapter.fixed = p_.adapter_wqe;
+    path.serve(side, ResourceKind::nic_engine, Category::nic, pre(side) + "nic.adapter_engine", adapter);
+  }
   Cost rest;
-  rest.fixed = p_.tx_pipeline - p_.wqe_process;
+  rest.fixed = p_.tx_pipeline - p_.wqe_process - p_.adapter_wqe;
   path.delay(side, Category::nic, pre(side) + "nic.tx_pipeline", rest);
 }
 

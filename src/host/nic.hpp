@@ -32,8 +32,10 @@ class Nic {
   /// Send arbitration jitter (queue) and the send pipeline (nic) for one message.
   void append_tx_pipeline(PathSpec& path, int side) const;
   /// The send pipeline of a WQE (a WRITE, SEND or READ request the QP posted): its QP's send
-  /// engine busy nic.wqe_process (one QP sends at most one WQE per wqe_process), then the rest
-  /// of nic.tx_pipeline; unloaded, exactly append_tx_pipeline's latency.
+  /// engine busy nic.wqe_process (one QP sends at most one WQE per wqe_process), then the
+  /// adapter's engines, shared by every QP of the host, nic.adapter_wqe (the whole adapter's
+  /// message rate), then the rest of nic.tx_pipeline; unloaded, exactly append_tx_pipeline's
+  /// latency.
   void append_wqe_pipeline(PathSpec& path, int side) const;
   /// Per packet: payload DMA read (not for inline data or header-only packets).
   void append_payload_read(PathSpec& path, int side) const;

@@ -17,8 +17,9 @@ int receiver(const LatResult& r) { return r.hosts[1].moderated_packets >= r.host
 void print_host_counters(std::FILE* out, const HostCounters (&h)[2], Time simulated) {
   std::fprintf(out, " CPU accounting over %.3f usec simulated:\n", us(simulated));
   for (int i = 0; i < 2; ++i)
-    std::fprintf(out, "   host %c: CPU busy %.3f usec (%.2f%%), %llu interrupts, %llu moderated packets, GPU copy %.3f usec\n",
-                 i == 0 ? 'A' : 'B', us(h[i].cpu_busy), pct(h[i].cpu_busy, simulated),
+    std::fprintf(out, "   host %c: CPU busy %.3f usec (%.2f%%%s), %llu interrupts, %llu moderated packets, GPU copy %.3f usec\n",
+                 i == 0 ? 'A' : 'B', us(h[i].cpu_busy), pct(h[i].cpu_busy, simulated * h[i].cores),
+                 h[i].cores > 1 ? (" of " + std::to_string(h[i].cores) + " cores").c_str() : "",
                  static_cast<unsigned long long>(h[i].interrupts), static_cast<unsigned long long>(h[i].moderated_packets),
                  us(h[i].gpu_copy_busy));
 }
@@ -29,16 +30,17 @@ void print_host_counters_per_size(std::FILE* out, const std::vector<SizeCounters
                "A intr", "B busy[us]", "B[%]", "B intr");
   for (const SizeCounters& r : rows)
     std::fprintf(out, " %-10lld %15.3f %14.3f %8.2f %10llu %14.3f %8.2f %10llu\n", static_cast<long long>(r.size.count()),
-                 us(r.simulated), us(r.hosts[0].cpu_busy), pct(r.hosts[0].cpu_busy, r.simulated),
+                 us(r.simulated), us(r.hosts[0].cpu_busy), pct(r.hosts[0].cpu_busy, r.simulated * r.hosts[0].cores),
                  static_cast<unsigned long long>(r.hosts[0].interrupts), us(r.hosts[1].cpu_busy),
-                 pct(r.hosts[1].cpu_busy, r.simulated), static_cast<unsigned long long>(r.hosts[1].interrupts));
+                 pct(r.hosts[1].cpu_busy, r.simulated * r.hosts[1].cores), static_cast<unsigned long long>(r.hosts[1].interrupts));
 }
 
 nlohmann::ordered_json host_counters_json(const HostCounters (&h)[2], Time simulated) {
   nlohmann::ordered_json a = nlohmann::ordered_json::array();
   for (const HostCounters& c : h)
     a.push_back({{"cpu_busy_ps", c.cpu_busy.count_ps()},
-                 {"cpu_busy_percent", pct(c.cpu_busy, simulated)},
+                 {"cpu_busy_percent", pct(c.cpu_busy, simulated * c.cores)},
+                 {"cores", c.cores},
                  {"interrupts", c.interrupts},
                  {"moderated_packets", c.moderated_packets},
                  {"moderation_wait_ps", c.moderation_wait.count_ps()},

@@ -109,6 +109,7 @@ nlohmann::ordered_json bw_json(const BwConfig& b, const std::vector<BwResult>& r
   j["config"] = config_json(b.base, resolve(b.base));
   j["tx_depth"] = b.tx_depth;
   j["qps"] = b.qps;
+  j["cores"] = b.cores;
   j["bidirectional"] = b.bidirectional;
   if (b.duration > Time::zero()) {
     j["duration_s"] = b.duration.to_us() / 1e6;

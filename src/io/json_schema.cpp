@@ -64,6 +64,7 @@ const std::vector<JsonDocumentDoc>& json_documents() {
         {"config", kConfig, ""},
         {"tx_depth", "messages in flight per QP (-t)", ""},
         {"qps", "QPs (-q)", ""},
+        {"cores", "cores of each host the QPs run on (--cores)", ""},
         {"bidirectional", "whether the server sends too (-b)", ""},
         {"duration_s", "the simulated time run (-D)", "with -D"},
         {"margin_s", "completions this close to either end not counted (-f)", "with -D"},

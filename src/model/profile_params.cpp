@@ -250,6 +250,12 @@ std::vector<ParamDef> build_params() {
                          "one QP sends at most 1 / wqe_process WQEs per second (QPs have engines of their own)",
                          "fitted: 7.50 Mpps, one QP with post list 128 (perftest#273); 1 KB ib_send_bw 63.6 Gb/s "
                          "= 7.8 Mpps (perftest PR #98)"));
+  r.push_back(time_param("nic.adapter_wqe", &P::nic, &NicParams::adapter_wqe,
+                         "the part of nic.tx_pipeline after the QP's engine during which the adapter's engines, shared by "
+                         "every QP, are busy with one WQE: the whole adapter sends at most 1 / adapter_wqe WQEs per "
+                         "second (0: no adapter-wide limit)",
+                         "ConnectX-6: 215 million messages per second (NVIDIA ConnectX-6 EN documentation, Introduction); "
+                         "an estimate for other adapters"));
   r.push_back(time_param("nic.rx_pipeline", &P::nic, &NicParams::rx_pipeline, "NIC receive pipeline (packet to DMA)",
                          "as nic.tx_pipeline"));
   r.push_back(time_param("nic.tx_jitter", &P::nic, &NicParams::tx_jitter,
@@ -410,6 +416,8 @@ void validate(const Profile& p) {
   require(w.ib_vl_buffer <= w.buffer, "switch.ib_vl_buffer: must not exceed switch.buffer");
   require(p.verbs.doorbell <= p.verbs.post, "verbs.doorbell: must not exceed verbs.post (it is part of it)");
   require(p.nic.wqe_process <= p.nic.tx_pipeline, "nic.wqe_process: must not exceed nic.tx_pipeline (it is part of it)");
+  require(p.nic.wqe_process + p.nic.adapter_wqe <= p.nic.tx_pipeline,
+          "nic.adapter_wqe: nic.wqe_process + nic.adapter_wqe must not exceed nic.tx_pipeline (both are part of it)");
   require(p.nic.read_buffer.count() == 0 || p.nic.read_buffer >= p.pcie.max_read_request,
           "nic.read_buffer: must be 0 (not modelled) or at least pcie.max_read_request");
   require(p.timely.t_low < p.timely.t_high, "timely.t_low: must be below timely.t_high");

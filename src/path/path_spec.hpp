@@ -42,7 +42,7 @@ enum class NetRole : std::uint8_t { plain, rc_data, rc_ack, tcp_data };
 /// The server a serve stage queues on: one of its host's (core, PCIe directions, the GPU's
 /// device-to-host copy engine gpu_copy and host-to-device gpu_copy_h2d, ...), or qp_engine, the
 /// NIC's send engine of the path's own QP on that side (one per path instance).
-enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator, gpu_copy, gpu_copy_h2d, socket_up, socket_down, qp_engine };
+enum class ResourceKind : std::uint8_t { none, core, pcie_up, pcie_down, wire, moderator, gpu_copy, gpu_copy_h2d, socket_up, socket_down, qp_engine, nic_engine };
 /// Which byte count a stage's per-byte cost applies to.
 enum class Basis : std::uint8_t { none, payload, message, wire };
 

@@ -12,11 +12,11 @@
 namespace rdmasim {
 namespace {
 
-FifoServer& server_for(HostResources& h, const StageSpec& s) {
+FifoServer& server_for(HostResources& h, const StageSpec& s, int core) {
   if (s.instance >= 0) throw std::logic_error("fabric cable stage outside a network stage: " + s.label);
   const ResourceKind r = s.res;
   switch (r) {
-    case ResourceKind::core: return h.core;
+    case ResourceKind::core: return h.core_at(core);
     case ResourceKind::pcie_up: return h.pcie_up;
     case ResourceKind::pcie_down: return h.pcie_down;
     case ResourceKind::wire: return h.wire;
@@ -24,6 +24,7 @@ FifoServer& server_for(HostResources& h, const StageSpec& s) {
     case ResourceKind::gpu_copy_h2d: return h.gpu_copy_h2d;
     case ResourceKind::socket_up: return h.socket_up;
     case ResourceKind::socket_down: return h.socket_down;
+    case ResourceKind::nic_engine: return h.nic_engine;
     default: throw std::logic_error("serve stage without a server resource");
   }
 }
@@ -78,9 +79,18 @@ bool takes_interrupt(const StageSpec& s) {
 
 }  // namespace
 
+FifoServer& HostResources::core_at(int i) {
+  if (i < 0 || i > 4096) throw std::logic_error("core index out of range");
+  if (i == 0) return core;
+  while (static_cast<int>(more_cores_.size()) < i) more_cores_.push_back(std::make_unique<FifoServer>(*sched_));
+  return *more_cores_[static_cast<std::size_t>(i - 1)];
+}
+
 HostCounters HostResources::counters() const {
   HostCounters c;
   c.cpu_busy = core.busy_time();
+  for (const auto& k : more_cores_) c.cpu_busy += k->busy_time();
+  c.cores = cores();
   c.interrupts = interrupts;
   c.moderated_packets = moderator.packets();
   c.moderation_wait = moderator.total_wait();
@@ -103,7 +113,7 @@ RcOptions rc_options(const NetworkSpec& n) {
 }
 
 PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
-                           MessageSink& sink, FabricProvider* fabrics, RcConnection* shared_rc)
+                           MessageSink& sink, FabricProvider* fabrics, RcConnection* shared_rc, std::array<int, 2> core)
     : ctx_(ctx) {
   if (spec.stages.empty()) throw std::logic_error("empty path");
   std::pair<NetworkStage*, const NetworkSpec*> rc_data{nullptr, nullptr};
@@ -119,7 +129,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
           if (!e) e = std::make_unique<FifoServer>(ctx_.sched);
           server = e.get();
         } else {
-          server = &server_for(h, s);
+          server = &server_for(h, s, core.at(static_cast<std::size_t>(s.side)));
         }
         stages_.push_back(std::make_unique<ServeStage>(ctx_, s, *server, takes_interrupt(s) ? &h.interrupts : nullptr));
         break;

@@ -1,7 +1,8 @@
 // Host resources and PathInstance: a PathSpec instantiated as stage objects bound to the
 // resources of the two hosts, ready to carry messages.
 //
-// HostResources are per host: its CPU core, the two directions of its NIC's PCIe link, its
+// HostResources are per host: its CPU cores (a path's core stages run on the core it is
+// placed on, core 0 unless told), the two directions of its NIC's PCIe link, its
 // egress link transmitter and its interrupt moderator. Every PathInstance built on the same
 // resources contends for them (a ping-pong's two directions share both hosts). Network stages
 // hand packets to the simulation's packet-level fabric (sim/fabric.hpp).
@@ -27,8 +28,9 @@ class NetworkStage;
 
 struct HostResources {
   explicit HostResources(Scheduler& s)
-      : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s), gpu_copy(s), gpu_copy_h2d(s), socket_up(s), socket_down(s) {}
-  FifoServer core;
+      : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s), gpu_copy(s), gpu_copy_h2d(s), socket_up(s), socket_down(s),
+        nic_engine(s), sched_(&s) {}
+  FifoServer core;  // core 0: where every path runs unless placed on another (core_at)
   FifoServer pcie_up;
   FifoServer pcie_down;
   FifoServer wire;
@@ -37,11 +39,20 @@ struct HostResources {
   FifoServer gpu_copy_h2d;  // ...and its host-to-device one (a GPU has one per direction)
   FifoServer socket_up;    // the inter-socket link, towards the GPU's socket...
   FifoServer socket_down;  // ...and back towards the NIC
+  FifoServer nic_engine;   // the adapter's WQE processing shared by all its QPs (nic.adapter_wqe)
   std::uint64_t interrupts = 0;  // interrupts the host's core took
   /// Both copy engines' busy time (staging).
   Time gpu_copy_busy() const { return gpu_copy.busy_time() + gpu_copy_h2d.busy_time(); }
-  /// CPU accounting: busy time of the core, interrupts, moderation (rdmasim/latency.hpp).
+  /// Core i of the host (0: `core`); cores 1.. exist once a path is placed on them.
+  FifoServer& core_at(int i);
+  /// Cores that exist (1 + those paths were placed on).
+  int cores() const { return 1 + static_cast<int>(more_cores_.size()); }
+  /// CPU accounting: busy time of the cores (summed), interrupts, moderation (rdmasim/latency.hpp).
   HostCounters counters() const;
+
+ private:
+  Scheduler* sched_;
+  std::vector<std::unique_ptr<FifoServer>> more_cores_;  // cores 1..
 };
 
 /// Where network stages find their packet-level fabric (one per simulation).
@@ -70,8 +81,9 @@ class PathInstance {
  public:
   /// An acknowledged path (rc_data and rc_ack network stages) runs on an RC transport of its
   /// own, or on `shared_rc` (which outlives the path) when one is given.
+  /// `core`: the core of each host its `core` stages run on (a process pinned there).
   PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec, MessageSink& sink,
-               FabricProvider* fabrics = nullptr, RcConnection* shared_rc = nullptr);
+               FabricProvider* fabrics = nullptr, RcConnection* shared_rc = nullptr, std::array<int, 2> core = {0, 0});
   PathInstance(const PathInstance&) = delete;
   PathInstance& operator=(const PathInstance&) = delete;
   ~PathInstance();

@@ -8,6 +8,7 @@
 #include "model/path.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/bandwidth.hpp"
+#include "rdmasim/exports.hpp"
 #include "sim/rc_connection.hpp"
 #include "workload/export_scope.hpp"
 #include "workload/post_list_bw.hpp"
@@ -36,13 +37,14 @@ class BwTest final : public MessageSink, public EventHandler {
     for (const BwPaths* p : lanes) {
       auto lane = std::make_unique<Lane>(*this, static_cast<int>(lanes_.size()), p->dir);
       const bool rev = p->dir == 1;
-      lane->path = w_.instance(p->data, *this, rev);
+      const int core = (lane->index % c.qps) % c.cores;  // QP q of either direction on core q mod cores
+      lane->path = w_.instance(p->data, *this, rev, core);
       if (p->setup) {
-        lane->setup = w_.instance(*p->setup, *this, rev);
+        lane->setup = w_.instance(*p->setup, *this, rev, core);
         lane->setup->observe_after("A.setup.qp_rts", lane->ready_hook);
       }
       if (p->receive) {
-        lane->receive = w_.instance(*p->receive, *this, rev);
+        lane->receive = w_.instance(*p->receive, *this, rev, core);
         lane->path->observe_after("B.nic.reassemble", lane->placed_hook);
         if (lane->setup) lane->setup->observe_after("B.nic.reassemble", lane->placed_hook);
       }
@@ -257,12 +259,16 @@ namespace {
 
 void fill_cost(BwResult& r, const SimWorld& w) {
   const double n = static_cast<double>(r.completed);
-  r.cost.cpu_ps = static_cast<double>(w.a.core.busy_time().count_ps()) / n;
+  // The cores share the messages as the QPs' engines do: busy time per message and core.
+  r.cost.cpu_ps = static_cast<double>(w.a.counters().cpu_busy.count_ps()) / n / r.config.cores;
   r.cost.pcie_down_ps = static_cast<double>(w.a.pcie_down.busy_time().count_ps()) / n;
   r.cost.pcie_up_ps = static_cast<double>(w.a.pcie_up.busy_time().count_ps()) / n;
   r.cost.wire_ps = static_cast<double>(w.a.wire.busy_time().count_ps()) / n;
-  // Each QP has its own send engine: q of them share the messages.
-  r.cost.engine_ps = static_cast<double>(r.config.base.profile.nic.wqe_process.count_ps()) / r.config.qps;
+  // Each QP has its own send engine: q of them share the messages; the adapter's engines,
+  // shared by every QP, take each one (the slower of the two bounds the NIC).
+  const NicParams& nic = r.config.base.profile.nic;
+  r.cost.engine_ps = std::max(static_cast<double>(nic.wqe_process.count_ps()) / r.config.qps,
+                              static_cast<double>(nic.adapter_wqe.count_ps()));
 }
 
 // --post-list / --cq-mod: the batching client (workload/post_list_bw.hpp).
@@ -273,7 +279,7 @@ void run_batched(BwResult& r, const BwConfig& c, const ResolvedToggles& t, const
   std::vector<PostListPaths> paths;
   for (const NetworkAppender& net : nets) paths.push_back(build_post_list_paths(c.base, t, net, c.post_list));
   SimWorld w(c.base.seed);
-  PostListBw test(w, paths, {c.base.size, c.base.iters, c.tx_depth, c.post_list, c.cq_mod, c.qps});
+  PostListBw test(w, paths, {c.base.size, c.base.iters, c.tx_depth, c.post_list, c.cq_mod, c.qps, c.cores});
   test.run();
   r.events = w.sched.executed();
   r.invariant_violations = test.violations;
@@ -369,6 +375,9 @@ void check_bw_config(const BwConfig& c, bool tcp) {
     throw std::invalid_argument("--connect-per-msg/--conn-reuse/--qp-pool/--rx-depth are RDMA's; not with --transport tcp");
   if (c.tx_depth < 1 || c.tx_depth > 8192) throw std::invalid_argument("tx depth must be 1..8192");
   if (c.qps < 1 || c.qps > 1024) throw std::invalid_argument("-q/--qp (QPs): must be 1..1024");
+  if (c.cores < 1 || c.cores > c.qps)
+    throw std::invalid_argument("--cores " + std::to_string(c.cores) + ": QPs are placed one process per core, so 1..-q (" +
+                                std::to_string(c.qps) + ")");
   if (c.duration < Time::zero()) throw std::invalid_argument("-D/--duration: must not be negative");
   if (c.margin < Time::zero()) throw std::invalid_argument("-f/--margin: must not be negative");
   if (c.duration > Time::zero() && c.margin * 2 >= c.duration)
@@ -429,6 +438,8 @@ BwResult run_bandwidth(const BwConfig& c0, Exports* exports) {
   validate(c0);
   if ((c.post_list > 1 || c.cq_mod > 1) && exports)
     throw std::invalid_argument("--trace/--pcap follow messages from their own post: drop --post-list/--cq-mod");
+  if (c.cores > 1 && exports && exports->trace())
+    throw std::invalid_argument("--trace draws one core per host: drop --cores (or --trace)");
   BwResult r;
   r.config = c;
   const ResolvedToggles t = resolve(c.base);

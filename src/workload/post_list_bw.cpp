@@ -19,8 +19,9 @@ PostListBw::PostListBw(SimWorld& w, const std::vector<PostListPaths>& paths, con
     throw std::invalid_argument("a batched run needs one pair of paths per QP");
   qp_.resize(paths.size());
   for (std::size_t q = 0; q < paths.size(); ++q) {
-    qp_[q].post = w_.instance(paths[q].post, *this);
-    qp_[q].send = w_.instance(paths[q].send, *this);
+    const int core = static_cast<int>(q) % std::max(1, o.cores);
+    qp_[q].post = w_.instance(paths[q].post, *this, false, core);
+    qp_[q].send = w_.instance(paths[q].send, *this, false, core);
   }
 }
 

@@ -33,6 +33,7 @@ class PostListBw final : public MessageSink {
     int post_list = 1;
     int cq_mod = 1;
     int qps = 1;  // iterations are per QP
+    int cores = 1;  // QP q's CPU work on core q mod cores of each host
   };
   /// One PostListPaths per QP (o.qps of them).
   PostListBw(SimWorld& w, const std::vector<PostListPaths>& paths, const Options& o);

@@ -20,10 +20,11 @@ struct SimWorld : FabricProvider {
   SimWorld& operator=(const SimWorld&) = delete;
 
   std::array<HostResources*, 2> hosts() { return {&a, &b}; }
-  /// `spec` on the two hosts; `reversed`: its side 0 is host B (a flow from B to A).
-  std::unique_ptr<PathInstance> instance(const PathSpec& spec, MessageSink& sink, bool reversed = false) {
+  /// `spec` on the two hosts; `reversed`: its side 0 is host B (a flow from B to A); its CPU
+  /// work on core `core` of each host.
+  std::unique_ptr<PathInstance> instance(const PathSpec& spec, MessageSink& sink, bool reversed = false, int core = 0) {
     return std::make_unique<PathInstance>(ctx, reversed ? std::array<HostResources*, 2>{&b, &a} : hosts(), spec, sink,
-                                          this);
+                                          this, nullptr, std::array<int, 2>{core, core});
   }
   /// Runs the simulation to its end, then checks the fabric's invariants (packets conserved,
   /// none dropped in a lossless class: Fabric::check_invariants throws std::logic_error).
