@@ -17,6 +17,7 @@ packages=(
   python3               # scripts/check_layers.py (ctest layering), scripts/doc_examples.py
   curl                  # docs/api.md's examples talk to rdmasim serve
   time                  # bench/summary.sh (make bench): wall time and peak RSS of each run
+  openmpi-bin libopenmpi-dev  # mpirun -np N rdmasim sweep (optional in the build; tested when found)
 )
 
 missing=()

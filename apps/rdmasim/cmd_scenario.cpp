@@ -13,6 +13,7 @@
 #include "core/atomic_file.hpp"
 #include "io/json_report.hpp"
 #include "io/sweep_report.hpp"
+#include "mpi_world.hpp"
 #include "io/validation_report.hpp"
 
 namespace rdmasim::cli {
@@ -138,13 +139,30 @@ std::function<int()> add_scenario_commands(CLI::App& app, RunCommand run_command
       return failed(t.names, t.failures);
     }
     if (sw->parsed()) {
-      check_output(o->output);
+      const MpiWorld mpi;  // under mpirun: rank r runs share r + 1 of N, rank 0 merges
+      if (mpi.size() > 1 && !o->shard.empty())
+        throw std::invalid_argument("--shard: mpirun shares the sweep out itself (rank r runs share r + 1 of " +
+                                    std::to_string(mpi.size()) + "): drop --shard");
+      if (mpi.rank() == 0) check_output(o->output);
       const Scenario base = load_with_overrides(o->files.at(0), o->sets);
       refuse_outputs(base, "sweep writes one table, not each run's files (use `rdmasim run`)");
       std::vector<SweepParam> params;
       for (const std::string& p : o->params) params.push_back(parse_sweep_param(p));
-      const SweepShard shard = o->shard.empty() ? SweepShard{} : parse_sweep_shard(o->shard);
+      SweepShard shard = o->shard.empty() ? SweepShard{} : parse_sweep_shard(o->shard);
       if (!o->shard.empty() && o->json) throw std::invalid_argument("--shard writes a part file (JSON) for `rdmasim merge`: drop --json");
+      if (mpi.size() > 1) {
+        shard = SweepShard{mpi.rank(), mpi.size()};
+        // Ranks on one machine share its cores: without -j, each takes its share of them.
+        const int rank_threads = o->threads > 0 ? o->threads : std::max(1, threads / std::min(mpi.size(), threads));
+        const SweepTable t = run_sweep(base, params, rank_threads, shard);
+        const std::vector<std::string> texts = mpi.gather(sweep_part_json(t, shard, sweep_fingerprint(base, params)));
+        if (mpi.rank() != 0) return 0;
+        std::vector<std::pair<std::string, std::string>> parts;
+        for (std::size_t r = 0; r < texts.size(); ++r) parts.emplace_back("rank " + std::to_string(r), texts[r]);
+        const SweepTable whole = merge_sweep_parts(parts);
+        write_sweep(table_text(whole, *o), o->output);
+        return sweep_failed(whole);
+      }
       const SweepTable t = run_sweep(base, params, threads, shard);
       write_sweep(o->shard.empty() ? table_text(t, *o) : sweep_part_json(t, shard, sweep_fingerprint(base, params)),
                   o->output);

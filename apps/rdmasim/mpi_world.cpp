@@ -1,0 +1,69 @@
+#include "mpi_world.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#ifdef RDMASIM_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace rdmasim::cli {
+
+int launched_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"})
+    if (const char* v = std::getenv(name)) {
+      const int n = std::atoi(v);
+      if (n >= 1) return n;
+    }
+  return 1;
+}
+
+#ifdef RDMASIM_HAVE_MPI
+
+MpiWorld::MpiWorld() {
+  if (launched_ranks() <= 1) return;
+  MPI_Init(nullptr, nullptr);
+  initialized_ = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+MpiWorld::~MpiWorld() {
+  if (initialized_) MPI_Finalize();
+}
+
+std::vector<std::string> MpiWorld::gather(const std::string& mine) const {
+  if (size_ == 1) return {mine};
+  if (mine.size() > 0x7fffffffu) throw std::invalid_argument("MPI: a rank's share is over 2 GiB");
+  const int len = static_cast<int>(mine.size());
+  std::vector<int> lens(rank_ == 0 ? static_cast<std::size_t>(size_) : 0), offsets(lens.size());
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  long long total = 0;
+  for (std::size_t r = 0; r < lens.size(); ++r) {
+    offsets[r] = static_cast<int>(total);
+    total += lens[r];
+  }
+  if (total > 0x7fffffff) throw std::invalid_argument("MPI: the ranks' shares are over 2 GiB together");
+  std::string all(static_cast<std::size_t>(total), '\0');
+  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < lens.size(); ++r) out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lens[r])));
+  return out;
+}
+
+#else
+
+MpiWorld::MpiWorld() {
+  if (const int n = launched_ranks(); n > 1)
+    throw std::invalid_argument("started by mpirun with " + std::to_string(n) +
+                                " ranks, but this rdmasim was built without MPI (cmake -DRDMASIM_MPI=ON with Open MPI's "
+                                "libopenmpi-dev): run `sweep --shard I/N` in each process and `rdmasim merge` the parts");
+}
+
+MpiWorld::~MpiWorld() = default;
+
+std::vector<std::string> MpiWorld::gather(const std::string& mine) const { return {mine}; }
+
+#endif
+
+}  // namespace rdmasim::cli

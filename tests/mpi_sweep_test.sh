@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `mpirun -np N rdmasim sweep ...`: the ranks share the points out (rank r runs share r + 1 of
+# N) and rank 0 writes exactly the table `sweep -j 1` writes, CSV and JSON, for 1, 2 and 4
+# ranks (more ranks than cores: --oversubscribe). --shard under mpirun is refused.
+# Usage: mpi_sweep_test.sh path/to/rdmasim path/to/source-dir path/to/mpiexec
+set -u
+bin=$1
+src=$2
+mpiexec=$3
+source "$(dirname "$0")/cli_lib.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
+export OMPI_MCA_rmaps_base_oversubscribe=1
+s=$src/scenarios
+sweep=(sweep "$s/fat-tree-multipath.toml" --param network.routing=ecmp,spray --param seed=1,2,3 --set workload.iters=5)
+"$bin" "${sweep[@]}" -j 1 >"$tmp/j1.csv"
+"$bin" "${sweep[@]}" -j 1 --json >"$tmp/j1.json"
+for n in 1 2 4; do
+  "$mpiexec" --oversubscribe -np "$n" "$bin" "${sweep[@]}" >"$tmp/mpi$n.csv" 2>"$tmp/mpi$n.err"
+  check "mpirun -np $n sweep (CSV) differs from sweep -j 1: $(head -c 300 "$tmp/mpi$n.err")" cmp -s "$tmp/j1.csv" "$tmp/mpi$n.csv"
+  "$mpiexec" --oversubscribe -np "$n" "$bin" "${sweep[@]}" -o "$tmp/mpi$n.json" 2>"$tmp/mpi$n.err"
+  check "mpirun -np $n sweep -o x.json differs from sweep -j 1 --json" cmp -s "$tmp/j1.json" "$tmp/mpi$n.json"
+done
+check "the sweep has 6 points" test "$(wc -l <"$tmp/j1.csv")" -eq 7
+"$mpiexec" --oversubscribe -np 2 "$bin" "${sweep[@]}" --shard 1/2 >"$tmp/shard.out" 2>"$tmp/shard.err"
+rc=$?
+check "--shard under mpirun: exit $rc, not 2" test "$rc" -eq 2
+check "--shard under mpirun: no refusal" grep -qF -- "--shard: mpirun shares the sweep out itself" "$tmp/shard.err"
+check "--shard under mpirun: output written" test ! -s "$tmp/shard.out"
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
