@@ -2,7 +2,7 @@
 //
 // A Profile is plain data, validated once (validate()). Named profiles: "default" (a
 // ConnectX-class 100G NIC on PCIe Gen4 x16 and a Linux kernel stack; sources in
-// docs/model.md and the registry's `source` strings) and "seed-demo" (a textbook toy
+// docs/model-parameters.md and the registry's `source` strings) and "seed-demo" (a textbook toy
 // parameters). Every field is reachable as "group.key" through the registry (profile_params),
 // which is what --set, `rdmasim list` and the docs use: one source of truth.
 #pragma once
