@@ -121,6 +121,9 @@ expect_error "--connections: must be 1..1000000, got 0" cmtime -c 0
 expect_error "--transport" cmtime --transport tcp
 expect_error "-q/--qp, --cores, -b/--bidirectional and -D/--duration are for the two-host bw test" bw --topology fat-tree --pattern permutation -q 2
 expect_error "--cores 3: QPs are placed one process per core, so 1..-q (2)" bw -q 2 --cores 3 -n 100
+OMPI_COMM_WORLD_SIZE=3 "$bin" bw -n 100 >"$tmp/mpi.out" 2>"$tmp/mpi.err"
+check "bw as one of 3 mpirun ranks: not refused (rc $?)" grep -qF "bw under mpirun with 3 ranks: only \`sweep\`" "$tmp/mpi.err"
+check "bw as one of 3 mpirun ranks: output written" test ! -s "$tmp/mpi.out"
 expect_error "--trace draws one core per host: drop --cores (or --trace)" bw -q 2 --cores 2 -n 100 --trace "$tmp/cores.json"
 expect_ok "host A: CPU busy 7100.000 usec (99.73% of 2 cores)" bw -s 2 -q 16 --cores 2 -n 20000 --post-list 32 --cq-mod 32
 expect_error "--loss-sweep runs one QP one way" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 -b

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `mpirun -np N rdmasim sweep ...`: the ranks share the points out (rank r runs share r + 1 of
 # N) and rank 0 writes exactly the table `sweep -j 1` writes, CSV and JSON, for 1, 2 and 4
-# ranks (more ranks than cores: --oversubscribe). --shard under mpirun is refused.
+# ranks (more ranks than cores: --oversubscribe). --shard under mpirun is refused, and so is
+# any other command.
 # Usage: mpi_sweep_test.sh path/to/rdmasim path/to/source-dir path/to/mpiexec
 set -u
 bin=$1
@@ -26,5 +27,11 @@ rc=$?
 check "--shard under mpirun: exit $rc, not 2" test "$rc" -eq 2
 check "--shard under mpirun: no refusal" grep -qF -- "--shard: mpirun shares the sweep out itself" "$tmp/shard.err"
 check "--shard under mpirun: output written" test ! -s "$tmp/shard.out"
+# Any other command would run once per rank: refused, one line per rank, exit 2.
+"$mpiexec" --oversubscribe -np 2 "$bin" lat -n 10 >"$tmp/lat.out" 2>"$tmp/lat.err"
+rc=$?
+check "lat under mpirun: exit $rc, not 2" test "$rc" -eq 2
+check "lat under mpirun: no refusal" grep -qF -- "lat under mpirun with 2 ranks: only \`sweep\` shares its work out" "$tmp/lat.err"
+check "lat under mpirun: output written" test ! -s "$tmp/lat.out"
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "cmd_scenario.hpp"
 #include "cmd_serve.hpp"
 #include "cmd_topo.hpp"
+#include "mpi_world.hpp"
 #include "config/host_profile.hpp"
 #include "io/cmtime_report.hpp"
 #include "io/host_report.hpp"
@@ -371,6 +373,15 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "rdmasim: %s\n", e.what());
+    return 2;
+  }
+  // Under mpirun only `sweep` shares its work out over the ranks (apps/rdmasim/mpi_world.hpp);
+  // any other command would run once per rank and write its output as many times.
+  if (const int ranks = cli::launched_ranks(); ranks > 1 && std::string_view(argv[1]) != "sweep") {
+    std::fprintf(stderr,
+                 "rdmasim: error: %s under mpirun with %d ranks: only `sweep` shares its work out over MPI ranks; one "
+                 "simulation runs in one process (run it without mpirun)\n",
+                 argv[1], ranks);
     return 2;
   }
   const auto dispatch = [&]() -> int {
