@@ -1,6 +1,5 @@
 #include "net/clos_routes.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace rdmasim {
@@ -32,7 +31,7 @@ ClosRoutes::ClosRoutes(const Topology& t) {
       const Cable& cab = cables[static_cast<std::size_t>(c)];
       const auto m = static_cast<std::size_t>(cab.other(static_cast<int>(i)));
       if (nodes[i].tier == 0) key_[i] = static_cast<std::int32_t>(m);  // a host's switch
-      else if (tier_[m] == tier_[i] + 1) ports_.push_back(c * 2 + (cab.a == static_cast<int>(i) ? 0 : 1));
+      else if (tier_[m] == tier_[i] + 1) ports_.push_back(cab.port_at(c, static_cast<int>(i)));
     }
   }
   up_at_[n] = static_cast<std::int32_t>(ports_.size());
@@ -49,7 +48,7 @@ ClosRoutes::ClosRoutes(const Topology& t) {
       const std::size_t at = static_cast<std::size_t>(down_at_[i]) + static_cast<std::size_t>(key);
       if (at >= ports_.size()) ports_.resize(at + 1, -1);
       if (ports_[at] >= 0) throw std::logic_error("ClosRoutes: " + nodes[i].name + " has two ways down to one place");
-      ports_[at] = c * 2 + (cab.a == static_cast<int>(i) ? 0 : 1);
+      ports_[at] = cab.port_at(c, static_cast<int>(i));
     }
     down_len_[i] = static_cast<std::int32_t>(ports_.size()) - down_at_[i];
   }

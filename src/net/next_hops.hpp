@@ -25,7 +25,7 @@ class NextHopTable {
   explicit NextHopTable(const Topology& t);
 
   /// Port id of `c` at node `n`.
-  static int port_of(const Topology& t, int c, int n) { return c * 2 + (t.cables()[static_cast<std::size_t>(c)].a == n ? 0 : 1); }
+  static int port_of(const Topology& t, int c, int n) { return t.cables()[static_cast<std::size_t>(c)].port_at(c, n); }
   /// The host's NIC port (towards its attachment node).
   int host_port(int host) const { return host_port_.at(static_cast<std::size_t>(host)); }
   /// The node the host hangs off.

@@ -60,6 +60,9 @@ struct Cable {
   CableTransit transit = CableTransit::both;
   Time down_at = Time::max(), up_at = Time::max();  // link fault: down from down_at until up_at
   int other(int n) const { return n == a ? b : a; }
+  /// The egress port of this cable (index `self`) at its node `from`: self * 2 + 0 at a, + 1 at b
+  /// (the port ids of the fabric, its forwarding view and routes).
+  int port_at(int self, int from) const { return self * 2 + (from == a ? 0 : 1); }
   /// Routing may send frames from node `from` across this cable.
   bool can_cross(int from) const {
     return transit == CableTransit::both || (transit == CableTransit::a_to_b && from == a);

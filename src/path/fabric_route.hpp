@@ -28,7 +28,7 @@ class FabricRoute {
   /// Cables the route crosses.
   int cables() const { return static_cast<int>(route_.cables.size()); }
   /// Transmitter instance id of cable `c` sending from node `from_node`.
-  static int wire_instance(const Cable& c, int c_index, int from_node) { return c_index * 2 + (from_node == c.a ? 0 : 1); }
+  static int wire_instance(const Cable& c, int c_index, int from_node) { return c.port_at(c_index, from_node); }
 
  private:
   struct Hop {
