@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: screenshot validate demo test test-sanitize build release deps bench bench-fabric bench-gpu bench-study docs golden fuzz-smoke clean docs-update
+.PHONY: screenshot validate demo test test-sanitize build release deps bench bench-fabric bench-parallel bench-gpu bench-study docs golden fuzz-smoke clean docs-update
 
 deps:
 	@bash scripts/install-deps.sh
@@ -63,6 +63,16 @@ FABRIC_K ?= 4 8 12
 bench-fabric: release
 	@ninja -C build/release -j $(JOBS) fabric_bench
 	@for k in $(FABRIC_K); do ./build/release/bench/fabric_bench --k $$k; done
+
+# Parallel simulation: window synchronization and speed-up on threads (bench/parallel_bench), the
+# same exchange between MPI ranks when Open MPI is there (bench/mpi_window_bench), and the fabric's
+# events per 50 ns window (`make bench-parallel FABRIC_K="16 20"`): the inputs of docs/parallel.md.
+bench-parallel: release
+	@ninja -C build/release -j $(JOBS) parallel_bench fabric_bench
+	@./build/release/bench/parallel_bench
+	@if [ -x build/release/bench/mpi_window_bench ]; then OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	  mpirun --oversubscribe -np 2 ./build/release/bench/mpi_window_bench; fi
+	@for k in $(FABRIC_K); do ./build/release/bench/fabric_bench --k $$k --window 50ns; done
 
 # 1,024 GPUs: 128 DGX H100 on a rail-optimized fabric, all_reduce 1 GiB and alltoall 256 MiB
 # (wall time, peak RSS, events; `make bench-gpu GPU_SERVERS=16` for a smaller cluster).

@@ -1,0 +1,179 @@
+#include "core/parallel_run.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace rdmasim {
+
+// A reusable barrier for the run's workers: spins briefly (the windows of a busy model are
+// microseconds long), then yields, so more workers than cores still make progress.
+class ParallelRun::Barrier {
+ public:
+  static constexpr int kSpins = 1 << 12;  // loads before yielding (no pause: in a VM it may exit to the hypervisor)
+
+  explicit Barrier(int n) : n_(n) {}
+  /// Waits for every worker; the last to arrive runs `last()` before any is released.
+  template <class F>
+  void arrive_and_wait(F&& last) {
+    const std::uint32_t gen = generation_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == n_) {
+      last();
+      arrived_.store(0, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_release);
+      return;
+    }
+    for (int spins = 0; generation_.load(std::memory_order_acquire) == gen; ++spins)
+      if (spins >= kSpins) std::this_thread::yield();
+  }
+  void arrive_and_wait() {
+    arrive_and_wait([] {});
+  }
+
+ private:
+  const int n_;
+  alignas(64) std::atomic<int> arrived_{0};
+  alignas(64) std::atomic<std::uint32_t> generation_{0};
+};
+
+ParallelRun::ParallelRun(int lps, Time lookahead) : lookahead_(lookahead), words_((static_cast<std::size_t>(std::max(lps, 0)) + 63) / 64) {
+  if (lps < 1) throw std::invalid_argument("ParallelRun: at least one logical process");
+  if (lookahead <= Time::zero()) throw std::invalid_argument("ParallelRun: the lookahead must be positive");
+  lps_.reserve(static_cast<std::size_t>(lps));
+  for (int i = 0; i < lps; ++i) {
+    lps_.push_back(std::make_unique<Lp>());
+    lps_.back()->out.resize(static_cast<std::size_t>(lps));
+    lps_.back()->senders = std::make_unique<std::atomic<std::uint64_t>[]>(words());
+  }
+}
+
+ParallelRun::~ParallelRun() = default;
+
+int ParallelRun::add_handler(int lp, CrossingHandler& h) {
+  if (lp < 0 || lp >= lps()) throw std::out_of_range("ParallelRun::add_handler: no LP " + std::to_string(lp));
+  handlers_.emplace_back(lp, &h);
+  return static_cast<int>(handlers_.size()) - 1;
+}
+
+void ParallelRun::send(int from, int to, Time at, std::span<const std::byte> bytes) {
+  if (to < 0 || static_cast<std::size_t>(to) >= handlers_.size())
+    throw std::logic_error("ParallelRun::send: no handler " + std::to_string(to));
+  Lp& sender = *lps_[static_cast<std::size_t>(from)];
+  if (at < sender.sched.now() + lookahead_)
+    throw std::logic_error("ParallelRun::send: a crossing due " + std::to_string((at - sender.sched.now()).count_ps()) +
+                           " ps ahead, inside the lookahead of " + std::to_string(lookahead_.count_ps()) + " ps");
+  const auto receiver = static_cast<std::size_t>(handlers_[static_cast<std::size_t>(to)].first);
+  Mailbox& box = sender.out[receiver];
+  if (box.records.empty())
+    lps_[receiver]->senders[static_cast<std::size_t>(from) / 64].fetch_or(std::uint64_t{1} << (from % 64), std::memory_order_relaxed);
+  if (box.bytes.size() + bytes.size() > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error("ParallelRun::send: more than 4 GiB of crossings in one window");
+  box.records.push_back(Record{at.count_ps(), static_cast<std::uint32_t>(to), static_cast<std::uint32_t>(box.bytes.size())});
+  box.bytes.insert(box.bytes.end(), bytes.begin(), bytes.end());
+}
+
+void ParallelRun::deliver(int lp) {
+  Lp& me = *lps_[static_cast<std::size_t>(lp)];
+  me.sorting.clear();
+  for (std::size_t w = 0; w < words(); ++w)
+    for (std::uint64_t bits = me.senders[w].exchange(0, std::memory_order_relaxed); bits != 0; bits &= bits - 1) {
+      const std::size_t f = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      const Mailbox& box = lps_[f]->out[static_cast<std::size_t>(lp)];
+      for (std::size_t i = 0; i < box.records.size(); ++i)
+        me.sorting.push_back(Incoming{box.records[i].at_ps, static_cast<std::uint32_t>(f), static_cast<std::uint32_t>(i)});
+    }
+  std::sort(me.sorting.begin(), me.sorting.end(), [](const Incoming& a, const Incoming& b) {
+    if (a.at_ps != b.at_ps) return a.at_ps < b.at_ps;
+    if (a.from != b.from) return a.from < b.from;
+    return a.index < b.index;
+  });
+  for (const Incoming& in : me.sorting) {
+    const Mailbox& box = lps_[in.from]->out[static_cast<std::size_t>(lp)];
+    const Record& r = box.records[in.index];
+    const std::size_t end = in.index + 1 < box.records.size() ? box.records[in.index + 1].offset : box.bytes.size();
+    handlers_[r.handler].second->accept(Time::ps(r.at_ps), std::span<const std::byte>(box.bytes.data() + r.offset, end - r.offset));
+  }
+  me.delivered += me.sorting.size();
+}
+
+void ParallelRun::fail(std::exception_ptr e) {
+  const std::lock_guard lock(error_mutex_);
+  if (!error_) error_ = e;
+  failed_.store(true, std::memory_order_release);
+}
+
+void ParallelRun::worker(int index, int threads, Time until, Barrier& barrier) {
+  const auto n = static_cast<int>(lps_.size());
+  // Decided by the last worker to reach the window's second barrier, read by all after it and
+  // before any can reach the next one: every worker takes the same decision.
+  auto decide = [&] {
+    Time start = Time::max();
+    for (const auto& lp : lps_) start = std::min(start, lp->next);
+    window_start_ = start;
+    go_on_ = !failed_.load(std::memory_order_acquire) && start != Time::max() && start <= until;
+  };
+  if (index == 0) decide();
+  barrier.arrive_and_wait();
+  while (go_on_) {
+    const Time limit = window_start_ + lookahead_ - Time::ps(1);
+    try {
+      for (int lp = index; lp < n; lp += threads) lps_[static_cast<std::size_t>(lp)]->sched.run_until(limit);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    barrier.arrive_and_wait();  // every crossing of the window is in its mailbox
+    try {
+      for (int lp = index; lp < n; lp += threads) {
+        deliver(lp);
+        Lp& me = *lps_[static_cast<std::size_t>(lp)];
+        me.next = me.sched.next_time();
+      }
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    barrier.arrive_and_wait([&] {  // every LP's next event is known; nobody reads a mailbox any more
+      if (!failed_.load(std::memory_order_acquire)) ++windows_;
+      decide();
+    });
+    for (int lp = index; lp < n; lp += threads)
+      for (Mailbox& box : lps_[static_cast<std::size_t>(lp)]->out)
+        if (!box.records.empty()) {
+          box.records.clear();
+          box.bytes.clear();
+        }
+  }
+}
+
+void ParallelRun::run(int threads, Time until) {
+  if (threads < 1) throw std::invalid_argument("ParallelRun::run: at least one thread");
+  threads = std::min(threads, lps());
+  failed_.store(false);
+  error_ = nullptr;
+  for (auto& lp : lps_) lp->next = lp->sched.next_time();
+  Barrier barrier(threads);
+  {
+    std::vector<std::jthread> others;
+    others.reserve(static_cast<std::size_t>(threads - 1));
+    for (int w = 1; w < threads; ++w) others.emplace_back([this, w, threads, until, &barrier] { worker(w, threads, until, barrier); });
+    worker(0, threads, until, barrier);
+  }
+  if (error_) std::rethrow_exception(error_);
+}
+
+std::uint64_t ParallelRun::crossings() const {
+  std::uint64_t n = 0;
+  for (const auto& lp : lps_) n += lp->delivered;
+  return n;
+}
+
+std::uint64_t ParallelRun::executed() const {
+  std::uint64_t n = 0;
+  for (const auto& lp : lps_) n += lp->sched.executed();
+  return n;
+}
+
+}  // namespace rdmasim

@@ -1,0 +1,128 @@
+// ParallelRun: conservative, window-synchronous parallel discrete-event simulation of a model
+// split into a fixed set of logical processes (LPs), each with a Scheduler of its own.
+//
+// A window runs, in every LP, each event due before start + lookahead; the LPs run side by
+// side on the worker threads (LP i on worker i mod threads). An LP reaches another only by
+// send(): a crossing due at least `lookahead` after the sender's now (a cable's propagation
+// delay, in a fabric), kept in the (sender, receiver) mailbox until the window ends. Between
+// windows each LP takes the crossings sent to it in (due time, sender, sender's sequence)
+// order, calling the addressed handler's accept(), which schedules what the crossing causes on
+// that LP's scheduler; the next window starts at the earliest event pending in any LP. No
+// crossing can fall inside the window it was sent in, since it is due at or after the
+// window's end.
+//
+// Determinism: an LP orders its events by its own scheduler (time, then the order they were
+// scheduled in), its incoming crossings by a key no thread decides, and the windows follow from
+// the LPs' pending events alone; so a run is the same, event for event, whatever the number of
+// threads (one thread runs the same windows on the caller's). The decomposition into LPs is
+// part of the model: another decomposition may order simultaneous events differently.
+//
+// Invariants (checked, std::logic_error): a crossing is due no sooner than lookahead after its
+// sender's now, and addresses a registered handler; lookahead > 0. A handler that throws ends
+// the run: every worker stops at the window's end and run() rethrows the first exception.
+// Memory: a crossing costs 16 B of record plus its bytes in the mailbox, whose storage is kept
+// from window to window (no allocation once the largest window has been seen). Two barriers
+// per window: see bench/parallel_bench.cpp for what they cost.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "core/scheduler.hpp"
+#include "rdmasim/units.hpp"
+
+namespace rdmasim {
+
+/// The receiving end of crossings: told, between windows and on its LP's worker, of each
+/// crossing addressed to it, with its due time (never before its LP's now) and the sender's bytes
+/// (valid during the call only).
+class CrossingHandler {
+ public:
+  virtual void accept(Time at, std::span<const std::byte> bytes) = 0;
+
+ protected:
+  ~CrossingHandler() = default;
+};
+
+class ParallelRun {
+ public:
+  /// `lps` logical processes (>= 1), each with an empty scheduler; lookahead > 0.
+  ParallelRun(int lps, Time lookahead);
+  ParallelRun(const ParallelRun&) = delete;
+  ParallelRun& operator=(const ParallelRun&) = delete;
+  ~ParallelRun();
+
+  int lps() const { return static_cast<int>(lps_.size()); }
+  Time lookahead() const { return lookahead_; }
+  Scheduler& scheduler(int lp) { return lps_.at(static_cast<std::size_t>(lp))->sched; }
+
+  /// Registers `h` as a receiver in LP `lp`; the returned id addresses it in send().
+  int add_handler(int lp, CrossingHandler& h);
+  /// Called from an event of LP `from`: a crossing to handler `to`, due at `at` (at least
+  /// lookahead after LP `from`'s now), carrying `bytes`.
+  void send(int from, int to, Time at, std::span<const std::byte> bytes);
+
+  /// Runs windows on `threads` workers (>= 1; the caller is worker 0) until no LP has an event
+  /// pending and no crossing is in flight, or until the next window would start after `until`
+  /// (the last window runs whole, up to lookahead past `until`, so that a run resumed later
+  /// keeps the same windows and equals one uninterrupted run).
+  void run(int threads, Time until = Time::max());
+
+  /// Windows run so far and crossings delivered (all runs together).
+  std::uint64_t windows() const { return windows_; }
+  std::uint64_t crossings() const;
+  /// Events run in every LP together.
+  std::uint64_t executed() const;
+
+ private:
+  struct Record {  // 16 B; its index in the mailbox is its place in the sender's order
+    std::int64_t at_ps;
+    std::uint32_t handler;
+    std::uint32_t offset;  // of its bytes in the mailbox's (up to the next record's offset)
+  };
+  struct Mailbox {
+    std::vector<Record> records;
+    std::vector<std::byte> bytes;
+  };
+  struct Incoming {  // a record being delivered: its sort key (time, sender, index) and where it is
+    std::int64_t at_ps;
+    std::uint32_t from;
+    std::uint32_t index;
+  };
+  struct alignas(64) Lp {  // one cache line apart: written by its own worker only
+    Scheduler sched;
+    std::vector<Mailbox> out;     // by receiving LP
+    // Which LPs sent it crossings this window, a bit per sender (set by the senders, with their
+    // first crossing to it; read and cleared by its own worker): delivery reads only the
+    // mailboxes that hold something, not one per sender.
+    std::unique_ptr<std::atomic<std::uint64_t>[]> senders;
+    std::vector<Incoming> sorting;
+    Time next{};                  // its earliest pending event after the last delivery
+    std::uint64_t delivered = 0;  // crossings it took
+  };
+  class Barrier;
+
+  std::size_t words() const { return words_; }
+  void worker(int index, int threads, Time until, Barrier& barrier);
+  void deliver(int lp);
+  void fail(std::exception_ptr e);
+
+  Time lookahead_;
+  std::size_t words_;  // of a `senders` bit set
+  std::vector<std::unique_ptr<Lp>> lps_;
+  std::vector<std::pair<int, CrossingHandler*>> handlers_;  // id -> (LP, handler)
+  std::uint64_t windows_ = 0;
+  Time window_start_{};  // the window to run next (decided between windows)
+  bool go_on_ = false;   // whether to run it
+  std::atomic<bool> failed_{false};
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
+};
+
+}  // namespace rdmasim

@@ -1,0 +1,223 @@
+// ParallelRun: the same run whatever the number of threads, equal to an independent
+// single-threaded reference of the window-synchronous rules, exact windows, and the checks.
+#include "core/parallel_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/random.hpp"
+#include "phold_model.hpp"
+
+namespace rdmasim {
+namespace {
+
+using phold::kLookahead;
+using phold::LpResult;
+
+// The same model and the same rules written plainly, on one thread: a priority queue per LP
+// ordered by (time, insertion count), windows from the earliest head, crossings delivered
+// between windows in (time, sender, sender's order) order.
+struct Reference {
+  struct Ev {
+    std::int64_t at;
+    std::uint64_t seq;
+    std::uint64_t token;
+    bool operator>(const Ev& o) const { return std::tie(at, seq) > std::tie(o.at, o.seq); }
+  };
+  struct Lp {
+    std::priority_queue<Ev, std::vector<Ev>, std::greater<>> q;
+    std::uint64_t seq = 0;
+    RandomStream rng;
+    LpResult result;
+    void push(std::int64_t at, std::uint64_t token) { q.push(Ev{at, seq++, token}); }
+  };
+  std::vector<LpResult> run(int lps, int population, Time until, std::uint64_t& windows) {
+    std::vector<Lp> lp;
+    for (int i = 0; i < lps; ++i) lp.push_back(Lp{{}, 0, phold::stream_of(i), {}});
+    for (int i = 0; i < lps; ++i)
+      for (int k = 0; k < population; ++k)
+        lp[static_cast<std::size_t>(i)].push(lp[static_cast<std::size_t>(i)].rng.uniform_time(kLookahead).count_ps(),
+                                             static_cast<std::uint64_t>(i * 1000 + k));
+    windows = 0;
+    for (;;) {
+      std::int64_t start = std::numeric_limits<std::int64_t>::max();
+      for (auto& l : lp)
+        if (!l.q.empty()) start = std::min(start, l.q.top().at);
+      if (start == std::numeric_limits<std::int64_t>::max() || start > until.count_ps()) break;
+      const std::int64_t limit = start + kLookahead.count_ps() - 1;
+      struct Crossing {
+        std::int64_t at;
+        int from;
+        std::size_t order;
+        int to;
+        std::uint64_t token;
+      };
+      std::vector<Crossing> crossings;
+      for (int i = 0; i < lps; ++i) {
+        Lp& l = lp[static_cast<std::size_t>(i)];
+        std::size_t order = 0;
+        while (!l.q.empty() && l.q.top().at <= limit) {
+          const Ev e = l.q.top();
+          l.q.pop();
+          l.result.hash = phold::mix(phold::mix(l.result.hash, static_cast<std::uint64_t>(e.at)), e.token);
+          ++l.result.events;
+          const phold::Draw d = phold::draw(l.rng, i, lps);
+          const std::uint64_t next = phold::next_token(e.token, i);
+          if (d.remote) crossings.push_back(Crossing{e.at + d.delay.count_ps(), i, order++, d.target, next});
+          else l.push(e.at + d.delay.count_ps(), next);
+        }
+      }
+      std::sort(crossings.begin(), crossings.end(),
+                [](const Crossing& a, const Crossing& b) { return std::tie(a.at, a.from, a.order) < std::tie(b.at, b.from, b.order); });
+      for (const Crossing& c : crossings) lp[static_cast<std::size_t>(c.to)].push(c.at, c.token);
+      ++windows;
+    }
+    std::vector<LpResult> r;
+    for (const auto& l : lp) r.push_back(l.result);
+    return r;
+  }
+};
+
+TEST(ParallelRun, ThreadsDoNotChangeTheRunAndItMatchesAPlainReference) {
+  const Time until = Time::us(20);
+  std::uint64_t ref_windows = 0;
+  const auto ref = Reference{}.run(8, 16, until, ref_windows);
+  std::uint64_t ref_events = 0;
+  for (const auto& r : ref) ref_events += r.events;
+  ASSERT_GT(ref_events, 50'000u);
+  ASSERT_GE(ref_windows, 390u);  // windows of 50 ns, each starting at the earliest pending event
+  ASSERT_LE(ref_windows, 401u);
+  for (int threads : {1, 2, 3, 4, 8, 16}) {
+    phold::Model m(8, 16);
+    EXPECT_EQ(m.run(threads, until), ref) << threads << " threads";
+    EXPECT_EQ(m.engine().windows(), ref_windows) << threads << " threads";
+    EXPECT_EQ(m.engine().executed(), ref_events) << threads << " threads";
+    EXPECT_GT(m.engine().crossings(), ref_events / 5) << threads << " threads";
+  }
+}
+
+TEST(ParallelRun, ARunResumedAfterUntilEqualsOneRun) {
+  phold::Model whole(5, 8), parts(5, 8);
+  const auto one = whole.run(2, Time::us(10));
+  parts.run(3, Time::us(4));
+  EXPECT_LT(parts.engine().executed(), whole.engine().executed());
+  EXPECT_EQ(parts.run(1, Time::us(10)), one);
+  EXPECT_EQ(parts.engine().executed(), whole.engine().executed());
+  EXPECT_EQ(parts.engine().windows(), whole.engine().windows());
+}
+
+// Two LPs bouncing one token, each crossing due exactly the lookahead later: one window per
+// bounce, each starting where the token lands.
+class PingPong final : public EventHandler, public CrossingHandler {
+ public:
+  PingPong(ParallelRun& r, int lp) : run_(r), lp_(lp) { id = r.add_handler(lp, *this); }
+  void on_event(std::uint64_t left) override {
+    times.push_back(run_.scheduler(lp_).now());
+    if (left == 0) return;
+    const std::uint64_t next = left - 1;
+    std::byte b[sizeof next];
+    std::memcpy(b, &next, sizeof next);
+    run_.send(lp_, peer, run_.scheduler(lp_).now() + run_.lookahead(), b);
+  }
+  void accept(Time at, std::span<const std::byte> bytes) override {
+    std::uint64_t left = 0;
+    std::memcpy(&left, bytes.data(), sizeof left);
+    run_.scheduler(lp_).schedule_at(at, *this, left);
+  }
+  int id = -1, peer = -1;
+  std::vector<Time> times;
+
+ private:
+  ParallelRun& run_;
+  int lp_;
+};
+
+TEST(ParallelRun, OneWindowPerBounceAtExactTimes) {
+  for (int threads : {1, 2}) {
+    ParallelRun run(2, Time::ns(100));
+    PingPong a(run, 0), b(run, 1);
+    a.peer = b.id;
+    b.peer = a.id;
+    run.scheduler(0).schedule_at(Time::ns(7), a, 5);
+    run.run(threads);
+    EXPECT_EQ(a.times, (std::vector<Time>{Time::ns(7), Time::ns(207), Time::ns(407)}));
+    EXPECT_EQ(b.times, (std::vector<Time>{Time::ns(107), Time::ns(307), Time::ns(507)}));
+    EXPECT_EQ(run.windows(), 6u);
+    EXPECT_EQ(run.crossings(), 5u);
+  }
+}
+
+class Early final : public EventHandler, public CrossingHandler {
+ public:
+  explicit Early(ParallelRun& r) : run_(r) { id = r.add_handler(1, *this); }
+  void on_event(std::uint64_t) override {
+    const std::byte b[1]{};
+    run_.send(0, id, run_.scheduler(0).now() + run_.lookahead() - Time::ps(1), b);
+  }
+  void accept(Time, std::span<const std::byte>) override {}
+  int id = -1;
+
+ private:
+  ParallelRun& run_;
+};
+
+TEST(ParallelRun, ACrossingInsideTheLookaheadIsRefused) {
+  for (int threads : {1, 2}) {
+    ParallelRun run(2, Time::ns(50));
+    Early e(run);
+    run.scheduler(0).schedule_at(Time::ns(1), e);
+    try {
+      run.run(threads);
+      ADD_FAILURE() << "no error";
+    } catch (const std::logic_error& err) {
+      EXPECT_NE(std::string(err.what()).find("49999 ps ahead, inside the lookahead of 50000 ps"), std::string::npos) << err.what();
+    }
+  }
+  ParallelRun run(1, Time::ns(1));
+  const std::byte b[1]{};
+  EXPECT_THROW(run.send(0, 0, Time::ns(5), b), std::logic_error);  // no handler 0
+  EXPECT_THROW(ParallelRun(0, Time::ns(1)), std::invalid_argument);
+  EXPECT_THROW(ParallelRun(2, Time::zero()), std::invalid_argument);
+}
+
+class Thrower final : public EventHandler {
+ public:
+  void on_event(std::uint64_t) override { throw std::runtime_error("model failed"); }
+};
+class Ticker final : public EventHandler {
+ public:
+  explicit Ticker(Scheduler& s) : s_(s) {}
+  void on_event(std::uint64_t n) override {
+    if (n > 0) s_.schedule_in(Time::ns(10), *this, n - 1);
+  }
+
+ private:
+  Scheduler& s_;
+};
+
+TEST(ParallelRun, AnEventThatThrowsEndsEveryWorkerAndRunRethrows) {
+  for (int threads : {1, 2, 4}) {
+    ParallelRun run(4, Time::ns(50));
+    Thrower t;
+    std::deque<Ticker> tickers;
+    for (int lp = 0; lp < 4; ++lp) {
+      tickers.emplace_back(run.scheduler(lp));
+      run.scheduler(lp).schedule_at(Time::zero(), tickers.back(), 1000);
+    }
+    run.scheduler(3).schedule_at(Time::ns(120), t);
+    EXPECT_THROW(run.run(threads), std::runtime_error) << threads;
+    EXPECT_EQ(run.windows(), 2u) << threads;  // [0, 50) and [50, 100) ran; [100, 150) failed
+  }
+}
+
+}  // namespace
+}  // namespace rdmasim
