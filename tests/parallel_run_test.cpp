@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <barrier>
+#include <thread>
 #include <cstring>
 #include <deque>
 #include <limits>
@@ -105,6 +107,114 @@ TEST(ParallelRun, ThreadsDoNotChangeTheRunAndItMatchesAPlainReference) {
   }
 }
 
+class Thrower final : public EventHandler {
+ public:
+  void on_event(std::uint64_t) override { throw std::runtime_error("model failed"); }
+};
+class Ticker final : public EventHandler {
+ public:
+  explicit Ticker(Scheduler& s) : s_(s) {}
+  void on_event(std::uint64_t n) override {
+    if (n > 0) s_.schedule_in(Time::ns(10), *this, n - 1);
+  }
+
+ private:
+  Scheduler& s_;
+};
+
+// Ranks as threads of one process, exchanging through shared buffers: the protocol of a run
+// over MPI ranks (apps/rdmasim/mpi_world.hpp implements it with MPI), without MPI.
+class ThreadRanks {
+ public:
+  explicit ThreadRanks(int n) : n_(n), sync_(n), boxes_(static_cast<std::size_t>(n * n)), next_(static_cast<std::size_t>(n)),
+                                failed_(static_cast<std::size_t>(n)) {}
+  class Rank final : public RankExchange {
+   public:
+    Rank(ThreadRanks& all, int r) : all_(all), r_(r) {}
+    int rank() const override { return r_; }
+    int ranks() const override { return all_.n_; }
+    void exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) override {
+      EXPECT_TRUE(out[static_cast<std::size_t>(r_)].empty());
+      for (int to = 0; to < all_.n_; ++to) all_.box(r_, to) = out[static_cast<std::size_t>(to)];
+      all_.sync_.arrive_and_wait();
+      in.assign(static_cast<std::size_t>(all_.n_), {});
+      for (int from = 0; from < all_.n_; ++from) in[static_cast<std::size_t>(from)] = all_.box(from, r_);
+      all_.sync_.arrive_and_wait();
+    }
+    std::pair<Time, bool> earliest(Time next, bool failed) override {
+      all_.next_[static_cast<std::size_t>(r_)] = next;
+      all_.failed_[static_cast<std::size_t>(r_)] = failed;
+      all_.sync_.arrive_and_wait();
+      const Time t = *std::min_element(all_.next_.begin(), all_.next_.end());
+      const bool any = std::find(all_.failed_.begin(), all_.failed_.end(), true) != all_.failed_.end();
+      all_.sync_.arrive_and_wait();
+      return {t, any};
+    }
+
+   private:
+    ThreadRanks& all_;
+    int r_;
+  };
+
+ private:
+  std::vector<std::byte>& box(int from, int to) { return boxes_[static_cast<std::size_t>(from * n_ + to)]; }
+  int n_;
+  std::barrier<> sync_;
+  std::vector<std::vector<std::byte>> boxes_;
+  std::vector<Time> next_;
+  std::vector<bool> failed_;
+};
+
+TEST(ParallelRun, RanksEachRunningTheirLpsEqualOneProcess) {
+  const Time until = Time::us(10);
+  std::uint64_t ref_windows = 0;
+  const auto ref = Reference{}.run(7, 8, until, ref_windows);
+  for (int n : {1, 2, 3, 4}) {
+    ThreadRanks all(n);
+    std::vector<std::vector<LpResult>> results(static_cast<std::size_t>(n));
+    std::vector<std::uint64_t> windows(static_cast<std::size_t>(n));
+    {
+      std::vector<std::jthread> ranks;
+      for (int r = 0; r < n; ++r)
+        ranks.emplace_back([&, r] {
+          ThreadRanks::Rank me(all, r);
+          phold::Model m(7, 8);  // every rank builds the whole model
+          results[static_cast<std::size_t>(r)] = m.run(1, until, &me);
+          windows[static_cast<std::size_t>(r)] = m.engine().windows();
+          for (int lp = 0; lp < 7; ++lp) EXPECT_EQ(m.engine().runs_here(lp), lp % n == r);
+        });
+    }
+    std::vector<LpResult> joined;
+    for (std::size_t lp = 0; lp < 7; ++lp) joined.push_back(results[lp % static_cast<std::size_t>(n)][lp]);
+    EXPECT_EQ(joined, ref) << n << " ranks";
+    for (std::uint64_t w : windows) EXPECT_EQ(w, ref_windows) << n << " ranks";
+  }
+}
+
+TEST(ParallelRun, ARankThatFailsStopsEveryRank) {
+  ThreadRanks all(2);
+  std::vector<std::string> errors(2);
+  {
+    std::vector<std::jthread> ranks;
+    for (int r = 0; r < 2; ++r)
+      ranks.emplace_back([&, r] {
+        ThreadRanks::Rank me(all, r);
+        ParallelRun run(2, Time::ns(50));
+        Thrower t;
+        Ticker tick(run.scheduler(0));
+        run.scheduler(0).schedule_at(Time::zero(), tick, 100);
+        run.scheduler(1).schedule_at(Time::ns(120), t);
+        try {
+          run.run(1, Time::max(), &me);
+        } catch (const std::exception& e) {
+          errors[static_cast<std::size_t>(r)] = e.what();
+        }
+        EXPECT_EQ(run.windows(), 2u);
+      });
+  }
+  EXPECT_EQ(errors, (std::vector<std::string>{"another rank failed", "model failed"}));
+}
+
 TEST(ParallelRun, ARunResumedAfterUntilEqualsOneRun) {
   phold::Model whole(5, 8), parts(5, 8);
   const auto one = whole.run(2, Time::us(10));
@@ -188,21 +298,6 @@ TEST(ParallelRun, ACrossingInsideTheLookaheadIsRefused) {
   EXPECT_THROW(ParallelRun(0, Time::ns(1)), std::invalid_argument);
   EXPECT_THROW(ParallelRun(2, Time::zero()), std::invalid_argument);
 }
-
-class Thrower final : public EventHandler {
- public:
-  void on_event(std::uint64_t) override { throw std::runtime_error("model failed"); }
-};
-class Ticker final : public EventHandler {
- public:
-  explicit Ticker(Scheduler& s) : s_(s) {}
-  void on_event(std::uint64_t n) override {
-    if (n > 0) s_.schedule_in(Time::ns(10), *this, n - 1);
-  }
-
- private:
-  Scheduler& s_;
-};
 
 TEST(ParallelRun, AnEventThatThrowsEndsEveryWorkerAndRunRethrows) {
   for (int threads : {1, 2, 4}) {

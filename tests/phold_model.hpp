@@ -66,8 +66,8 @@ class Model {
       for (int k = 0; k < population; ++k)
         run_.scheduler(lp.index).schedule_at(lp.rng.uniform_time(kLookahead), lp, static_cast<std::uint64_t>(lp.index * 1000 + k));
   }
-  std::vector<LpResult> run(int threads, Time until) {
-    run_.run(threads, until);
+  std::vector<LpResult> run(int threads, Time until, RankExchange* ranks = nullptr) {
+    run_.run(threads, until, ranks);
     std::vector<LpResult> r;
     for (const auto& lp : lps_) r.push_back(lp.result);
     return r;

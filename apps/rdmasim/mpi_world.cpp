@@ -1,5 +1,6 @@
 #include "mpi_world.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -51,6 +52,44 @@ std::vector<std::string> MpiWorld::gather(const std::string& mine) const {
   return out;
 }
 
+void MpiWorld::exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) {
+  if (size_ == 1) {
+    in = out;
+    return;
+  }
+  const auto n = static_cast<std::size_t>(size_);
+  std::vector<int> send(n), recv(n), send_at(n), recv_at(n);
+  std::vector<std::byte> all_out;
+  for (std::size_t r = 0; r < n; ++r) {
+    if (out[r].size() > 0x7fffffffu || all_out.size() + out[r].size() > 0x7fffffffu)
+      throw std::invalid_argument("MPI: over 2 GiB of crossings in one window");
+    send[r] = static_cast<int>(out[r].size());
+    send_at[r] = static_cast<int>(all_out.size());
+    all_out.insert(all_out.end(), out[r].begin(), out[r].end());
+  }
+  MPI_Alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  long long total = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    recv_at[r] = static_cast<int>(total);
+    total += recv[r];
+  }
+  if (total > 0x7fffffff) throw std::invalid_argument("MPI: over 2 GiB of crossings in one window");
+  std::vector<std::byte> all_in(static_cast<std::size_t>(total));
+  MPI_Alltoallv(all_out.data(), send.data(), send_at.data(), MPI_BYTE, all_in.data(), recv.data(), recv_at.data(), MPI_BYTE,
+                MPI_COMM_WORLD);
+  in.resize(n);
+  for (std::size_t r = 0; r < n; ++r)
+    in[r].assign(all_in.begin() + recv_at[r], all_in.begin() + recv_at[r] + recv[r]);
+}
+
+std::pair<Time, bool> MpiWorld::earliest(Time next, bool failed) {
+  if (size_ == 1) return {next, failed};
+  // One reduction: the earliest time, and (as 0) whether any rank failed.
+  std::int64_t mine[2] = {next.count_ps(), failed ? 0 : 1}, all[2] = {0, 0};
+  MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  return {Time::ps(all[0]), all[1] == 0};
+}
+
 #else
 
 MpiWorld::MpiWorld() {
@@ -63,6 +102,11 @@ MpiWorld::MpiWorld() {
 MpiWorld::~MpiWorld() = default;
 
 std::vector<std::string> MpiWorld::gather(const std::string& mine) const { return {mine}; }
+
+// A world of one: ParallelRun never exchanges with it.
+void MpiWorld::exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) { in = out; }
+
+std::pair<Time, bool> MpiWorld::earliest(Time next, bool failed) { return {next, failed}; }
 
 #endif
 

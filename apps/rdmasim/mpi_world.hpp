@@ -1,6 +1,7 @@
 // MpiWorld: the ranks of `mpirun -np N rdmasim ...` (Open MPI), for commands that split their
 // work over processes and machines (`sweep`: rank r runs share r + 1 of N, rank 0 gathers the
-// shares and merges them). Built with RDMASIM_MPI (CMake option, on when Open MPI is found);
+// shares and merges them), and the exchange a parallel run over ranks needs between windows
+// (core/parallel_run.hpp's RankExchange: MPI_Alltoall + MPI_Alltoallv, MPI_Allreduce). Built with RDMASIM_MPI (CMake option, on when Open MPI is found);
 // a process not started by mpirun, or started with one rank, is a world of one and never
 // initializes MPI. A build without MPI started by mpirun with several ranks refuses (each rank
 // would otherwise do all of the work and write the same output).
@@ -9,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "core/parallel_run.hpp"
+
 namespace rdmasim::cli {
 
-class MpiWorld {
+class MpiWorld final : public RankExchange {
  public:
   /// Joins the ranks when started by mpirun with more than one; throws std::invalid_argument
   /// when this build has no MPI and there are several.
@@ -20,8 +23,11 @@ class MpiWorld {
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
 
-  int rank() const { return rank_; }
+  int rank() const override { return rank_; }
   int size() const { return size_; }
+  int ranks() const override { return size_; }
+  void exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) override;
+  std::pair<Time, bool> earliest(Time next, bool failed) override;
   /// Every rank's `mine`, in rank order, at rank 0 (empty at the others). Collective: every
   /// rank calls it once.
   std::vector<std::string> gather(const std::string& mine) const;

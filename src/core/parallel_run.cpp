@@ -107,50 +107,123 @@ void ParallelRun::fail(std::exception_ptr e) {
 }
 
 void ParallelRun::worker(int index, int threads, Time until, Barrier& barrier) {
-  const auto n = static_cast<int>(lps_.size());
+  // This worker's LPs: every threads-th of the LPs this process runs.
+  std::vector<std::size_t> mine;
+  for (std::size_t i = static_cast<std::size_t>(index); i < here_.size(); i += static_cast<std::size_t>(threads)) mine.push_back(here_[i]);
   // Decided by the last worker to reach the window's second barrier, read by all after it and
   // before any can reach the next one: every worker takes the same decision.
   auto decide = [&] {
     Time start = Time::max();
-    for (const auto& lp : lps_) start = std::min(start, lp->next);
+    for (std::size_t lp : here_) start = std::min(start, lps_[lp]->next);
+    bool failed = failed_.load(std::memory_order_acquire);
+    if (exchange_) {
+      const auto [earliest, any_failed] = exchange_->earliest(start, failed);
+      start = earliest;
+      if (any_failed && !failed) fail(std::make_exception_ptr(std::runtime_error("another rank failed")));
+      failed = any_failed;
+    }
     window_start_ = start;
-    go_on_ = !failed_.load(std::memory_order_acquire) && start != Time::max() && start <= until;
+    go_on_ = !failed && start != Time::max() && start <= until;
+    return failed;
   };
   if (index == 0) decide();
   barrier.arrive_and_wait();
   while (go_on_) {
     const Time limit = window_start_ + lookahead_ - Time::ps(1);
     try {
-      for (int lp = index; lp < n; lp += threads) lps_[static_cast<std::size_t>(lp)]->sched.run_until(limit);
+      for (std::size_t lp : mine) lps_[lp]->sched.run_until(limit);
     } catch (...) {
       fail(std::current_exception());
     }
-    barrier.arrive_and_wait();  // every crossing of the window is in its mailbox
+    barrier.arrive_and_wait([&] {  // every crossing of the window is in its mailbox
+      if (!exchange_) return;
+      try {
+        swap_crossings();
+      } catch (...) {
+        fail(std::current_exception());
+      }
+    });
     try {
-      for (int lp = index; lp < n; lp += threads) {
-        deliver(lp);
-        Lp& me = *lps_[static_cast<std::size_t>(lp)];
-        me.next = me.sched.next_time();
+      for (std::size_t lp : mine) {
+        deliver(static_cast<int>(lp));
+        lps_[lp]->next = lps_[lp]->sched.next_time();
       }
     } catch (...) {
       fail(std::current_exception());
     }
     barrier.arrive_and_wait([&] {  // every LP's next event is known; nobody reads a mailbox any more
-      if (!failed_.load(std::memory_order_acquire)) ++windows_;
-      decide();
+      if (!decide()) ++windows_;  // a window counts when it ran everywhere
     });
-    for (int lp = index; lp < n; lp += threads)
-      for (Mailbox& box : lps_[static_cast<std::size_t>(lp)]->out)
+    // Each worker empties the mailboxes its LPs filled; over ranks (one worker), also the
+    // copies of other ranks' LPs that carried crossings here.
+    auto empty = [&](std::size_t lp) {
+      for (Mailbox& box : lps_[lp]->out)
         if (!box.records.empty()) {
           box.records.clear();
           box.bytes.clear();
         }
+    };
+    if (exchange_)
+      for (std::size_t lp = 0; lp < lps_.size(); ++lp) empty(lp);
+    else
+      for (std::size_t lp : mine) empty(lp);
   }
 }
 
-void ParallelRun::run(int threads, Time until) {
+namespace {
+void put(std::vector<std::byte>& out, const void* p, std::size_t n) {
+  const auto* b = static_cast<const std::byte*>(p);
+  out.insert(out.end(), b, b + n);
+}
+}  // namespace
+
+void ParallelRun::swap_crossings() {
+  // A block per (sender here, receiver there) mailbox that holds crossings: sender, receiver,
+  // record count, byte count (4 x u32), the records, the bytes.
+  for (auto& o : rank_out_) o.clear();
+  for (std::size_t f : here_)
+    for (std::size_t t = 0; t < lps_.size(); ++t) {
+      const Mailbox& box = lps_[f]->out[t];
+      if (box.records.empty() || runs_here(static_cast<int>(t))) continue;
+      std::vector<std::byte>& o = rank_out_[t % static_cast<std::size_t>(ranks_)];
+      const std::uint32_t head[4] = {static_cast<std::uint32_t>(f), static_cast<std::uint32_t>(t),
+                                     static_cast<std::uint32_t>(box.records.size()), static_cast<std::uint32_t>(box.bytes.size())};
+      put(o, head, sizeof head);
+      put(o, box.records.data(), box.records.size() * sizeof(Record));
+      put(o, box.bytes.data(), box.bytes.size());
+    }
+  exchange_->exchange(rank_out_, rank_in_);
+  for (const std::vector<std::byte>& in : rank_in_)
+    for (std::size_t at = 0; at < in.size();) {
+      std::uint32_t head[4];
+      if (in.size() - at < sizeof head) throw std::logic_error("ParallelRun: a truncated crossing block from another rank");
+      std::memcpy(head, in.data() + at, sizeof head);
+      at += sizeof head;
+      const std::size_t records = head[2] * sizeof(Record);
+      if (head[0] >= lps_.size() || head[1] >= lps_.size() || !runs_here(static_cast<int>(head[1])) ||
+          in.size() - at < records + head[3])
+        throw std::logic_error("ParallelRun: a malformed crossing block from another rank");
+      Mailbox& box = lps_[head[0]]->out[head[1]];
+      box.records.resize(head[2]);
+      std::memcpy(box.records.data(), in.data() + at, records);
+      at += records;
+      box.bytes.assign(in.begin() + static_cast<std::ptrdiff_t>(at), in.begin() + static_cast<std::ptrdiff_t>(at + head[3]));
+      at += head[3];
+      lps_[head[1]]->senders[head[0] / 64].fetch_or(std::uint64_t{1} << (head[0] % 64), std::memory_order_relaxed);
+    }
+}
+
+void ParallelRun::run(int threads, Time until, RankExchange* ranks) {
   if (threads < 1) throw std::invalid_argument("ParallelRun::run: at least one thread");
-  threads = std::min(threads, lps());
+  exchange_ = ranks && ranks->ranks() > 1 ? ranks : nullptr;
+  rank_ = exchange_ ? exchange_->rank() : 0;
+  ranks_ = exchange_ ? exchange_->ranks() : 1;
+  if (exchange_ && threads > 1) throw std::invalid_argument("ParallelRun::run: over ranks, one thread per rank");
+  here_.clear();
+  for (int lp = 0; lp < lps(); ++lp)
+    if (runs_here(lp)) here_.push_back(static_cast<std::size_t>(lp));
+  rank_out_.assign(static_cast<std::size_t>(ranks_), {});
+  threads = std::max(1, std::min(threads, static_cast<int>(here_.size())));
   failed_.store(false);
   error_ = nullptr;
   for (auto& lp : lps_) lp->next = lp->sched.next_time();
@@ -161,12 +234,13 @@ void ParallelRun::run(int threads, Time until) {
     for (int w = 1; w < threads; ++w) others.emplace_back([this, w, threads, until, &barrier] { worker(w, threads, until, barrier); });
     worker(0, threads, until, barrier);
   }
+  exchange_ = nullptr;
   if (error_) std::rethrow_exception(error_);
 }
 
 std::uint64_t ParallelRun::crossings() const {
   std::uint64_t n = 0;
-  for (const auto& lp : lps_) n += lp->delivered;
+  for (const auto& lp : lps_) n += lp->delivered;  // zero in the LPs another rank runs
   return n;
 }
 

@@ -11,10 +11,15 @@
 // crossing can fall inside the window it was sent in, since it is due at or after the
 // window's end.
 //
+// Over several processes (a RankExchange: MPI ranks, apps/rdmasim/mpi_world.hpp) every process
+// builds the whole model and runs LP i when i mod ranks == its rank, one thread each; between
+// windows the crossings for another rank's LPs travel to it in one exchange, and the next
+// window's start (and whether any rank failed) in one reduction.
+//
 // Determinism: an LP orders its events by its own scheduler (time, then the order they were
 // scheduled in), its incoming crossings by a key no thread decides, and the windows follow from
 // the LPs' pending events alone; so a run is the same, event for event, whatever the number of
-// threads (one thread runs the same windows on the caller's). The decomposition into LPs is
+// threads or ranks (one thread runs the same windows on the caller's). The decomposition into LPs is
 // part of the model: another decomposition may order simultaneous events differently.
 //
 // Invariants (checked, std::logic_error): a crossing is due no sooner than lookahead after its
@@ -32,6 +37,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/scheduler.hpp"
@@ -48,6 +54,23 @@ class CrossingHandler {
 
  protected:
   ~CrossingHandler() = default;
+};
+
+/// The processes of a run over several ranks (MPI: apps/rdmasim/mpi_world.hpp); every rank
+/// builds the whole model and runs the LPs i with i mod ranks() == rank(). Both calls are
+/// collective: every rank makes them, in the same order.
+class RankExchange {
+ public:
+  virtual int rank() const = 0;
+  virtual int ranks() const = 0;
+  /// Sends out[r] to each rank r (its own: empty) and returns in `in` what each rank sent
+  /// this one, by rank.
+  virtual void exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) = 0;
+  /// The earliest of every rank's `next`, and whether any rank `failed`.
+  virtual std::pair<Time, bool> earliest(Time next, bool failed) = 0;
+
+ protected:
+  ~RankExchange() = default;
 };
 
 class ParallelRun {
@@ -68,17 +91,22 @@ class ParallelRun {
   /// lookahead after LP `from`'s now), carrying `bytes`.
   void send(int from, int to, Time at, std::span<const std::byte> bytes);
 
-  /// Runs windows on `threads` workers (>= 1; the caller is worker 0) until no LP has an event
+  /// Runs windows on `threads` workers (>= 1; the caller is worker 0) or, given `ranks` of more
+  /// than one, on this rank's LPs (one thread each) until no LP has an event
   /// pending and no crossing is in flight, or until the next window would start after `until`
   /// (the last window runs whole, up to lookahead past `until`, so that a run resumed later
   /// keeps the same windows and equals one uninterrupted run).
-  void run(int threads, Time until = Time::max());
+  /// A rank whose LP throws rethrows it; the others throw std::runtime_error("another rank failed").
+  void run(int threads, Time until = Time::max(), RankExchange* ranks = nullptr);
 
-  /// Windows run so far and crossings delivered (all runs together).
+  /// Windows run so far and crossings delivered (all runs together; over ranks, to this
+  /// rank's LPs).
   std::uint64_t windows() const { return windows_; }
   std::uint64_t crossings() const;
-  /// Events run in every LP together.
+  /// Events run in every LP together (over ranks, in this rank's).
   std::uint64_t executed() const;
+  /// Whether this process runs LP `lp` (always, unless run over ranks).
+  bool runs_here(int lp) const { return lp % ranks_ == rank_; }
 
  private:
   struct Record {  // 16 B; its index in the mailbox is its place in the sender's order
@@ -110,6 +138,9 @@ class ParallelRun {
 
   std::size_t words() const { return words_; }
   void worker(int index, int threads, Time until, Barrier& barrier);
+  /// Over ranks: sends this rank's LPs' crossings for other ranks' LPs and files the ones
+  /// received in their senders' mailboxes (copies of the other ranks' LPs carry them here).
+  void swap_crossings();
   void deliver(int lp);
   void fail(std::exception_ptr e);
 
@@ -118,6 +149,10 @@ class ParallelRun {
   std::vector<std::unique_ptr<Lp>> lps_;
   std::vector<std::pair<int, CrossingHandler*>> handlers_;  // id -> (LP, handler)
   std::uint64_t windows_ = 0;
+  RankExchange* exchange_ = nullptr;  // during a run over ranks
+  int rank_ = 0, ranks_ = 1;
+  std::vector<std::size_t> here_;  // the LPs this process runs
+  std::vector<std::vector<std::byte>> rank_out_, rank_in_;  // swap_crossings' buffers, by rank
   Time window_start_{};  // the window to run next (decided between windows)
   bool go_on_ = false;   // whether to run it
   std::atomic<bool> failed_{false};
