@@ -211,7 +211,7 @@ TEST(Collectives, PerGpuPlacementShowsInTheLedger) {
   bad.name = "pcie-8gpu-short";
   bad.placement = {PcieTopology::root};
   EXPECT_THROW(register_server(bad), std::invalid_argument);
-  CollectiveConfig c = cfg(2, 64 << 20);
+  CollectiveConfig c = cfg(2, 1 << 20);  // latency-bound: the extra PCIe traversals show in the time
   c.base.fabric.topology = "rail-optimized";
   c.base.fabric.servers = 2;
   c.base.fabric.server = "pcie-8gpu";
@@ -223,7 +223,7 @@ TEST(Collectives, PerGpuPlacementShowsInTheLedger) {
   c.base.fabric.server = "pcie-8gpu-aligned";
   const CollectiveRow ideal = run_collective(c).rows[0];
   EXPECT_EQ(placed.wrong, 0);
-  EXPECT_GT(placed.time_us, ideal.time_us);
+  EXPECT_GT(placed.time_us, ideal.time_us + 5);  // 171.1 against 163.8 us
   EXPECT_GT(placed.ledger.network[Category::pcie_dma], ideal.ledger.network[Category::pcie_dma]);
 }
 

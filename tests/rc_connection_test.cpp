@@ -330,3 +330,41 @@ TEST(RcConnection, PortCountersCountTheNaksAndCnpsEachPortTransmits) {
   }
   EXPECT_EQ(to_senders, x.cnps);
 }
+
+TEST(RcConnection, ALongMessageIsAcknowledgedEveryAckEveryPackets) {
+  // 1 MiB WRITEs are 256 packets: AckReq on packets 64, 128 and 192 and on the last, so four
+  // ACK frames per message cross back (rc.ack_every 100: packets 100, 200 and the last; 0: the
+  // last only).
+  for (const auto& [every, acks] : {std::pair{64, 4u}, {100, 3u}, {0, 1u}}) {
+    BwConfig c = one_qp(5, 1);
+    c.base.size = Bytes(1 << 20);
+    c.base.profile.rc.ack_every = every;
+    const BwResult r = run_bandwidth(c);
+    ASSERT_TRUE(r.rc && r.fabric);
+    EXPECT_EQ(r.completed, 5);
+    EXPECT_EQ(tx_packets(*r.fabric, "h0->sw0"), 5u * 256u) << every;
+    EXPECT_EQ(tx_packets(*r.fabric, "h1->sw0"), 5u * acks) << every;
+    EXPECT_EQ(r.rc->naks, 0u) << every;  // an ACK frame is not counted as a NAK
+    EXPECT_EQ(r.invariant_violations, 0);
+  }
+}
+
+TEST(RcConnection, AMessageLongerThanTheTimeoutMakesProgressOnItsAcks) {
+  // 16 MiB takes 1.4 ms at 100 Gb/s, longer than the 4.096 us x 2^8 = 1.05 ms timeout: ACKs
+  // every 64 packets keep restarting the timer; with the last packet's ACK alone the timer
+  // expires mid-message, every retry too, and the QP fails.
+  BwConfig c = one_qp(5, 1);
+  c.base.size = Bytes(16 << 20);
+  c.base.profile.rc.timeout = 8;
+  const BwResult ok = run_bandwidth(c);
+  ASSERT_TRUE(ok.rc);
+  EXPECT_EQ(ok.completed, 5);
+  EXPECT_EQ(ok.rc->timeouts, 0u);
+  EXPECT_EQ(ok.rc->retransmitted, 0u);
+  c.base.profile.rc.ack_every = 0;
+  const BwResult failed = run_bandwidth(c);
+  ASSERT_TRUE(failed.rc);
+  EXPECT_EQ(failed.rc->status, "RETRY_EXC_ERR");
+  EXPECT_EQ(failed.rc->timeouts, 7u);
+  EXPECT_EQ(failed.completed, 0);
+}

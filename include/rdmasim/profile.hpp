@@ -183,6 +183,7 @@ struct RcParams {
   int min_rnr_timer = 12;                    // RNR NAK wait, 5-bit code (verbs/rnr_timer.hpp): 12 = 0.64 ms
   int rnr_retry = 7;                         // RNR NAKs retried before RNR_RETRY_EXC_ERR (7: forever)
   int max_inflight = 0;                      // at most this many packets unacknowledged (IRN's BDP cap); 0: none
+  int ack_every = 64;                        // the requester asks for an ACK every this many packets of a message (0: last only)
 };
 
 // DCQCN (Zhu et al., SIGCOMM'15): the reaction point's rate control and the notification

@@ -314,6 +314,12 @@ std::vector<ParamDef> build_params() {
   r.push_back(int_param("rc.rnr_retry", &RcParams::rnr_retry, &P::rc,
                         "RNR NAKs retried before the QP fails with RNR_RETRY_EXC_ERR (7: retry forever)",
                         "the usual 7 (retry forever)", Bounds<std::int64_t>{0, 7}));
+  r.push_back(int_param("rc.ack_every", &RcParams::ack_every, &P::rc,
+                        "the requester asks for an acknowledgement (AckReq) on every ack_every-th packet of a message "
+                        "as well as its last, and the responder answers with a cumulative ACK, so a long message frees its "
+                        "retransmission copies and restarts the timer as it goes (0: only the last packet asks)",
+                        "Linux soft-RoCE (rxe) asks every RXE_MAX_PKT_PER_ACK = 64 packets (drivers/infiniband/sw/rxe); "
+                        "an estimate for hardware RNICs", Bounds<std::int64_t>{0, 1 << 24}));
   r.push_back(int_param("rc.max_inflight", &RcParams::max_inflight, &P::rc,
                         "at most this many packets of a QP unacknowledged at once; later ones wait (0: no cap, "
                         "the NIC's transmit window and the tx depth alone)",

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "sim/fabric.hpp"
+#include "sim/packet_queue.hpp"
 
 namespace rdmasim {
 namespace {
@@ -81,7 +82,7 @@ void Capture::fill(CapturedFrame& f, const Packet& p, Time now, int src, int dst
   const bool last = p.pos == FramePos::last || p.pos == FramePos::only;
   const bool request = f.kind == FrameKind::roce_write || f.kind == FrameKind::roce_send ||
                        f.kind == FrameKind::roce_read_request;
-  f.ack_req = request && last;
+  f.ack_req = request && (f.kind == FrameKind::roce_read_request ? last : asks_ack(p, opt_.ack_every));
   f.ecn_ce = p.ce;
   const bool to_responder = (m.dest_qp - kFirstQpn) % 2 == 1;
   if ((f.kind == FrameKind::roce_write && first) || f.kind == FrameKind::roce_read_request) {

@@ -6,7 +6,7 @@
 // stages while a tap is attached): opcode from the frame kind and position; PSN = the QP
 // direction's packet counter mod 2^24 (an ACK carries the PSN of the last packet it
 // acknowledges); DestQP kFirstQpn + 2 x connection (+1 for the responder); AckReq on the last
-// packet of a request; RETH (remote VA, R_Key, DMA length = message size) on WRITE First/Only;
+// packet of a request and every rc.ack_every-th of a WRITE or SEND (Options::ack_every); RETH (remote VA, R_Key, DMA length = message size) on WRITE First/Only;
 // AETH with the message's MSN on ACKs and READ responses; IPv4 ECN CE (IB: FECN) from
 // Packet::ce; addresses from host indices (host A = 0, host B = 1 back to back). PFC frames a
 // switch port sends (Fabric::send_flow_control) are 802.1Qbb MAC control frames: XOFF with
@@ -35,6 +35,7 @@ class Capture final : public WireTap {
     LinkLayer layer = LinkLayer::roce;
     std::uint32_t tcp_mss = 1448;
     std::uint16_t udp_sport = 49152;  // back to back (a fabric flow has its own)
+    int ack_every = 0;                // rc.ack_every: request packets that carry AckReq besides a message's last
     std::int64_t max_frames = 100000;
   };
   Capture(PcapWriter& out, Options o);

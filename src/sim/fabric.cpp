@@ -356,7 +356,8 @@ void Fabric::start_next(Port& e) {
   // first bytes), propagation and, into a switch, the pipeline — one arrival event. The port
   // stays busy for the whole frame (its own event); the critical path past this port includes
   // the full transmission.
-  e.path.departed<Observed>(p, Category::transmit, service, now, tx_site(e.id));
+  if (p.control) [[unlikely]] e.path.interposed(now, service);
+  else e.path.departed<Observed>(p, Category::transmit, service, now, tx_site(e.id));
   if (Observed && tap_) tap_->port_start(e.id, p, now);
   p.release = release;
   ++in_transit_;

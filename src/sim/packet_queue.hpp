@@ -25,4 +25,10 @@ inline Packet* queue_pop(Packet*& head, Packet*& tail) {
 
 inline bool last_of_message(const Packet& p) { return p.pos == FramePos::last || p.pos == FramePos::only; }
 
+/// Whether an RC request packet carries AckReq: the last of its message, and every
+/// `ack_every`-th packet of it (rc.ack_every; 0: the last only).
+inline bool asks_ack(const Packet& p, int ack_every) {
+  return last_of_message(p) || (ack_every > 0 && (p.index + 1) % ack_every == 0);
+}
+
 }  // namespace rdmasim

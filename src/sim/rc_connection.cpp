@@ -42,6 +42,7 @@ RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
   control_msg_[kSack].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
   control_msg_[kAck].frame = static_cast<std::uint8_t>(FrameKind::roce_ack);
   control_msg_[kSack].tag = 0x60;  // AETH: NAK, PSN sequence error (the missing PSN)
+  control_msg_[kAck].tag = 0x1F;   // AETH: ACK (credit count not given)
   ooo_ = o.rc.ooo_placement || o.rc.selective_repeat;
   control_msg_[kNak].tag = 0x60;                                                // AETH: NAK, PSN sequence error
   control_msg_[kRnrNak].tag = 0x20 | static_cast<std::uint64_t>(o.rc.min_rnr_timer);  // AETH: RNR NAK + timer
@@ -349,7 +350,7 @@ void RcConnection::ack_arrived(Packet& p) {
     } else if (p.index == kAck) {  // a packet's ACK (telemetry rate controls): cumulative below p.psn
       const std::size_t held = unacked_;
       if (p.psn > 0) acknowledge(p.psn - 1);
-      if (cc_ && p.psn > 0) {
+      if (cc_ && per_packet_ && p.psn > 0) {  // a rate control hears of the per-packet ACKs it asked for
         const PathTelemetry* t = record_of(p.psn - 1);
         const Time rtt = t && t->sent >= Time::zero() ? ctx_.sched.now() - t->sent : Time::ps(-1);
         if (t && (!telemetry_ || t->hops == 0)) t = nullptr;
@@ -531,6 +532,9 @@ void RcConnection::data_arrived(Packet& p) {
     // each (its CE mark in the ACK's `sack` word); a message's last packet is acknowledged by its
     // ACK token.
     if (per_packet_ && !last_of_message(p)) send_control(kAck, rcv_nxt_, p.ce ? 1 : 0);
+    // Otherwise the requester asks for a cumulative ACK every rc.ack_every packets of a message
+    // (AckReq), so that a long message makes progress before its last packet lands.
+    else if (!last_of_message(p) && asks_ack(p, o_.rc.ack_every)) send_control(kAck, rcv_nxt_, 0);
     p.route->rc_data->deliver(p);
     return;
   }
