@@ -2,7 +2,7 @@
 # `mpirun -np N rdmasim sweep ...`: the ranks share the points out (rank r runs share r + 1 of
 # N) and rank 0 writes exactly the table `sweep -j 1` writes, CSV and JSON, for 1, 2 and 4
 # ranks (more ranks than cores: --oversubscribe). --shard under mpirun is refused, and so is
-# any other command.
+# any other command. Errors every rank finds alike are reported by rank 0 alone.
 # Usage: mpi_sweep_test.sh path/to/rdmasim path/to/source-dir path/to/mpiexec
 set -u
 bin=$1
@@ -32,6 +32,12 @@ check "--shard under mpirun: output written" test ! -s "$tmp/shard.out"
 rc=$?
 check "lat under mpirun: exit $rc, not 2" test "$rc" -eq 2
 check "lat under mpirun: no refusal" grep -qF -- "lat under mpirun with 2 ranks: only \`sweep\` shares its work out" "$tmp/lat.err"
+check "lat under mpirun: the refusal is not said once (rank 0 alone reports)" test "$(grep -c 'under mpirun' "$tmp/lat.err")" -eq 1
+# A bad sweep is the same error on every rank: said once, exit 2.
+"$mpiexec" --oversubscribe -np 2 "$bin" sweep "$s/fat-tree-multipath.toml" --param network.no_such_key=1,2 >"$tmp/bad.out" 2>"$tmp/bad.err"
+rc=$?
+check "bad sweep under mpirun: exit $rc, not 2" test "$rc" -eq 2
+check "bad sweep under mpirun: the error is not said once: $(head -c 300 "$tmp/bad.err")" test "$(grep -c 'no_such_key' "$tmp/bad.err")" -eq 1
 check "lat under mpirun: output written" test ! -s "$tmp/lat.out"
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+using rdmasim::cli::launched_rank;
 using rdmasim::cli::launched_ranks;
 using rdmasim::cli::MpiWorld;
 
@@ -28,4 +29,17 @@ TEST(MpiWorld, ReadsTheRanksALauncherAnnounces) {
   ::unsetenv("OMPI_COMM_WORLD_SIZE");
   ::unsetenv("PMI_SIZE");
   EXPECT_EQ(launched_ranks(), 1);
+}
+
+TEST(MpiWorld, ReadsTheRankALauncherAnnounces) {  // rank 0 alone reports a bad command line
+  EXPECT_EQ(launched_rank(), 0);
+  ::setenv("PMI_RANK", "2", 1);
+  EXPECT_EQ(launched_rank(), 2);
+  ::setenv("OMPI_COMM_WORLD_RANK", "5", 1);  // Open MPI's own first
+  EXPECT_EQ(launched_rank(), 5);
+  ::setenv("OMPI_COMM_WORLD_RANK", "5x", 1);  // not a rank: the next launcher's
+  EXPECT_EQ(launched_rank(), 2);
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  ::unsetenv("PMI_RANK");
+  EXPECT_EQ(launched_rank(), 0);
 }

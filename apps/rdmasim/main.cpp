@@ -359,8 +359,10 @@ int main(int argc, char** argv) {
     commands += (commands.empty() ? "" : ", ") + sub->get_name();
     known = known || sub->check_name(argv[1]);
   }
+  // Under mpirun every rank finds a bad command line alike: rank 0 alone says so (each exits 2).
+  const bool reports = cli::launched_rank() == 0;
   if (!known) {
-    std::fprintf(stderr, "rdmasim: unknown command \"%s\" (valid: %s)\n", argv[1], commands.c_str());
+    if (reports) std::fprintf(stderr, "rdmasim: unknown command \"%s\" (valid: %s)\n", argv[1], commands.c_str());
     return 2;
   }
   try {
@@ -372,13 +374,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "rdmasim: %s\n", e.what());
+    if (reports) std::fprintf(stderr, "rdmasim: %s\n", e.what());
     return 2;
   }
   // Under mpirun only `sweep` shares its work out over the ranks (apps/rdmasim/mpi_world.hpp);
   // any other command would run once per rank and write its output as many times.
   if (const int ranks = cli::launched_ranks(); ranks > 1 && std::string_view(argv[1]) != "sweep") {
-    std::fprintf(stderr,
+    if (reports)
+      std::fprintf(stderr,
                  "rdmasim: error: %s under mpirun with %d ranks: only `sweep` shares its work out over MPI ranks; one "
                  "simulation runs in one process (run it without mpirun)\n",
                  argv[1], ranks);
@@ -428,7 +431,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
     return 1;
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
+    if (reports) std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rdmasim: internal error: %s\n", e.what());

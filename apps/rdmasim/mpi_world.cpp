@@ -1,6 +1,8 @@
 #include "mpi_world.hpp"
 
+#include <charconv>
 #include <cstdint>
+#include <string_view>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -17,6 +19,17 @@ int launched_ranks() {
       if (n >= 1) return n;
     }
   return 1;
+}
+
+int launched_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* v = std::getenv(name)) {
+      const std::string_view text = v;
+      int r = -1;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), r);
+      if (ec == std::errc{} && end == text.data() + text.size() && r >= 0) return r;
+    }
+  return 0;
 }
 
 #ifdef RDMASIM_HAVE_MPI

@@ -40,5 +40,8 @@ class MpiWorld final : public RankExchange {
 /// The rank count mpirun announces to this process (OMPI_COMM_WORLD_SIZE, or PMI_SIZE / PMIX
 /// launchers'), 1 when none.
 int launched_ranks();
+/// This process's rank as mpirun announces it (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK), 0 when
+/// none: the rank that reports a bad command line, which every rank finds alike.
+int launched_rank();
 
 }  // namespace rdmasim::cli
