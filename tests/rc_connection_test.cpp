@@ -349,6 +349,29 @@ TEST(RcConnection, ALongMessageIsAcknowledgedEveryAckEveryPackets) {
   }
 }
 
+TEST(RcConnection, ACapOnPacketsInFlightAsksForAcksBeforeTheWindowFills) {
+  // rc.max_inflight 32 below rc.ack_every 64: the requester asks every 16 packets (half the
+  // cap), so a 256-packet message keeps flowing (asking only every 64th, 32 packets out would
+  // wait for an ACK that never comes, and the QP would time out).
+  BwConfig c = one_qp(5, 1);
+  c.base.size = Bytes(1 << 20);
+  c.base.profile.rc.max_inflight = 32;
+  c.base.profile.rc.timeout = 8;
+  EXPECT_EQ(c.base.profile.rc.ack_interval(), 16);
+  const BwResult r = run_bandwidth(c);
+  ASSERT_TRUE(r.rc && r.fabric);
+  EXPECT_EQ(r.completed, 5);
+  EXPECT_EQ(r.rc->timeouts, 0u);
+  EXPECT_EQ(r.rc->max_unacked, 32u);
+  EXPECT_EQ(tx_packets(*r.fabric, "h1->sw0"), 5u * 16u);  // 15 requests within a message and its last
+  c.base.profile.rc.ack_every = 8;  // asking more often than half the cap: every 8
+  EXPECT_EQ(c.base.profile.rc.ack_interval(), 8);
+  c.base.profile.rc.ack_every = 0;  // never within a message: still before the window fills
+  EXPECT_EQ(c.base.profile.rc.ack_interval(), 16);
+  c.base.profile.rc.max_inflight = 0;
+  EXPECT_EQ(c.base.profile.rc.ack_interval(), 0);
+}
+
 TEST(RcConnection, AMessageLongerThanTheTimeoutMakesProgressOnItsAcks) {
   // 16 MiB takes 1.4 ms at 100 Gb/s, longer than the 4.096 us x 2^8 = 1.05 ms timeout: ACKs
   // every 64 packets keep restarting the timer; with the last packet's ACK alone the timer

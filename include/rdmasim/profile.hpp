@@ -184,6 +184,14 @@ struct RcParams {
   int rnr_retry = 7;                         // RNR NAKs retried before RNR_RETRY_EXC_ERR (7: forever)
   int max_inflight = 0;                      // at most this many packets unacknowledged (IRN's BDP cap); 0: none
   int ack_every = 64;                        // the requester asks for an ACK every this many packets of a message (0: last only)
+  /// The packets between acknowledgement requests within a message (0: the last packet only):
+  /// ack_every, and with a cap on packets in flight at most half of it, so that the requester
+  /// asks before its window fills (Linux soft-RoCE: every 64 packets, at most 128 unacknowledged).
+  int ack_interval() const {
+    if (max_inflight <= 0) return ack_every;
+    const int half = max_inflight > 1 ? max_inflight / 2 : 1;
+    return ack_every > 0 && ack_every < half ? ack_every : half;
+  }
 };
 
 // DCQCN (Zhu et al., SIGCOMM'15): the reaction point's rate control and the notification

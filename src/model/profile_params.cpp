@@ -317,7 +317,8 @@ std::vector<ParamDef> build_params() {
   r.push_back(int_param("rc.ack_every", &RcParams::ack_every, &P::rc,
                         "the requester asks for an acknowledgement (AckReq) on every ack_every-th packet of a message "
                         "as well as its last, and the responder answers with a cumulative ACK, so a long message frees its "
-                        "retransmission copies and restarts the timer as it goes (0: only the last packet asks)",
+                        "retransmission copies and restarts the timer as it goes (0: only the last packet asks); with "
+                        "rc.max_inflight, at least every max_inflight / 2 packets, before the window fills",
                         "Linux soft-RoCE (rxe) asks every RXE_MAX_PKT_PER_ACK = 64 packets (drivers/infiniband/sw/rxe); "
                         "an estimate for hardware RNICs", Bounds<std::int64_t>{0, 1 << 24}));
   r.push_back(int_param("rc.max_inflight", &RcParams::max_inflight, &P::rc,

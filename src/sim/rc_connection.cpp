@@ -534,7 +534,7 @@ void RcConnection::data_arrived(Packet& p) {
     if (per_packet_ && !last_of_message(p)) send_control(kAck, rcv_nxt_, p.ce ? 1 : 0);
     // Otherwise the requester asks for a cumulative ACK every rc.ack_every packets of a message
     // (AckReq), so that a long message makes progress before its last packet lands.
-    else if (!last_of_message(p) && asks_ack(p, o_.rc.ack_every)) send_control(kAck, rcv_nxt_, 0);
+    else if (!last_of_message(p) && asks_ack(p, o_.rc.ack_interval())) send_control(kAck, rcv_nxt_, 0);
     p.route->rc_data->deliver(p);
     return;
   }

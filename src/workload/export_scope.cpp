@@ -25,7 +25,7 @@ ExportScope::ExportScope(Exports* x, SimWorld& w, const LatConfig& c) : x_(x), w
     o.layer = c.transport == Transport::tcp ? LinkLayer::roce : c.link_layer;
     o.tcp_mss = static_cast<std::uint32_t>(c.profile.tcp.mss.count());
     o.udp_sport = c.fabric.udp_sport;
-    o.ack_every = c.profile.rc.ack_every;
+    o.ack_every = c.profile.rc.ack_interval();
     o.max_frames = x_->options().pcap_frames;
     capture_ = std::make_unique<Capture>(*x_->pcap(), o);
     w_.ctx.tap = capture_.get();
