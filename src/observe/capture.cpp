@@ -79,7 +79,7 @@ void Capture::fill(CapturedFrame& f, const Packet& p, Time now, int src, int dst
     if (f.kind == FrameKind::roce_ack) f.syndrome = m.tag ? static_cast<std::uint8_t>(m.tag) : 0x60;
   }
   const bool first = p.pos == FramePos::first || p.pos == FramePos::only;
-  const bool last = p.pos == FramePos::last || p.pos == FramePos::only;
+  const bool last = last_of_message(p);
   const bool request = f.kind == FrameKind::roce_write || f.kind == FrameKind::roce_send ||
                        f.kind == FrameKind::roce_read_request;
   f.ack_req = request && (f.kind == FrameKind::roce_read_request ? last : asks_ack(p, opt_.ack_every));

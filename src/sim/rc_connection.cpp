@@ -347,7 +347,7 @@ void RcConnection::ack_arrived(Packet& p) {
       sack_arrived(p.psn, p.sack);
     } else if (p.index == kRnrNak) {
       rnr_nak_arrived(p.psn);
-    } else if (p.index == kAck) {  // a packet's ACK (telemetry rate controls): cumulative below p.psn
+    } else if (p.index == kAck) {  // a packet's ACK (per-packet rate controls, or AckReq): cumulative below p.psn
       const std::size_t held = unacked_;
       if (p.psn > 0) acknowledge(p.psn - 1);
       if (cc_ && per_packet_ && p.psn > 0) {  // a rate control hears of the per-packet ACKs it asked for

@@ -4,7 +4,9 @@
 //
 // Requester: every data packet gets the next PSN and a retransmission copy (kept until
 // acknowledged). An ACK (the path's per-message ACK token, cumulative) frees the copies up to
-// the message's last PSN; a NAK (sequence error) frees those before its PSN and resends every
+// the message's last PSN, and so does, up to its PSN, the ACK frame the responder sends for
+// every rc.ack_every-th packet of a message (RcParams::ack_interval: the requester's AckReq),
+// so a long message makes progress before its end; a NAK (sequence error) frees those before its PSN and resends every
 // packet from that PSN to the last sent (go-back-N); no progress for 4.096 us x 2^timeout
 // resends from the oldest unacknowledged PSN, and after `retry_cnt` such timeouts the QP goes
 // to the error state (IBV_WC_RETRY_EXC_ERR): outstanding work is flushed, nothing completes.
