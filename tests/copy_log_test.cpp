@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -203,4 +204,29 @@ TEST(CopyLog, RepeatedDifferencesRoundTripFromAnyPosition) {
   CopyLog log;
   for (const Packet& p : v) log.push(p);
   EXPECT_LT(log.stored_bytes(), 199u * 3u);  // mostly one byte per copy
+}
+
+TEST(CopyLog, AStreamingRequestersBufferStaysNearItsLiveCopies) {
+  // An RC requester that keeps streaming never empties its log: 64 copies stay live while
+  // 3,000 pass through (an ACK every 64 packets). Compaction keeps the buffer within twice the
+  // larger of the 512 B floor and the live records, plus one longest record (325 B), plus a
+  // quarter's growth slack, not at the thousands of consumed bytes a higher floor leaves.
+  Message m;
+  const std::vector<Packet> v = message_packets(m, 3000);
+  CopyLog log;
+  std::size_t out = 0;
+  std::size_t most = 0, live = 0;
+  for (const Packet& p : v) {
+    log.push(p);
+    if (log.size() > 64) {
+      ASSERT_TRUE(same_bytes(log.front(), v[out++]));
+      log.pop_front();
+    }
+    most = std::max(most, log.buffer_bytes());
+    live = std::max(live, log.stored_bytes());
+  }
+  EXPECT_EQ(log.size(), 64u);
+  EXPECT_GT(live, 512u);
+  EXPECT_LE(most, (2 * live + 325) * 5 / 4);
+  EXPECT_LT(most, 4096u);
 }

@@ -118,8 +118,11 @@ void CopyLog::pop_front() {
     return;
   }
   read_ += decode(buf_.data() + read_, front_, pop_);
-  // Compact once the consumed prefix is at least half the buffer (amortised O(1) per copy).
-  if (read_ >= 4096 && read_ * 2 >= end_) {
+  // Compact once the consumed prefix is at least half the buffer (amortised O(1) per copy:
+  // each byte moved was preceded by a byte consumed). The floor keeps the memmoves few when a
+  // QP holds few copies; it is small because an RC requester that keeps streaming never
+  // empties its log, and its buffer grows to about twice the larger of the floor and its live copies.
+  if (read_ >= kCompactFloor && read_ * 2 >= end_) {
     std::memmove(buf_.data(), buf_.data() + read_, end_ - read_);
     end_ -= read_;
     read_ = 0;

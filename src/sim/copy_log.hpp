@@ -15,7 +15,8 @@
 // Invariants: decoding reproduces each pushed Packet word for word; size() == copies pushed and
 // not popped; the byte stream holds exactly size() - 1 records (none when empty). The hot path
 // allocates nothing once the stream's buffer has grown to the peak it needs (it is compacted,
-// never shrunk).
+// never shrunk): within twice the larger of 512 B and the live copies' records, plus one longest
+// record and a quarter's growth.
 #pragma once
 
 #include <array>
@@ -35,6 +36,8 @@ class CopyLog {
   std::size_t size() const { return count_; }
   /// Bytes the encoded copies after front() take (for memory accounting).
   std::size_t stored_bytes() const { return end_ - read_; }
+  /// Bytes its stream's buffer holds (consumed, live and free).
+  std::size_t buffer_bytes() const { return buf_.size(); }
 
   /// Appends a copy of `p` (the newest).
   void push(const Packet& p);
@@ -66,6 +69,7 @@ class CopyLog {
   static_assert(std::is_trivially_copyable_v<Packet>, "CopyLog stores Packet as raw words");
   static_assert(sizeof(Packet) % 8 == 0 && sizeof(Packet) / 8 <= 32, "Packet: at most 32 words");
   static constexpr std::size_t kWords = sizeof(Packet) / 8;
+  static constexpr std::size_t kCompactFloor = 512;  // bytes consumed before a compaction may run
   using Words = std::array<std::uint64_t, kWords>;
 
   static Words words(const Packet& p) {

@@ -20,10 +20,10 @@ FifoServer& server_for(HostResources& h, const StageSpec& s, int core) {
     case ResourceKind::pcie_up: return h.pcie_up;
     case ResourceKind::pcie_down: return h.pcie_down;
     case ResourceKind::wire: return h.wire;
-    case ResourceKind::gpu_copy: return h.gpu_copy;
-    case ResourceKind::gpu_copy_h2d: return h.gpu_copy_h2d;
-    case ResourceKind::socket_up: return h.socket_up;
-    case ResourceKind::socket_down: return h.socket_down;
+    case ResourceKind::gpu_copy:
+    case ResourceKind::gpu_copy_h2d:
+    case ResourceKind::socket_up:
+    case ResourceKind::socket_down: return h.staging(r);
     case ResourceKind::nic_engine: return h.nic_engine;
     default: throw std::logic_error("serve stage without a server resource");
   }
@@ -84,6 +84,23 @@ FifoServer& HostResources::core_at(int i) {
   if (i == 0) return core;
   while (static_cast<int>(more_cores_.size()) < i) more_cores_.push_back(std::make_unique<FifoServer>(*sched_));
   return *more_cores_[static_cast<std::size_t>(i - 1)];
+}
+
+FifoServer& HostResources::staging(ResourceKind r) {
+  static_assert(static_cast<int>(ResourceKind::gpu_copy_h2d) == static_cast<int>(ResourceKind::gpu_copy) + 1 &&
+                    static_cast<int>(ResourceKind::socket_down) == static_cast<int>(ResourceKind::gpu_copy) + 3,
+                "the staging resources are consecutive, in staging_'s order");
+  const auto i = static_cast<std::size_t>(r) - static_cast<std::size_t>(ResourceKind::gpu_copy);
+  if (i >= staging_.size()) throw std::logic_error("not a staging resource");
+  if (!staging_[i]) staging_[i] = std::make_unique<FifoServer>(*sched_);
+  return *staging_[i];
+}
+
+Time HostResources::gpu_copy_busy() const {
+  Time t{};
+  for (std::size_t i = 0; i < 2; ++i)  // the two copy engines
+    if (staging_[i]) t += staging_[i]->busy_time();
+  return t;
 }
 
 HostCounters HostResources::counters() const {

@@ -27,22 +27,21 @@ namespace rdmasim {
 class NetworkStage;
 
 struct HostResources {
-  explicit HostResources(Scheduler& s)
-      : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s), gpu_copy(s), gpu_copy_h2d(s), socket_up(s), socket_down(s),
-        nic_engine(s), sched_(&s) {}
+  explicit HostResources(Scheduler& s) : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s), nic_engine(s), sched_(&s) {}
   FifoServer core;  // core 0: where every path runs unless placed on another (core_at)
   FifoServer pcie_up;
   FifoServer pcie_down;
   FifoServer wire;
   InterruptModerator moderator;
-  FifoServer gpu_copy;      // the GPU's device-to-host copy engine...
-  FifoServer gpu_copy_h2d;  // ...and its host-to-device one (a GPU has one per direction)
-  FifoServer socket_up;    // the inter-socket link, towards the GPU's socket...
-  FifoServer socket_down;  // ...and back towards the NIC
   FifoServer nic_engine;   // the adapter's WQE processing shared by all its QPs (nic.adapter_wqe)
   std::uint64_t interrupts = 0;  // interrupts the host's core took
+  /// The GPU's device-to-host copy engine (gpu_copy), its host-to-device one (gpu_copy_h2d: a GPU
+  /// has one per direction), and the inter-socket link towards the GPU's socket (socket_up) and
+  /// back towards the NIC (socket_down). Each exists once a path uses it: most hosts of a fabric
+  /// run use none, and each would cost sizeof(FifoServer) (216 B).
+  FifoServer& staging(ResourceKind r);
   /// Both copy engines' busy time (staging).
-  Time gpu_copy_busy() const { return gpu_copy.busy_time() + gpu_copy_h2d.busy_time(); }
+  Time gpu_copy_busy() const;
   /// Core i of the host (0: `core`); cores 1.. exist once a path is placed on them.
   FifoServer& core_at(int i);
   /// Cores that exist (1 + those paths were placed on).
@@ -53,6 +52,7 @@ struct HostResources {
  private:
   Scheduler* sched_;
   std::vector<std::unique_ptr<FifoServer>> more_cores_;  // cores 1..
+  std::array<std::unique_ptr<FifoServer>, 4> staging_;    // gpu_copy, gpu_copy_h2d, socket_up, socket_down
 };
 
 /// Where network stages find their packet-level fabric (one per simulation).
