@@ -401,8 +401,8 @@ expect_error "--incast-size: must be at least 1 byte" flows --incast-every 100us
 expect_error "--flow-tc: must be -1..7, got 8" flows --flow-tc 8
 
 # --transport-recovery: the RC's loss recovery by name (rc.selective_repeat).
-expect_ok "32 retransmitted (selective repeat)" bw --topology single-switch -n 1000 --loss 1e-3 --transport-recovery selective-repeat
-expect_ok "540 retransmitted (go-back-N)" bw --topology single-switch -n 1000 --loss 1e-3 --transport-recovery go-back-n
+expect_ok "36 retransmitted (selective repeat)" bw --topology single-switch -n 1000 --loss 1e-3 --transport-recovery selective-repeat
+expect_ok "566 retransmitted (go-back-N)" bw --topology single-switch -n 1000 --loss 1e-3 --transport-recovery go-back-n
 expect_error "--transport-recovery: unknown value \"sr\" (valid: go-back-n, selective-repeat)" bw --transport-recovery sr
 expect_error "--transport-recovery sets rc.selective_repeat; drop one of them" bw --topology single-switch --transport-recovery go-back-n --set rc.selective_repeat=on
 

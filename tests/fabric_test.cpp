@@ -207,6 +207,30 @@ TEST(Fabric, EcnMarksByQueueDepth) {
   EXPECT_LT(some, all);
 }
 
+TEST(Fabric, EcnDrawsAtAPortDoNotDependOnOtherPortsTraffic) {
+  // Each port draws its RED marks from a stream of its own: an incast into h4 that shares no
+  // port with the incast into h0 leaves h0's marks as they were, mark for mark.
+  auto run = [](bool second_incast) {
+    FabricOptions o;
+    o.sw.ecn_kmin = Bytes(0);
+    o.sw.ecn_kmax = Bytes(400'000);
+    o.sw.ecn_pmax = 1.0;
+    Rig r(single_switch(6), o);
+    r.send(1, 0, 40);
+    if (second_incast) r.send(3, 4, 40);
+    r.send(2, 0, 40);
+    if (second_incast) r.send(5, 4, 40);
+    r.sched.run();
+    if (second_incast) EXPECT_GT(r.port("sw0->h4").ecn_marked, 0u);
+    return r.port("sw0->h0").ecn_marked;
+  };
+  const std::uint64_t alone = run(false);
+  const std::uint64_t beside = run(true);
+  EXPECT_GT(alone, 0u);
+  EXPECT_LT(alone, 60u);  // a draw decided the others
+  EXPECT_EQ(beside, alone);
+}
+
 TEST(Fabric, InfinibandCreditsAreLosslessWithoutPause) {
   FabricOptions o;
   o.layer = LinkLayer::ib;

@@ -12,7 +12,7 @@ TEST(HostResources, StagingServersExistOnceUsedAndEachKindIsOne) {
   // the four staging servers are not.
   static_assert(sizeof(HostResources) < 6 * sizeof(FifoServer) + sizeof(InterruptModerator) + 128);
   Scheduler s;
-  HostResources h(s);
+  HostResources h(s, 1, 0);
   EXPECT_EQ(h.gpu_copy_busy(), Time::zero());
   FifoServer& d2h = h.staging(ResourceKind::gpu_copy);
   EXPECT_EQ(&h.staging(ResourceKind::gpu_copy), &d2h);

@@ -92,7 +92,8 @@ TEST(LossBudget, GoodputUnderRandomLossMatchesTheClosedFormWithinTenPercent) {
       EXPECT_EQ(r.completed, 3000);
       EXPECT_TRUE(r.fabric->conserved);
       EXPECT_EQ(r.invariant_violations, 0);
-      EXPECT_GT(r.rc->retransmitted, 0u);
+      // 48,000 frames over 2-6 links: about 1-3 lost at 1e-5 (none is a fair outcome), 10+ from 1e-4.
+      if (p >= 1e-4) EXPECT_GT(r.rc->retransmitted, 0u) << rt.topology << " loss " << p;
       EXPECT_NEAR(r.bw_avg_bps / e.goodput_bps, 1.0, 0.10) << rt.topology << " loss " << p << ": sim "
                                                             << r.bw_avg_bps / 1e9 << " Gb/s, closed form "
                                                             << e.goodput_bps / 1e9;

@@ -35,6 +35,20 @@ TEST(Random, StreamsAreIndependentByNameAndSeed) {
   EXPECT_EQ(same_ac, 0);
 }
 
+TEST(Random, InstancesOfAStreamAreIndependentAndReproducible) {
+  RandomStream port3(7, "fabric.ecn", 3), again(7, "fabric.ecn", 3), port4(7, "fabric.ecn", 4), plain(7, "fabric.ecn");
+  RandomStream other_seed(8, "fabric.ecn", 3), port0(7, "fabric.ecn", 0);
+  int same_4 = 0, same_plain = 0, same_seed = 0, same_0 = 0;
+  for (int i = 0; i < 100; ++i) {
+    const auto v = port3.next_u64();
+    ASSERT_EQ(v, again.next_u64());
+    same_4 += v == port4.next_u64();
+    same_seed += v == other_seed.next_u64();
+    same_0 += plain.next_u64() == port0.next_u64();
+  }
+  EXPECT_EQ(same_4 + same_plain + same_seed + same_0, 0);
+}
+
 TEST(Random, UniformIntStaysInRangeAndCoversIt) {
   RandomStream r(1, "u");
   std::array<int, 7> hist{};

@@ -37,5 +37,21 @@ printf '[[point]]\nid = "x"\nwhat = "w"\ncommand = "bw"\nset = ["workload.size=h
 "$bin" validate "$tmp/bad.toml" 2>"$tmp/err"
 check "a bad override exits 2, naming the key" grep -q "point \"x\": .*workload.size" "$tmp/err"
 
+# seeds = N: the point's figure is the median of its runs with seeds seed .. seed + N - 1.
+noise='"params.host.poll_noise=30ns", "params.host.noise_prob=0.005", "params.host.noise_max=4us"'
+printf '[[point]]\nid = "tail"\nwhat = "w"\ncommand = "lat"\nset = ["workload.size=2", %s]\nmetric = "t_max_us"\npublished = 2\ntolerance = 0.9\nseeds = 3\nsource = "s"\n' "$noise" >"$tmp/seeds.toml"
+"$bin" validate "$tmp/seeds.toml" -j 2 >"$tmp/out"
+got=$(awk '$1 == "tail" { print $4 }' "$tmp/out")
+want=$(for s in 1 2 3; do "$bin" lat -s 2 --set host.poll_noise=30ns --set host.noise_prob=0.005 --set host.noise_max=4us --seed $s |
+  awk '$1 == 2 && $2 == 1000 { print $4 }'; done | sort -g | sed -n 2p)
+check "seeds = 3 reports the median of seeds 1, 2 and 3 ($got, $want)" test -n "$got" -a "$got" = "$want"
+check "and says so in the report" grep -q "median of 3 seeds" <("$bin" validate "$tmp/seeds.toml" -o /dev/stdout)
+sed -i 's/seeds = 3/seeds = 0/' "$tmp/seeds.toml"
+"$bin" validate "$tmp/seeds.toml" 2>"$tmp/err"
+check "seeds = 0 exits 2, naming the field" grep -q "point \"tail\": \"seeds\" must be an integer in 1..99" "$tmp/err"
+printf '[[point]]\nid = "conn"\nwhat = "w"\ncommand = "cmtime"\nmetric = "m"\npublished = 1\nseeds = 2\nsource = "s"\n' >"$tmp/cm.toml"
+"$bin" validate "$tmp/cm.toml" 2>"$tmp/err"
+check "seeds for a command without a seed exits 2 ($(head -c 200 "$tmp/err"))" grep -q "point \"conn\": .*seed" "$tmp/err"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -53,7 +53,7 @@ std::vector<ValidationPoint> load_validation(const std::string& path) {
     if (k != "point") throw std::invalid_argument(path + ": unknown key \"" + std::string(k.str()) + "\" (expected [[point]])");
   const toml::array* arr = doc["point"].as_array();
   if (!arr) throw std::invalid_argument(path + ": no [[point]] entries");
-  static const std::set<std::string> known{"id", "what", "command", "set", "metric", "published", "tolerance", "source", "gap"};
+  static const std::set<std::string> known{"id", "what", "command", "set", "metric", "published", "tolerance", "source", "gap", "seeds"};
   std::vector<ValidationPoint> points;
   std::set<std::string> ids;
   for (const toml::node& n : *arr) {
@@ -75,12 +75,21 @@ std::vector<ValidationPoint> load_validation(const std::string& path) {
     if (t->get("tolerance")) p.tolerance = field<double>(*t, where, "tolerance", true);
     p.source = field<std::string>(*t, where, "source", true);
     p.gap = field<std::string>(*t, where, "gap", false);
+    if (t->get("seeds")) {
+      const std::optional<std::int64_t> n = t->get("seeds")->value_exact<std::int64_t>();
+      if (!n || *n < 1 || *n > 99) throw std::invalid_argument(where + ": \"seeds\" must be an integer in 1..99");
+      p.seeds = static_cast<int>(*n);
+    }
     if (!(p.published > 0)) throw std::invalid_argument(where + ": \"published\" must be positive");
     if (!(p.tolerance > 0 && p.tolerance < 1)) throw std::invalid_argument(where + ": \"tolerance\" must be in (0, 1)");
     try {
       p.scenario = parse_scenario("command = \"" + p.command + "\"\n", p.id);
       for (const std::string& a : p.set) apply_override(p.scenario, a);
       scenario_config(p.scenario);
+      if (p.seeds > 1) {  // the command takes a seed
+        Scenario other = p.scenario;
+        apply_override(other, "seed=" + std::to_string(p.scenario.options.seed + 1));
+      }
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(where + ": " + e.what());
     }
@@ -91,18 +100,28 @@ std::vector<ValidationPoint> load_validation(const std::string& path) {
 
 std::vector<ValidationRow> run_validation(const std::vector<ValidationPoint>& points, int threads) {
   std::vector<Scenario> runs;
-  for (const ValidationPoint& p : points) runs.push_back(p.scenario);
+  for (const ValidationPoint& p : points)
+    for (int k = 0; k < p.seeds; ++k) {
+      runs.push_back(p.scenario);
+      if (k > 0) apply_override(runs.back(), "seed=" + std::to_string(p.scenario.options.seed + static_cast<std::uint64_t>(k)));
+    }
   const std::vector<RunResult> results = run_all(runs, threads);
   std::vector<ValidationRow> rows;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const ValidationPoint& p = points[i];
-    const std::vector<Metric>& m = results[i].metrics;
-    const auto it = std::find_if(m.begin(), m.end(), [&](const Metric& x) { return x.name == p.metric; });
-    if (it == m.end()) throw std::invalid_argument("point \"" + p.id + "\": the run has no metric \"" + p.metric + "\"");
+  std::size_t next = 0;
+  for (const ValidationPoint& p : points) {
     ValidationRow r;
-    r.simulated = it->value;
+    std::vector<double> values;
+    for (int k = 0; k < p.seeds; ++k, ++next) {
+      const std::vector<Metric>& m = results[next].metrics;
+      const auto it = std::find_if(m.begin(), m.end(), [&](const Metric& x) { return x.name == p.metric; });
+      if (it == m.end()) throw std::invalid_argument("point \"" + p.id + "\": the run has no metric \"" + p.metric + "\"");
+      values.push_back(it->value);
+      if (r.failure.empty()) r.failure = results[next].failure;
+    }
+    std::sort(values.begin(), values.end());
+    const std::size_t mid = values.size() / 2;
+    r.simulated = values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
     r.error = (r.simulated - p.published) / p.published;
-    r.failure = results[i].failure;
     r.pass = r.failure.empty() && std::abs(r.error) <= p.tolerance;
     rows.push_back(r);
   }

@@ -27,6 +27,10 @@ struct ValidationPoint {
   double tolerance = 0.1;  // relative
   std::string source;
   std::string gap;         // "" = must pass
+  /// Runs with seeds seed .. seed + seeds - 1 and compares their median: a tail statistic
+  /// (t_max is one sample, the 99th percentile ten of 1,000) is a draw, and one seed's draw
+  /// says little about the model, as the published run's says little about its host.
+  int seeds = 1;
   Scenario scenario;       // command + overrides, checked when loaded
 };
 

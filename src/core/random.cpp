@@ -25,6 +25,12 @@ RandomStream::RandomStream(std::uint64_t master_seed, std::string_view name) {
   for (auto& w : s_) w = splitmix64(st);
 }
 
+RandomStream::RandomStream(std::uint64_t master_seed, std::string_view name, std::uint64_t instance) {
+  std::uint64_t mixed = instance;
+  std::uint64_t st = master_seed ^ fnv1a64(name) ^ splitmix64(mixed);
+  for (auto& w : s_) w = splitmix64(st);
+}
+
 namespace {
 constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 }  // namespace

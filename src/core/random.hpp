@@ -1,7 +1,8 @@
 // Named, seeded random streams with results identical on every machine and standard library.
 //
 // Each stream is xoshiro256** seeded through splitmix64 from (master seed, FNV-1a hash of the
-// stream's name), so adding a stream never shifts another stream's draws. Mappings from bits
+// stream's name, and an instance number where each entity draws on its own), so adding a
+// stream never shifts another stream's draws. Mappings from bits
 // to values are implemented here (no <random> distributions, whose output differs between
 // libstdc++ and libc++): uniform integers by rejection (unbiased), uniform doubles from the top
 // 53 bits.
@@ -20,6 +21,9 @@ std::uint64_t splitmix64(std::uint64_t& state);
 class RandomStream {
  public:
   RandomStream(std::uint64_t master_seed, std::string_view name);
+  /// The `instance`-th stream of that name (a port, a host): its draws depend on no other
+  /// instance's, so what one entity draws does not change with the traffic elsewhere.
+  RandomStream(std::uint64_t master_seed, std::string_view name, std::uint64_t instance);
 
   std::uint64_t next_u64();
   /// Uniform integer in [lo, hi] (inclusive), unbiased.

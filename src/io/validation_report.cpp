@@ -54,7 +54,9 @@ std::string validation_markdown(const std::vector<config::ValidationPoint>& poin
     << "and its key overrides, the metric read, the relative error and the tolerance (±10 % for\n"
     << "bandwidth and message rate, ±15 % for latency unless the point says otherwise). A point the\n"
     << "model cannot meet yet carries its *gap*: what the model lacks. The tests assert that every\n"
-    << "point without a gap passes and that every gap still misses.\n\n"
+    << "point without a gap passes and that every gap still misses. A tail statistic is one draw of\n"
+    << "the host's noise, in the published run as in a simulated one: such a point compares the\n"
+    << "median of its runs over several seeds.\n\n"
     << "**" << pass << " of " << rows.size() << " points pass.**\n\n"
     << "| point | measurement | rdmasim run | metric | published | rdmasim | error | tol | verdict |\n"
     << "|---|---|---|---|---|---|---|---|---|\n";
@@ -63,6 +65,7 @@ std::string validation_markdown(const std::vector<config::ValidationPoint>& poin
     std::string run = "`" + p.command;
     for (const std::string& s : p.set) run += " " + s;
     run += "`";
+    if (p.seeds > 1) run += " (median of " + std::to_string(p.seeds) + " seeds)";
     const bool url = p.source.rfind("http", 0) == 0;
     o << "| " << p.id << " | " << p.what << (url ? " ([source](" + p.source + "))" : " (" + p.source + ")") << " | " << run << " | " << p.metric << " | "
       << number(p.published) << " | " << number(rows[i].simulated) << " | " << percent(rows[i].error) << " | "

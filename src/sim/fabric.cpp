@@ -27,7 +27,7 @@ std::int64_t bytes_in(Time t, Rate r) {
 }  // namespace
 
 Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOptions& o, std::uint64_t seed)
-    : sched_(s), topo_(std::move(t)), hops_(*topo_), opt_(o), ecn_rng_(seed, "fabric.ecn"), loss_rng_(seed, "fabric.loss") {
+    : sched_(s), topo_(std::move(t)), hops_(*topo_), opt_(o) {
   const Topology& topo = *topo_;
   const auto& cables = topo.cables();
   switches_.resize(topo.nodes().size());
@@ -56,6 +56,10 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       if (opt_.layer == LinkLayer::ib && port->peer_switch) port->fill_credits(opt_.sw.ib_vl_buffer.count());
     }
   }
+  const bool red = opt_.layer == LinkLayer::roce && opt_.sw.ecn && opt_.sw.ecn_pmax > 0;
+  const bool lossy = std::any_of(cables.begin(), cables.end(), [](const Cable& c) { return c.loss > 0; });
+  for (std::size_t i = 0; red && i < ports_.size(); ++i) ecn_rng_.emplace_back(seed, "fabric.ecn", i);
+  for (std::size_t i = 0; lossy && i < ports_.size(); ++i) loss_rng_.emplace_back(seed, "fabric.loss", i);
   if (opt_.sw.cut_through) {  // which ports may hand frames on early (start_next)
     std::vector<std::int64_t> fastest(topo.nodes().size(), 0);  // per node: its fastest cable
     for (const Cable& c : cables)
@@ -431,7 +435,7 @@ bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
     return true;
   }
   const bool scheduled = tp.losses && tp.losses->lose(sched_.now());
-  if (!scheduled && !(ip.loss > 0 && loss_rng_.uniform01() < ip.loss)) return false;
+  if (!scheduled && !(ip.loss > 0 && loss_rng_[static_cast<std::size_t>(ip.id)].uniform01() < ip.loss)) return false;
   ++ip.c.rx_errors;  // an FCS error
   ++dropped_;
   ++p.flow->dropped;
@@ -496,8 +500,8 @@ void Fabric::admit(Packet& p, int node, int in, Port* routed) {
     const std::int64_t depth = e.cls[q].qbytes;
     const std::int64_t kmin = opt_.sw.ecn_kmin.count(), kmax = opt_.sw.ecn_kmax.count();
     bool mark = depth >= kmax;
-    if (!mark && depth > kmin)
-      mark = ecn_rng_.uniform01() < opt_.sw.ecn_pmax * static_cast<double>(depth - kmin) / static_cast<double>(kmax - kmin);
+    if (!mark && depth > kmin && opt_.sw.ecn_pmax > 0)
+      mark = ecn_rng_[static_cast<std::size_t>(e.id)].uniform01() < opt_.sw.ecn_pmax * static_cast<double>(depth - kmin) / static_cast<double>(kmax - kmin);
     if (mark) {
       p.ce = true;
       ++e.c.ecn_marked;

@@ -287,8 +287,10 @@ class Fabric {
   std::shared_ptr<const Topology> topo_;
   NextHopTable hops_;
   FabricOptions opt_;
-  RandomStream ecn_rng_;
-  RandomStream loss_rng_;
+  // Per port, so a port's draws follow its own frames alone (empty when nothing draws): RED
+  // marks at egress, and the cable's corruption on arrival at the receiving port.
+  std::vector<RandomStream> ecn_rng_;
+  std::vector<RandomStream> loss_rng_;
   std::vector<Port> ports_;  // by id, contiguous
   std::vector<SwitchState> switches_;       // per node (hosts unused)
   std::deque<FabricFlow> flows_;

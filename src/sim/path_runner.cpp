@@ -138,7 +138,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
   for (const StageSpec& s : spec.stages) {
     HostResources& h = *hosts.at(static_cast<std::size_t>(s.side));
     switch (s.kind) {
-      case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx_, s)); break;
+      case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx_, s, h.jitter)); break;
       case StageKind::serve: {
         FifoServer* server = nullptr;
         if (s.res == ResourceKind::qp_engine) {  // this path's QP's send engine on that side

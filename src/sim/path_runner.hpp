@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/random.hpp"
 #include "model/path.hpp"
 #include "rdmasim/latency.hpp"
 #include "sim/fabric.hpp"
@@ -27,7 +28,9 @@ namespace rdmasim {
 class NetworkStage;
 
 struct HostResources {
-  explicit HostResources(Scheduler& s) : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s), nic_engine(s), sched_(&s) {}
+  /// Host `index` of a run seeded `seed` (its random stream is that host's alone).
+  HostResources(Scheduler& s, std::uint64_t seed, int index)
+      : core(s), pcie_up(s), pcie_down(s), wire(s), moderator(s), nic_engine(s), jitter(seed, "host.jitter", static_cast<std::uint64_t>(index)), sched_(&s) {}
   FifoServer core;  // core 0: where every path runs unless placed on another (core_at)
   FifoServer pcie_up;
   FifoServer pcie_down;
@@ -35,6 +38,9 @@ struct HostResources {
   InterruptModerator moderator;
   FifoServer nic_engine;   // the adapter's WQE processing shared by all its QPs (nic.adapter_wqe)
   std::uint64_t interrupts = 0;  // interrupts the host's core took
+  /// The random part of its stages' delays (nic.tx_jitter, OS noise on polls): drawn in the
+  /// order of this host's own events, so another host's traffic does not change them.
+  RandomStream jitter;
   /// The GPU's device-to-host copy engine (gpu_copy), its host-to-device one (gpu_copy_h2d: a GPU
   /// has one per direction), and the inter-socket link towards the GPU's socket (socket_up) and
   /// back towards the NIC (socket_down). Each exists once a path uses it: most hosts of a fabric

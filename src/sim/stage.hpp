@@ -15,7 +15,6 @@
 
 #include "core/event_relay.hpp"
 #include "core/pool.hpp"
-#include "core/random.hpp"
 #include "core/scheduler.hpp"
 #include "net/packet.hpp"
 #include "model/path.hpp"
@@ -48,7 +47,6 @@ struct SimContext {
   Scheduler& sched;
   Pool<Packet>& packets;
   Pool<Message>& messages;
-  RandomStream& jitter;
   std::uint64_t out_of_order = 0;  // packets that reached a merge after a later packet of their message
   // Pending events that will find nothing to do (an RC retransmission timer with nothing left
   // unacknowledged): a run may end when only these are left, so they do not move its clock.

@@ -20,9 +20,9 @@ void DelayStage::receive(Packet& p) {
 }
 
 Time DelayStage::draw() {
-  Time t = ctx_.jitter.uniform_time(cost_.jitter);
-  t += ctx_.jitter.exponential_time(cost_.noise_mean);
-  if (cost_.spike > Time::zero() && ctx_.jitter.chance_ppm(cost_.spike_ppm)) t += ctx_.jitter.uniform_time(cost_.spike);
+  Time t = rng_.uniform_time(cost_.jitter);
+  t += rng_.exponential_time(cost_.noise_mean);
+  if (cost_.spike > Time::zero() && rng_.chance_ppm(cost_.spike_ppm)) t += rng_.uniform_time(cost_.spike);
   return t;
 }
 

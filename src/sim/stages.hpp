@@ -3,6 +3,7 @@
 // packet that completes a message sums to the message's end-to-end time.
 #pragma once
 
+#include "core/random.hpp"
 #include "model/path.hpp"
 #include "sim/fabric.hpp"
 #include "sim/fifo_server.hpp"
@@ -20,8 +21,9 @@ class MergeStage;
 /// when each waited out the delay first, one event per message instead of one per packet.
 class DelayStage final : public Stage {
  public:
-  DelayStage(SimContext& ctx, const StageSpec& spec)
-      : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)), fixed_only_(cost_.rate.unlimited()),
+  /// `rng`: where its random part is drawn from (its host's stream).
+  DelayStage(SimContext& ctx, const StageSpec& spec, RandomStream& rng)
+      : Stage(ctx), cat_(spec.cat), cost_(ctx.costs.intern(spec.cost)), rng_(rng), fixed_only_(cost_.rate.unlimited()),
         random_(cost_.random()) {}
   void receive(Packet& p) override;
   /// receive(p) for a packet that reaches this stage at `at` (>= now; its ledger accounted up to
@@ -37,6 +39,7 @@ class DelayStage final : public Stage {
   [[gnu::noinline]] void traced(Packet& p);
   Category cat_;
   const Cost& cost_;  // interned (SimContext::costs)
+  RandomStream& rng_;
   bool fixed_only_;  // no per-byte part: the deterministic delay is cost_.fixed for every packet
   bool random_;      // a random part to draw (Cost::random)
   Time draw();

@@ -5,7 +5,7 @@
 namespace rdmasim::verbs {
 
 World::World(const ClusterConfig& c)
-    : cfg_(c), jitter_(c.seed, "nic.tx_jitter"), ctx_{sched_, packets_, messages_, jitter_} {
+    : cfg_(c), ctx_{sched_, packets_, messages_} {
   validate(cfg_.profile);
   if (cfg_.hosts < 2) throw std::invalid_argument("a cluster needs at least 2 hosts, got " + std::to_string(cfg_.hosts));
   if (!cfg_.fabric) {
@@ -28,7 +28,7 @@ World::World(const ClusterConfig& c)
                                   std::to_string(topology_->host_count()) + " hosts, the cluster wants " +
                                   std::to_string(cfg_.hosts));
   }
-  for (int i = 0; i < cfg_.hosts; ++i) hosts_.push_back(std::make_unique<HostResources>(sched_));
+  for (int i = 0; i < cfg_.hosts; ++i) hosts_.push_back(std::make_unique<HostResources>(sched_, cfg_.seed, i));
   for (int i = 0; i < cfg_.hosts; ++i) devices_.push_back(std::make_unique<Device>(*this, i, *hosts_[static_cast<std::size_t>(i)]));
 }
 

@@ -66,7 +66,6 @@ class World final : public FabricProvider, public EventHandler {
   Pool<Packet> packets_;
   Pool<Message> messages_;
   std::uint64_t next_message_id_ = 1;
-  RandomStream jitter_;
   SimContext ctx_;
   std::vector<std::unique_ptr<HostResources>> hosts_;
   std::shared_ptr<const Topology> topology_;

@@ -165,7 +165,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   }
   HostResources* resources(int port) {
     std::unique_ptr<HostResources>& h = hosts_[port];
-    if (!h) h = std::make_unique<HostResources>(w_.sched);
+    if (!h) h = w_.host(port);
     return h.get();
   }
   std::uint64_t* mask(int r, int ch) {

@@ -31,7 +31,7 @@ class OpenLoop final : public MessageSink, public EventHandler {
  public:
   OpenLoop(const FlowsConfig& c, SimWorld& w, std::shared_ptr<const Topology> topo, std::vector<FlowRecord>& records)
       : c_(c), w_(w), topo_(std::move(topo)), opts_(fabric_options(c.base)), records_(records) {
-    for (int h = 0; h < topo_->host_count(); ++h) hosts_.push_back(std::make_unique<HostResources>(w_.sched));
+    for (int h = 0; h < topo_->host_count(); ++h) hosts_.push_back(w_.host(h));
     paths_.resize(c.flows.size());
   }
 

@@ -15,7 +15,7 @@
 namespace rdmasim {
 
 struct SimWorld : FabricProvider {
-  explicit SimWorld(std::uint64_t seed) : seed_(seed), jitter(seed, "nic.tx_jitter") {}
+  explicit SimWorld(std::uint64_t seed) : seed_(seed) {}
   SimWorld(const SimWorld&) = delete;
   SimWorld& operator=(const SimWorld&) = delete;
 
@@ -44,9 +44,10 @@ struct SimWorld : FabricProvider {
   Scheduler sched;
   Pool<Packet> packets;
   Pool<Message> messages;
-  RandomStream jitter;
-  SimContext ctx{sched, packets, messages, jitter};
-  HostResources a{sched}, b{sched};
+  SimContext ctx{sched, packets, messages};
+  HostResources a{sched, seed_, 0}, b{sched, seed_, 1};
+  /// Host `index` of a fabric run (hosts 0 and 1 are `a` and `b`'s streams).
+  std::unique_ptr<HostResources> host(int index) { return std::make_unique<HostResources>(sched, seed_, index); }
   std::unique_ptr<Fabric> fabric;  // after everything it schedules on and sends to
 };
 

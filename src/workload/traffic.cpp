@@ -133,7 +133,7 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   const FabricOptions opts = fabric_options(base);
   SimWorld w(base.seed);
   std::vector<std::unique_ptr<HostResources>> host_res;
-  for (int h = 0; h < hosts; ++h) host_res.push_back(std::make_unique<HostResources>(w.sched));
+  for (int h = 0; h < hosts; ++h) host_res.push_back(w.host(h));
   Traffic traffic(c, w);
   ExportScope scope(exports, w, base);
   for (int h = 0; h < hosts; ++h) scope.add_host(*host_res[static_cast<std::size_t>(h)], h);
