@@ -45,7 +45,8 @@ got=$(awk '$1 == "tail" { print $4 }' "$tmp/out")
 want=$(for s in 1 2 3; do "$bin" lat -s 2 --set host.poll_noise=30ns --set host.noise_prob=0.005 --set host.noise_max=4us --seed $s |
   awk '$1 == 2 && $2 == 1000 { print $4 }'; done | sort -g | sed -n 2p)
 check "seeds = 3 reports the median of seeds 1, 2 and 3 ($got, $want)" test -n "$got" -a "$got" = "$want"
-check "and says so in the report" grep -q "median of 3 seeds" <("$bin" validate "$tmp/seeds.toml" -o /dev/stdout)
+check "and says so in its table" grep -q "^tail .* (median of 3 seeds)$" "$tmp/out"
+check "and in the report" grep -q "median of 3 seeds" <("$bin" validate "$tmp/seeds.toml" -o /dev/stdout)
 sed -i 's/seeds = 3/seeds = 0/' "$tmp/seeds.toml"
 "$bin" validate "$tmp/seeds.toml" 2>"$tmp/err"
 check "seeds = 0 exits 2, naming the field" grep -q "point \"tail\": \"seeds\" must be an integer in 1..99" "$tmp/err"

@@ -35,8 +35,9 @@ void print_validation(std::FILE* out, const std::vector<config::ValidationPoint>
     const std::string v = validation_verdict(p, rows[i]);
     pass += v == "pass";
     gaps += v == "gap";
-    std::fprintf(out, "%-28s %-16s %12s %12s %8s %5.0f%%  %s\n", p.id.c_str(), p.metric.c_str(), number(p.published).c_str(),
-                 number(rows[i].simulated).c_str(), percent(rows[i].error).c_str(), 100 * p.tolerance, v.c_str());
+    const std::string over = p.seeds > 1 ? " (median of " + std::to_string(p.seeds) + " seeds)" : "";
+    std::fprintf(out, "%-28s %-16s %12s %12s %8s %5.0f%%  %s%s\n", p.id.c_str(), p.metric.c_str(), number(p.published).c_str(),
+                 number(rows[i].simulated).c_str(), percent(rows[i].error).c_str(), 100 * p.tolerance, v.c_str(), over.c_str());
   }
   std::fprintf(out, "\n%d of %zu points within tolerance; %d known gaps (docs/validation.md says what each lacks)\n", pass,
                rows.size(), gaps);
