@@ -40,7 +40,7 @@ int main() {
   }
   std::atomic<int> errors{0};
   std::vector<std::int64_t> sse_events(8, 0);
-  std::vector<bool> sse_done(8, false);
+  std::vector<char> sse_done(8, 0);  // one byte per client thread (vector<bool> packs the 8 flags into one word)
   std::vector<std::thread> threads;
   for (int i = 0; i < 8; ++i)
     threads.emplace_back([&, i] {
@@ -106,7 +106,7 @@ int main() {
     if (!j || (*j)["status"] != "done") ++not_done;
     else loaded_ms += (loaded_ms.empty() ? "" : ", ") + std::to_string(static_cast<int>((*j)["wall_ms"].get<double>()));
   }
-  for (bool d : sse_done) not_done += d ? 0 : 1;
+  for (char d : sse_done) not_done += d ? 0 : 1;
   std::printf("load: %zu API requests from %d threads in %.2f s (%.0f req/s), latency p50 %.2f ms p99 %.2f ms max %.2f ms\n",
               all.size(), clients, burst_s, static_cast<double>(all.size()) / burst_s, all[all.size() / 2],
               all[all.size() * 99 / 100], all.back());
