@@ -143,10 +143,10 @@ class ThreadRanks {
     }
     std::pair<Time, bool> earliest(Time next, bool failed) override {
       all_.next_[static_cast<std::size_t>(r_)] = next;
-      all_.failed_[static_cast<std::size_t>(r_)] = failed;
+      all_.failed_[static_cast<std::size_t>(r_)] = failed ? 1 : 0;
       all_.sync_.arrive_and_wait();
       const Time t = *std::min_element(all_.next_.begin(), all_.next_.end());
-      const bool any = std::find(all_.failed_.begin(), all_.failed_.end(), true) != all_.failed_.end();
+      const bool any = std::find(all_.failed_.begin(), all_.failed_.end(), 1) != all_.failed_.end();
       all_.sync_.arrive_and_wait();
       return {t, any};
     }
@@ -162,7 +162,7 @@ class ThreadRanks {
   std::barrier<> sync_;
   std::vector<std::vector<std::byte>> boxes_;
   std::vector<Time> next_;
-  std::vector<bool> failed_;
+  std::vector<char> failed_;  // a byte per rank: the rank threads write theirs at once (not vector<bool>'s shared word)
 };
 
 TEST(ParallelRun, RanksEachRunningTheirLpsEqualOneProcess) {
