@@ -352,3 +352,24 @@ TEST(Traffic, TooManyFlowsAreRefusedBeforeTheyAreListed) {
     EXPECT_STREQ(e.what(), "the pattern has 255984000 flows (limit 20000)");
   }
 }
+
+TEST(Traffic, AHostsJitterDoesNotDependOnAnotherHostsTraffic) {
+  // nic.tx_jitter draws from the sending host's own stream: a flow between two other hosts,
+  // on other ports of the switch, leaves h1 -> h0's messages exactly as they were.
+  auto run = [](bool beside) {
+    TrafficConfig c;
+    c.base.topology = LatTopology::fabric;
+    c.base.fabric.topology = "single-switch";
+    c.base.fabric.hosts = 4;
+    c.base.size = Bytes(65536);
+    c.base.iters = 20;
+    c.base.profile.nic.tx_jitter = Time::ns(300);
+    c.flows = {{1, 0}};
+    if (beside) c.flows.push_back({3, 2});
+    const TrafficResult r = run_traffic(c);
+    return r.flows.at(0).goodput_bps;
+  };
+  const double alone = run(false);
+  EXPECT_GT(alone, 0);
+  EXPECT_EQ(run(true), alone);
+}

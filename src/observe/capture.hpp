@@ -35,7 +35,7 @@ class Capture final : public WireTap {
     LinkLayer layer = LinkLayer::roce;
     std::uint32_t tcp_mss = 1448;
     std::uint16_t udp_sport = 49152;  // back to back (a fabric flow has its own)
-    int ack_every = 0;                // rc.ack_every: request packets that carry AckReq besides a message's last
+    int ack_every = 0;                // RcParams::ack_interval(): request packets that carry AckReq besides a message's last
     std::int64_t max_frames = 100000;
   };
   Capture(PcapWriter& out, Options o);
