@@ -177,4 +177,15 @@ TEST(BwReceiver, ASlowCopyEngineBoundsTheReceiverOnly) {
   EXPECT_EQ(p.hosts[1].gpu_copy_busy, g.hosts[1].gpu_copy_busy);
   const Ledger rx = evaluate_path(build_receive_path(piped.base, resolve(piped.base), false), piped.base.size, true);
   EXPECT_EQ(rx[Category::gpu], GpuCopyEngine(gpu.base.profile.gpu).copy_time(Bytes(65536)));
+  // A message that is not a whole number of chunks ends with a shorter chunk: 1 MiB + 1000 B in
+  // 64 KiB chunks leaves a 1000 B copy after placement, and the budget and the simulation agree.
+  BwConfig ragged = piped;
+  ragged.base.size = Bytes((1 << 20) + 1000);
+  const Ledger tail = evaluate_path(build_receive_path(ragged.base, resolve(ragged.base), false), ragged.base.size, true);
+  EXPECT_EQ(tail[Category::gpu], GpuCopyEngine(gpu.base.profile.gpu).copy_time(Bytes(1000)));
+  ragged.base.iters = 5;
+  ragged.tx_depth = 1;
+  const BwResult rg = run_bandwidth(ragged);
+  ASSERT_EQ(rg.rx_completed, 5);
+  EXPECT_EQ(rg.rx_ledger_sum[Category::gpu], GpuCopyEngine(gpu.base.profile.gpu).copy_time(Bytes(1000)) * 5);
 }

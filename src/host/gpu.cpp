@@ -39,6 +39,7 @@ void GpuCopyEngine::append_chunked_h2d(PathSpec& path, int side, const std::stri
   c.rate = p_.copy_bw;
   c.basis = Basis::message;
   c.release_bytes = chunk;
+  c.release_last_chunk = true;
   path.serve(side, engine(CopyDir::h2d), Category::gpu, label, c);
 }
 

@@ -104,7 +104,7 @@ Ledger evaluate(const PathSpec& path, Bytes size, bool mean_jitter, std::vector<
           }
           const Time extra = s.cost.pays_head(p.index, size, p.head) ? s.cost.head_extra : Time::zero();
           const Time service = s.cost.eval_at(p.index, p.payload, size, p.wire);
-          const Time release = release_time(s.cost, service);
+          const Time release = release_time(s.cost, service, size);
           note(p, track, idx, s.cost.head_cat, extra);
           note(p, track, idx, s.cat, release);
           prev.ledger = p.ledger;

@@ -25,7 +25,7 @@ void mad_leg(PathSpec& path, const LatConfig& mad, const ResolvedToggles& t, int
     if (s.kind == StageKind::network) {  // the route's unloaded hops, as fixed delays
       for (const StageSpec& h : s.expansion.front().stages) {
         Cost c;
-        c.fixed = release_time(h.cost, h.cost.eval(size, size, wire));
+        c.fixed = release_time(h.cost, h.cost.eval(size, size, wire), size);
         path.delay(h.side, Category::setup, "setup." + what + "." + h.label, c);
       }
       continue;

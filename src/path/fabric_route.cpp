@@ -59,7 +59,7 @@ void FabricRoute::append(PathSpec& path, int from) const {
 Time FabricRoute::unloaded(Bytes wire, int from) const {
   Time t{};
   for (const Hop& h : hops(from)) {
-    t += release_time(h.serialize, serialization_time(wire, h.serialize.rate)) + h.propagate;
+    t += release_time(h.serialize, serialization_time(wire, h.serialize.rate), wire) + h.propagate;
     if (h.into_switch) t += pipeline_;
   }
   return t;

@@ -40,9 +40,11 @@ Time Cost::eval_at(std::int32_t index, Bytes payload, Bytes message, Bytes wire)
   return per_packet + fixed + serialization_time(bytes_in_chunk, rate);
 }
 
-Time release_time(const Cost& c, Time service) {
-  if (c.release_bytes.count() <= 0) return service;
-  const Time r = serialization_time(c.release_bytes, c.rate);
+Time release_time(const Cost& c, Time service, Bytes message) {
+  const std::int64_t chunk = c.release_bytes.count();
+  if (chunk <= 0) return service;
+  const std::int64_t last = c.release_last_chunk && message.count() > 0 ? message.count() - (message.count() - 1) / chunk * chunk : chunk;
+  const Time r = serialization_time(Bytes{last}, c.rate);
   return r < service ? r : service;
 }
 

@@ -62,7 +62,10 @@ struct Cost {
   bool batch_head_only = false;  // ...paid only by the first packet of a moderation batch (then
                                  // whatever its chunk), else by a chunk's paying packet
   Bytes release_bytes{};     // serve: > 0 hands the packet on after this many bytes while the
-                             // server stays busy for all of them (cut-through forwarding)
+                             // server stays busy for all of them (cut-through forwarding)...
+  bool release_last_chunk = false;  // ...or, set, after the message's last chunk of that many
+                                    // bytes (a message that is not a whole number of chunks ends
+                                    // with a shorter one: a chunk-pipelined copy)
   std::int32_t chunk_packets = 0;  // > 0: a per-chunk cost (staging pipeline): packets are grouped
   Bytes chunk_segment{};           // in chunks of this many packets of `chunk_segment` payload; the
   bool chunk_at_end = false;       // chunk's first (or, with chunk_at_end, last) packet pays fixed +
@@ -91,8 +94,9 @@ struct Cost {
   }
 };
 
-/// When a serve stage hands the packet on: after `release_bytes` (cut-through), else at the end.
-Time release_time(const Cost& c, Time service);
+/// When a serve stage hands the packet on, for a packet of a `message`-byte message: after
+/// `release_bytes` (cut-through) or the message's last chunk (release_last_chunk), else at the end.
+Time release_time(const Cost& c, Time service, Bytes message);
 
 struct SplitSpec {
   Bytes segment{};           // payload per packet (RDMA path MTU or TCP MSS)

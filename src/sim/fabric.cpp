@@ -1,6 +1,8 @@
 #include "sim/fabric.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <stdexcept>
 
 #include "path/link.hpp"
@@ -27,7 +29,7 @@ std::int64_t bytes_in(Time t, Rate r) {
 }  // namespace
 
 Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOptions& o, std::uint64_t seed)
-    : sched_(s), topo_(std::move(t)), hops_(*topo_), opt_(o) {
+    : sched_(s), topo_(std::move(t)), hops_(*topo_), opt_(o), lp_sched_{&s} {
   const Topology& topo = *topo_;
   const auto& cables = topo.cables();
   switches_.resize(topo.nodes().size());
@@ -122,6 +124,7 @@ Fabric::~Fabric() {
 }
 
 void Fabric::attach(Tracer* tracer, WireTap* tap) {
+  if ((tracer || tap) && run_) throw std::invalid_argument("a partitioned fabric is neither traced nor captured");
   tracer_ = tracer;
   tap_ = tap;
   observed_ = tracer_ || tap_ || telemetry_;
@@ -132,13 +135,70 @@ void Fabric::attach(Tracer* tracer, WireTap* tap) {
   }
 }
 
+void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
+  const Topology& topo = *topo_;
+  if (lp_of_node.size() != topo.nodes().size())
+    throw std::invalid_argument("fabric partition: " + std::to_string(lp_of_node.size()) + " LPs given for " +
+                                std::to_string(topo.nodes().size()) + " nodes");
+  if (run.lps() > 65535) throw std::invalid_argument("fabric partition: more than 65535 LPs");
+  if (injected() > 0) throw std::logic_error("fabric partition: after traffic was injected");
+  auto refuse = [](const std::string& what) { throw std::invalid_argument(what + " cannot run in a partitioned fabric"); };
+  for (const Cable& c : topo.cables())
+    if (c.down_at != Time::max() || c.up_at != Time::max()) refuse("a link fault (a cable's down_at / up_at)");
+  if (opt_.sw.deadlock_detect > Time::zero()) refuse("deadlock detection (switch.deadlock_detect)");
+  if (!static_routes_) refuse("load balancer '" + opt_.routing + "' (it reads the queues or the time)");
+  if (tracer_ || tap_ || pfc_log_ || telemetry_) refuse("a trace, capture, PFC log or in-band telemetry");
+  for (int lp : lp_of_node)
+    if (lp < 0 || lp >= run.lps()) throw std::invalid_argument("fabric partition: no LP " + std::to_string(lp));
+  for (const Port& p : ports_) {
+    const int a = lp_of_node[static_cast<std::size_t>(p.node)], b = lp_of_node[static_cast<std::size_t>(p.peer)];
+    if (a != b && p.prop < run.lookahead())
+      throw std::invalid_argument("fabric partition: cable " + port_name(p.id) + " between LPs " + std::to_string(a) + " and " +
+                                  std::to_string(b) + " propagates in " + std::to_string(p.prop.count_ps()) +
+                                  " ps, less than the lookahead of " + std::to_string(run.lookahead().count_ps()) + " ps");
+  }
+  run_ = &run;
+  memo_ = false;
+  lp_sched_.clear();
+  tally_.assign(static_cast<std::size_t>(run.lps()), Tally{});
+  for (int lp = 0; lp < run.lps(); ++lp) {
+    lp_sched_.push_back(&run.scheduler(lp));
+    inboxes_.push_back(std::make_unique<Inbox>(*this, lp));
+    inboxes_.back()->id = run.add_handler(lp, *inboxes_.back());
+  }
+  for (Port& p : ports_) p.lp = static_cast<std::uint16_t>(lp_of_node[static_cast<std::size_t>(p.node)]);
+}
+
+void Fabric::Inbox::accept(Time at, std::span<const std::byte> bytes) {
+  Crossing c;
+  std::memcpy(&c, bytes.data(), sizeof c);
+  Scheduler& s = *f_.lp_sched_[static_cast<std::size_t>(lp_)];
+  if (c.control) return s.schedule_at(at, f_.control_, c.arg);
+  if (c.to >= 0) return s.schedule_at(at, f_.ports_[static_cast<std::size_t>(c.to)], c.arg);
+  s.schedule_at(at, f_.arrive_, c.arg);
+}
+
+void Fabric::reach(const Port& from, const Port& to, Time at, EventHandler& h, std::uint64_t arg, const Crossing& crossing) {
+  if (from.lp == to.lp) [[likely]]
+    return sched(from).schedule_at(at, h, arg);
+  run_->send(from.lp, inboxes_[to.lp]->id, at, std::as_bytes(std::span(&crossing, 1)));
+}
+
+void Fabric::hand_back(const Port& at, Packet& p) {
+  ++tally(at).dropped;
+  if (run_) std::atomic_ref<std::uint64_t>(p.flow->dropped).fetch_add(1, std::memory_order_relaxed);
+  else ++p.flow->dropped;
+  p.fab_port = -1;
+  p.flow->client->dropped(p);
+}
+
 void Fabric::note_queue(Port& e) {
-  const Time now = sched_.now();
+  const Time now = now_at(e);
   e.c.queue_byte_ps += static_cast<double>(e.queued) * static_cast<double>((now - e.queue_since).count_ps());
   e.queue_since = now;
 }
 
-void Fabric::traced_depth(const Port& e) { tracer_->queue_depth(e.id, sched_.now(), e.queued); }
+void Fabric::traced_depth(const Port& e) { tracer_->queue_depth(e.id, now_at(e), e.queued); }
 
 bool Fabric::is_switch(int node) const { return topo_->nodes()[static_cast<std::size_t>(node)].kind == NodeKind::switch_; }
 
@@ -168,11 +228,11 @@ FabricFlow::RouteMemo Fabric::route_memo(FabricFlow& f, int node, int hint) cons
   m.hash = m.count > 1 ? ecmp_hash(f.key, node) : 0;
   m.node = node;
   m.max_rate_bps = nh.max_rate_bps;
-  if (f.memo_used < FabricFlow::kMemoSlots) f.memo[static_cast<std::size_t>(f.memo_used++)] = m;
+  if (memo_ && f.memo_used < FabricFlow::kMemoSlots) f.memo[static_cast<std::size_t>(f.memo_used++)] = m;
   return m;
 }
 
-int Fabric::route(Packet& p, int node) const {
+int Fabric::route(Packet& p, int node, Time now) const {
   const FabricFlow::RouteMemo m = route_memo(*p.flow, node, p.hops++);
   const std::uint32_t count = m.count;
   if (count == 0 && reroutes_ > 0) return -1;  // links down: no route left
@@ -180,10 +240,10 @@ int Fabric::route(Packet& p, int node) const {
   const std::int32_t* hops = m.ports;
   if (count == 1) return hops[0];
   if (hash_only_) return hops[m.hash % count];
-  return hops[balance(p, node, m)];
+  return hops[balance(p, node, m, now)];
 }
 
-std::uint32_t Fabric::balance(Packet& p, int node, const FabricFlow::RouteMemo& m) const {
+std::uint32_t Fabric::balance(Packet& p, int node, const FabricFlow::RouteMemo& m, Time now) const {
   struct CandidateLoad final : PortLoad {  // the candidates of this choice, as the balancer sees them
     const std::vector<Port>& ports;
     const std::int32_t* hops;
@@ -193,7 +253,7 @@ std::uint32_t Fabric::balance(Packet& p, int node, const FabricFlow::RouteMemo& 
   const FlowKey& k = p.flow->key;
   const CandidateLoad load(ports_, m.ports);
   HopChoice c;
-  c.now = sched_.now();
+  c.now = now;
   c.node = node;
   c.count = m.count;
   c.hash = m.hash;
@@ -213,9 +273,9 @@ void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
   p.entropy = static_cast<std::uint32_t>(f.injected);
   p.lb_carried = 1;
   p.hops = 0;
-  ++injected_;
   ++f.injected;
   Port& e = ports_[static_cast<std::size_t>(hops_.host_port(f.src))];
+  ++tally(e).injected;
   p.next_in_queue = nullptr;
   if (f.tail) {
     f.tail->next_in_queue = &p;
@@ -313,7 +373,7 @@ void Fabric::try_start(Port& e) {
 template <bool Observed>
 void Fabric::start_next(Port& e) {
   Packet* next = pick(e);
-  const Time now = sched_.now();
+  const Time now = now_at(e);
   if (!next) {
     if (e.queued_packets > 0 && !e.blocked) {
       e.blocked = true;
@@ -364,11 +424,15 @@ void Fabric::start_next(Port& e) {
   else e.path.departed<Observed>(p, Category::transmit, service, now, tx_site(e.id));
   if (Observed && tap_) tap_->port_start(e.id, p, now);
   p.release = release;
-  ++in_transit_;
-  EventHandler* to = &arrive_;
-  if (e.peer_switch && static_routes_) to = &ports_[static_cast<std::size_t>(route(p, e.peer))];
-  sched_.schedule_in(release + (e.peer_switch ? e.prop + pipeline_ : e.prop), *to, packet_arg(p));
-  sched_.schedule_in(service, e, free_arg(e));
+  ++tally(e).in_transit;
+  const Time at = now + release + (e.peer_switch ? e.prop + pipeline_ : e.prop);
+  if (e.peer_switch && static_routes_) {
+    Port& to = ports_[static_cast<std::size_t>(route(p, e.peer, now))];
+    reach(e, to, at, to, packet_arg(p), {packet_arg(p), to.id, 0});
+  } else {
+    reach(e, ports_[static_cast<std::size_t>(e.id ^ 1)], at, arrive_, packet_arg(p), {packet_arg(p), -1, 0});
+  }
+  sched(e).schedule_in(service, e, free_arg(e));
   if (!e.node_switch) p.notify_pacer();  // last: the NIC may fetch its next packet now
 }
 
@@ -384,7 +448,7 @@ std::uint64_t Fabric::free_arg(const Port& e) {
 void Fabric::on_port(Port& e, std::uint64_t arg) {
   if (!(arg & 1)) return arrive(arg_packet(arg), &e);
   e.prefetch_path();  // the next frame's start reads it, after the buffer is released
-  e.path.freed(sched_.now());
+  e.path.freed(now_at(e));
   e.busy = false;
   ++e.c.tx_packets;
   e.c.tx_bytes += static_cast<std::uint64_t>(e.cur_bytes);
@@ -395,9 +459,9 @@ void Fabric::on_port(Port& e, std::uint64_t arg) {
 void Fabric::on_arrive(std::uint64_t arg) { arrive(arg_packet(arg), nullptr); }
 
 void Fabric::arrive(Packet& p, Port* routed) {
-  --in_transit_;
   const int in = p.fab_port ^ 1;
   Port& ip = ports_[static_cast<std::size_t>(in)];
+  --tally(ip).in_transit;
   Port& tp = ports_[static_cast<std::size_t>(p.fab_port)];
   if (routed) {  // all the lines this hop reads, requested together rather than one by one
     ip.prefetch_ingress(p.tc);
@@ -415,14 +479,14 @@ void Fabric::arrive(Packet& p, Port* routed) {
     if (p.trail >= 0) [[unlikely]] p.trail = trace_step(p, p.trail, cable_site(p.fab_port), Category::propagate, p.stamp, prop);
     p.ledger.add(Category::propagate, prop);
     p.stamp += prop;
-    p.charge(Category::switch_, sched_.now(), node_site_base_ + static_cast<TraceSite>(ip.node));
+    p.charge(Category::switch_, now_at(ip), node_site_base_ + static_cast<TraceSite>(ip.node));
     admit(p, ip.node, in, routed);
     return;
   }
-  p.charge(Category::propagate, sched_.now(), cable_site(p.fab_port));
+  p.charge(Category::propagate, now_at(ip), cable_site(p.fab_port));
   FabricFlow& f = *p.flow;
   if (ip.node != topo_->host_node(f.dst)) throw std::logic_error("fabric: packet delivered to the wrong host");
-  ++delivered_;
+  ++tally(ip).delivered;
   ++f.delivered;
   if (p.ce) ++f.ce_marked;
   p.fab_port = -1;
@@ -434,19 +498,16 @@ bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
     link_drop(&tp, p);  // the link went down under it
     return true;
   }
-  const bool scheduled = tp.losses && tp.losses->lose(sched_.now());
+  const bool scheduled = tp.losses && tp.losses->lose(now_at(ip));
   if (!scheduled && !(ip.loss > 0 && loss_rng_[static_cast<std::size_t>(ip.id)].uniform01() < ip.loss)) return false;
   ++ip.c.rx_errors;  // an FCS error
-  ++dropped_;
-  ++p.flow->dropped;
-  p.fab_port = -1;
-  p.flow->client->dropped(p);
+  hand_back(ip, p);
   return true;
 }
 
 void Fabric::admit(Packet& p, int node, int in, Port* routed) {
   if (!routed) {
-    const int out = route(p, node);
+    const int out = route(p, node, now_at(ports_[static_cast<std::size_t>(in)]));
     if (out < 0) [[unlikely]]
       return link_drop(nullptr, p);
     routed = &ports_[static_cast<std::size_t>(out)];
@@ -472,7 +533,7 @@ void Fabric::admit(Packet& p, int node, int in, Port* routed) {
       ip.cls[q].in_headroom += w;
     } else {
       ok = false;
-      ++lossless_drops_;
+      ++tally(ip).lossless_drops;
     }
     if (ok) ip.cls[q].in_bytes += w;
     const bool over = ip.cls[q].in_headroom > 0 || ip.cls[q].in_bytes >= opt_.sw.pfc_xoff.count() ||
@@ -490,10 +551,7 @@ void Fabric::admit(Packet& p, int node, int in, Port* routed) {
   }
   if (!ok) {
     ++e.c.drops;
-    ++dropped_;
-    ++p.flow->dropped;
-    p.fab_port = -1;
-    p.flow->client->dropped(p);
+    hand_back(e, p);
     return;
   }
   if (opt_.layer == LinkLayer::roce && opt_.sw.ecn) {
@@ -559,7 +617,7 @@ void Fabric::resume_paused(SwitchState& s, std::size_t q) {
 
 void Fabric::send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value) {
   Port& fp = ports_[static_cast<std::size_t>(from_port)];
-  const Time now = sched_.now();
+  const Time now = now_at(fp);
   Time delay = fp.prop;  // credit updates: tiny flow-control packets, propagation only
   if (kind != kCredit) {
     ++fp.c.pause_tx;
@@ -570,7 +628,7 @@ void Fabric::send_flow_control(int from_port, int kind, std::uint8_t tc, std::in
   }
   const std::uint64_t arg = (static_cast<std::uint64_t>(from_port ^ 1) << 32) | (static_cast<std::uint64_t>(kind) << 28) |
                             (static_cast<std::uint64_t>(tc) << 24) | static_cast<std::uint64_t>(value);
-  sched_.schedule_in(delay, control_, arg);
+  reach(fp, ports_[static_cast<std::size_t>(from_port ^ 1)], now + delay, control_, arg, {arg, -1, 1});
 }
 
 void Fabric::on_control(std::uint64_t arg) {

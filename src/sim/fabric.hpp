@@ -61,6 +61,16 @@
 // until the switches' routing converges `switch.route_convergence` later (next-hop tables
 // recomputed without the down links; a destination left unreachable loses its frames); PFC
 // state on the link is cleared. Coming back up, it carries traffic once routing converges again.
+//
+// Partitioned (Fabric::partition): each node's ports run on the scheduler of one logical
+// process of a ParallelRun (core/parallel_run.hpp). A frame or a PFC / credit frame for a port
+// of another LP leaves as a crossing, due when it would have arrived (at least one cable's
+// propagation later, the run's lookahead); everything a port does otherwise stays in its LP.
+// Counters are kept per LP and summed. What reaches across LPs at once cannot be partitioned
+// and is refused: link faults and route convergence, deadlock detection, a stateful load
+// balancer that reads the queues or the time, the trace, the capture, the PFC log and in-band telemetry. A partitioned fabric
+// keeps no route memo in its flows (each hop looks its next hops up), since the switches of
+// a flow's path may run at once.
 #pragma once
 
 #include <array>
@@ -70,6 +80,7 @@
 #include <string>
 #include <vector>
 
+#include "core/parallel_run.hpp"
 #include "core/random.hpp"
 #include "core/scheduler.hpp"
 #include "net/ecmp.hpp"
@@ -174,6 +185,12 @@ class Fabric {
   /// Optional observers (nullptr = off): the trace of the traced messages' steps and port
   /// queue depths, and the capture of frames starting on ports. Before the run.
   void attach(Tracer* tracer, WireTap* tap);
+  /// Runs node n's ports on LP lp_of_node[n] of `run` (see the header comment), before
+  /// anything is injected. std::invalid_argument naming what cannot be partitioned (a link
+  /// fault, deadlock detection, a stateful load balancer, an observer) or a cable between two
+  /// LPs shorter than the run's lookahead.
+  void partition(ParallelRun& run, const std::vector<int>& lp_of_node);
+  bool partitioned() const { return run_ != nullptr; }
 
   const Topology& topology() const { return *topo_; }
   const std::shared_ptr<const Topology>& topology_ptr() const { return topo_; }
@@ -187,12 +204,12 @@ class Fabric {
   /// PFC headroom reserved at `port` (bytes) for the lossless class.
   std::int64_t headroom(int port) const;
 
-  std::uint64_t injected() const { return injected_; }
-  std::uint64_t delivered() const { return delivered_; }
-  std::uint64_t dropped() const { return dropped_; }
-  std::uint64_t lossless_drops() const { return lossless_drops_; }
-  std::uint64_t watchdog_drops() const { return watchdog_drops_; }
-  std::uint64_t watchdog_storms() const { return watchdog_storms_; }
+  std::uint64_t injected() const { return total(&Tally::injected); }
+  std::uint64_t delivered() const { return total(&Tally::delivered); }
+  std::uint64_t dropped() const { return total(&Tally::dropped); }
+  std::uint64_t lossless_drops() const { return total(&Tally::lossless_drops); }
+  std::uint64_t watchdog_drops() const { return total(&Tally::watchdog_drops); }
+  std::uint64_t watchdog_storms() const { return total(&Tally::watchdog_storms); }
   /// PFC deadlocks detected (the run stopped at the first; its report in stats()).
   std::uint64_t deadlocks() const { return static_cast<std::uint64_t>(deadlock_reports_.size()); }
   /// Frames inside the fabric now, counted by walking queues, transmitters and wires.
@@ -214,6 +231,40 @@ class Fabric {
 
  private:
   struct Port;
+  // The fabric-wide counts, one set per LP (written by its own worker only), summed on reading.
+  struct alignas(64) Tally {
+    std::uint64_t injected = 0, delivered = 0, dropped = 0, lossless_drops = 0;
+    std::uint64_t watchdog_drops = 0, watchdog_storms = 0, link_drops = 0;
+    std::int64_t in_transit = 0;  // frames on wires, sent from or arriving in this LP (the sum counts)
+  };
+  std::uint64_t total(std::uint64_t Tally::*m) const {
+    std::uint64_t n = 0;
+    for (const Tally& t : tally_) n += t.*m;
+    return n;
+  }
+  Tally& tally(const Port& e);
+  /// The scheduler of e's LP, and its now.
+  Scheduler& sched(const Port& e);
+  Time now_at(const Port& e) const;
+  // What crosses to another LP (ParallelRun::send): a frame arriving (arg: the packet; to: the
+  // egress chosen for it at departure, or -1) or a control frame (arg: on_control's word).
+  struct Crossing {
+    std::uint64_t arg;
+    std::int32_t to;
+    std::int32_t control;  // 1: a control frame
+  };
+  struct Inbox final : CrossingHandler {
+    Inbox(Fabric& f, int lp) : f_(f), lp_(lp) {}
+    void accept(Time at, std::span<const std::byte> bytes) override;
+    Fabric& f_;
+    int lp_;
+    int id = -1;  // its handler id in the run
+  };
+  /// Schedules `h` (arg) for port `to`'s LP at `at`, sent from port `from`'s LP: an event there,
+  /// or a crossing when the LPs differ (`crossing` is what the receiver schedules).
+  void reach(const Port& from, const Port& to, Time at, EventHandler& h, std::uint64_t arg, const Crossing& crossing);
+  /// `p` is lost at `at` (counted there) and handed back to its flow's client.
+  void hand_back(const Port& at, Packet& p);
   struct SwitchState {
     std::int64_t shared_size = 0, shared_used = 0;
     std::vector<int> ports;  // the switch's own ports (ingress accounting, PFC)
@@ -252,9 +303,9 @@ class Fabric {
   /// shared buffer was full may have no bytes of its own left to release).
   void resume_paused(SwitchState& s, std::size_t q);
   void send_flow_control(int from_port, int kind, std::uint8_t tc, std::int64_t value);
-  int route(Packet& p, int node) const;
+  int route(Packet& p, int node, Time now) const;  // `now`: the node's (its LP's) time
   /// The load balancer's choice among the memo's next hops (not ECMP's: lb_ is set).
-  std::uint32_t balance(Packet& p, int node, const FabricFlow::RouteMemo& m) const;
+  std::uint32_t balance(Packet& p, int node, const FabricFlow::RouteMemo& m, Time now) const;
   /// The flow's next hops and ECMP hash at `node` (memoised in the flow, FabricFlow::RouteMemo),
   /// looked for first in entry `hint`.
   FabricFlow::RouteMemo route_memo(FabricFlow& f, int node, int hint = 0) const;
@@ -300,9 +351,12 @@ class Fabric {
   void note_pfc(const Port& e, unsigned tc, bool pause);
   Handler arrive_{*this, &Fabric::on_arrive};
   Handler control_{*this, &Fabric::on_control};
-  std::uint64_t injected_ = 0, delivered_ = 0, dropped_ = 0, lossless_drops_ = 0, in_transit_ = 0;
-  std::uint64_t watchdog_drops_ = 0, watchdog_storms_ = 0;
-  std::uint64_t link_drops_ = 0, link_changes_ = 0, reroutes_ = 0;
+  std::vector<Tally> tally_ = std::vector<Tally>(1);  // by LP
+  std::uint64_t link_changes_ = 0, reroutes_ = 0;
+  ParallelRun* run_ = nullptr;                   // partitioned: the run its LPs belong to
+  std::vector<Scheduler*> lp_sched_;             // by LP (unpartitioned: the one scheduler)
+  std::vector<std::unique_ptr<Inbox>> inboxes_;  // by LP
+  bool memo_ = true;  // flows keep their route memo (not partitioned)
   // Routing never changes during the run (no link faults) and depends only on the packet (not
   // adaptive): a frame's egress at the next switch is chosen when it leaves, and its arrival
   // is an event of that egress port, which the scheduler then starts loading with the packet.

@@ -9,13 +9,10 @@ namespace rdmasim {
 
 using namespace fabric_detail;
 
-void Fabric::link_drop(Port* at, Packet& p) {
+void Fabric::link_drop(Port* at, Packet& p) {  // never partitioned: link faults are refused there
   if (at) ++at->c.link_drops;
-  ++link_drops_;
-  ++dropped_;
-  ++p.flow->dropped;
-  p.fab_port = -1;
-  p.flow->client->dropped(p);
+  ++tally_[0].link_drops;
+  hand_back(at ? *at : ports_[0], p);
 }
 
 void Fabric::link_change(int cable, bool up) {
@@ -31,7 +28,7 @@ void Fabric::link_change(int cable, bool up) {
       for (unsigned tc = 0; tc < kClasses; ++tc) drain_queue(e, tc, [&](Packet& p) { link_drop(&e, p); });
       if (tracer_) [[unlikely]] traced_depth(e);
       if (e.blocked) {
-        e.c.paused += sched_.now() - e.blocked_since;
+        e.c.paused += now_at(e) - e.blocked_since;
         e.blocked = false;
       }
     } else {

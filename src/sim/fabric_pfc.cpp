@@ -13,11 +13,11 @@ using namespace fabric_detail;
 void Fabric::schedule_pfc(Port& e, std::uint64_t kind, unsigned tc, std::uint32_t value, Time delay) {
   const std::uint64_t arg = (static_cast<std::uint64_t>(e.id) << 32) | (kind << 28) |
                             (static_cast<std::uint64_t>(tc) << 24) | (static_cast<std::uint64_t>(value) & 0xffffff);
-  sched_.schedule_in(delay, control_, arg);
+  sched(e).schedule_in(delay, control_, arg);
 }
 
 void Fabric::pause_started(Port& e, unsigned tc) {
-  e.cls[tc].paused_since = sched_.now();
+  e.cls[tc].paused_since = now_at(e);
   if (opt_.sw.deadlock_detect > Time::zero() && !check_pending_) {
     check_pending_ = true;
     schedule_pfc(ports_[0], kDeadlockCheck, 0, 0, opt_.sw.deadlock_detect);
@@ -83,7 +83,7 @@ void Fabric::on_watchdog(Port& e, unsigned tc, std::uint32_t epoch) {
     return;
   }
   ++e.c.watchdog_storms;
-  ++watchdog_storms_;
+  ++tally(e).watchdog_storms;
   e.wd_dropping = static_cast<std::uint8_t>(e.wd_dropping | (1u << tc));
   flush_queue(e, tc);
   schedule_pfc(e, kRestore, tc, 0, opt_.sw.pfc_watchdog_restore);
@@ -92,7 +92,7 @@ void Fabric::on_watchdog(Port& e, unsigned tc, std::uint32_t epoch) {
 void Fabric::on_watchdog_restore(Port& e, unsigned tc) {
   e.wd_dropping = static_cast<std::uint8_t>(e.wd_dropping & ~(1u << tc));
   if (e.paused >> tc & 1) {  // still paused: the watchdog watches it again from now
-    e.cls[tc].paused_since = sched_.now();
+    e.cls[tc].paused_since = now_at(e);
     schedule_pfc(e, kWatchdog, tc, e.cls[tc].wd_epoch, opt_.sw.pfc_watchdog);
   }
 }
@@ -105,18 +105,15 @@ bool Fabric::watchdog_drop(Port& e, Packet& p) {
 
 void Fabric::count_watchdog_drop(Port& e, Packet& p) {
   ++e.c.watchdog_drops;
-  ++watchdog_drops_;
-  ++dropped_;
-  ++p.flow->dropped;
-  p.fab_port = -1;
-  p.flow->client->dropped(p);
+  ++tally(e).watchdog_drops;
+  hand_back(e, p);
 }
 
 void Fabric::flush_queue(Port& e, unsigned tc) {
   drain_queue(e, tc, [&](Packet& p) { count_watchdog_drop(e, p); });
   if (tracer_) [[unlikely]] traced_depth(e);
   if (e.queued_packets == 0 && e.blocked) {
-    e.c.paused += sched_.now() - e.blocked_since;
+    e.c.paused += now_at(e) - e.blocked_since;
     e.blocked = false;
   }
 }

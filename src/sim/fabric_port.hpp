@@ -55,6 +55,7 @@ struct Fabric::Port final : EventHandler {
   std::uint8_t wd_dropping = 0;  // PFC watchdog: priorities in drop mode
   std::uint8_t xoff_sent = 0;    // ingress: priorities it has sent XOFF for
   std::uint8_t cur_tc = 0;
+  std::uint16_t lp = 0;  // the logical process its node runs in (Fabric::partition; 0 when unpartitioned)
   std::uint32_t queued_packets = 0;
   Rate rate{};
   Time prop{};
@@ -133,6 +134,10 @@ struct Fabric::Port final : EventHandler {
     __builtin_prefetch(b + 64, 1);
   }
 };
+
+inline Fabric::Tally& Fabric::tally(const Port& e) { return tally_[e.lp]; }
+inline Scheduler& Fabric::sched(const Port& e) { return *lp_sched_[e.lp]; }
+inline Time Fabric::now_at(const Port& e) const { return lp_sched_[e.lp]->now(); }
 
 template <typename Drop>
 void Fabric::drain_queue(Port& e, unsigned tc, Drop&& drop) {

@@ -11,7 +11,9 @@ namespace rdmasim {
 using namespace fabric_detail;
 
 std::uint64_t Fabric::in_flight() const {
-  std::uint64_t n = in_transit_;
+  std::int64_t transit = 0;
+  for (const Tally& t : tally_) transit += t.in_transit;
+  auto n = static_cast<std::uint64_t>(transit);
   for (const auto& p : ports_) {
     for (const auto& k : p.cls)
       for (const Packet* q = k.head; q; q = q->next_in_queue) ++n;
@@ -23,25 +25,25 @@ std::uint64_t Fabric::in_flight() const {
 
 void Fabric::check_invariants() const {
   const std::uint64_t flight = in_flight();
-  if (injected_ != delivered_ + dropped_ + flight)
-    throw std::logic_error("fabric: packets not conserved: injected " + std::to_string(injected_) + " != delivered " +
-                           std::to_string(delivered_) + " + dropped " + std::to_string(dropped_) + " + in flight " +
+  if (injected() != delivered() + dropped() + flight)
+    throw std::logic_error("fabric: packets not conserved: injected " + std::to_string(injected()) + " != delivered " +
+                           std::to_string(delivered()) + " + dropped " + std::to_string(dropped()) + " + in flight " +
                            std::to_string(flight));
-  if (lossless_drops_ != 0)
-    throw std::logic_error("fabric: " + std::to_string(lossless_drops_) + " packets dropped in a lossless class");
+  if (lossless_drops() != 0)
+    throw std::logic_error("fabric: " + std::to_string(lossless_drops()) + " packets dropped in a lossless class");
 }
 
 FabricStats Fabric::stats(Time span) const {
   FabricStats s;
-  s.injected = injected_;
-  s.delivered = delivered_;
-  s.dropped = dropped_;
-  s.lossless_drops = lossless_drops_;
-  s.watchdog_drops = watchdog_drops_;
-  s.watchdog_storms = watchdog_storms_;
+  s.injected = injected();
+  s.delivered = delivered();
+  s.dropped = dropped();
+  s.lossless_drops = lossless_drops();
+  s.watchdog_drops = watchdog_drops();
+  s.watchdog_storms = watchdog_storms();
   s.deadlocks = deadlocks();
   s.deadlock_reports = deadlock_reports_;
-  s.link_drops = link_drops_;
+  s.link_drops = total(&Tally::link_drops);
   s.link_changes = link_changes_;
   s.reroutes = reroutes_;
   s.in_flight = in_flight();
@@ -71,7 +73,7 @@ FabricStats Fabric::stats(Time span) const {
     r.naks = c.nak_tx;
     r.link_drops = c.link_drops;
     r.cnps = c.cnp_tx;
-    r.paused_us = (c.paused + (p.blocked ? sched_.now() - p.blocked_since : Time::zero())).to_us();
+    r.paused_us = (c.paused + (p.blocked ? now_at(p) - p.blocked_since : Time::zero())).to_us();
     r.max_queue_bytes = c.max_queue_bytes;
     if (span > Time::zero()) r.mean_queue_bytes = c.queue_byte_ps / static_cast<double>(span.count_ps());
     if (span > Time::zero())
@@ -100,6 +102,7 @@ FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient&
 }
 
 void Fabric::log_pfc(std::vector<PfcFrame>* log) {
+  if (log && run_) throw std::invalid_argument("the PFC log is not kept by a partitioned fabric");
   pfc_log_ = log;
   if (!log || !if_index_.empty()) return;
   std::vector<std::int32_t> next(topo_->nodes().size(), 1);  // ports in id (cable) order per node
@@ -108,7 +111,7 @@ void Fabric::log_pfc(std::vector<PfcFrame>* log) {
 }
 
 void Fabric::note_pfc(const Port& e, unsigned tc, bool pause) {
-  pfc_log_->push_back({sched_.now(), e.node, !is_switch(e.node), if_index_[static_cast<std::size_t>(e.id)],
+  pfc_log_->push_back({now_at(e), e.node, !is_switch(e.node), if_index_[static_cast<std::size_t>(e.id)],
                        static_cast<int>(tc), pause});
 }
 

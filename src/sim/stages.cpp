@@ -60,7 +60,7 @@ void ServeStage::started(Packet& p) {
 void ServeStage::receive(Packet& p) {
   const Time s = cost_.eval_at(p.index, p.payload, p.msg->size, p.wire);
   p.service = s + head_extra(p);
-  p.release = release_time(cost_, s) + head_extra(p);
+  p.release = release_time(cost_, s, p.msg->size) + head_extra(p);
   p.service_cat = cat_;
   server_.enqueue(p, *this);
 }
