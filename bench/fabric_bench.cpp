@@ -17,7 +17,7 @@
 // their distribution and how a partition by pods would share the run's packet-hops: the
 // inputs of the scaling model in docs/performance.md.
 //
-// Usage: fabric_bench [--k 12] [--size 2MiB] [--iters 5] [--tx-depth 1] [--routing ecmp|spray|adaptive|...]
+// Usage: fabric_bench [--k 12] [--size 2MiB] [--iters 5] [--tx-depth 1] [--routing ecmp|spray|adaptive|...] [--threads N]
 //                     [--repeat 1] [--window 50ns]
 // Targets for k = 12 and k = 16: >= 3e6 packet-hops per wall second, < 40 MB RSS.
 #include <sys/resource.h>
@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
   int repeat = 1;
   std::string routing = "ecmp";
   std::string window_text;
+  int threads = 0;
   app.add_option("--k", k, "fat-tree radix (even): k^3/4 hosts")->capture_default_str();
   app.add_option("--size", size_text, "message size (with unit: 2MiB, 65536B)")->capture_default_str();
   app.add_option("--iters", iters, "messages per flow (run_traffic requires >= 5)")->capture_default_str();
@@ -132,6 +133,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--repeat", repeat, "runs (one line each)")->capture_default_str();
   app.add_option("--window", window_text, "also count events per window of this simulated time (e.g. 50ns)");
+  app.add_option("--threads", threads,
+                 "> 0: the fabric cut into LPs by pod on this many worker threads (PFC deadlock detection off, as "
+                 "a partitioned run needs; 0: one scheduler, detection on)")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -145,6 +150,8 @@ int main(int argc, char** argv) {
     c.base.mtu = rdmasim::Bytes(4096);
     c.pattern = "permutation";
     c.tx_depth = tx_depth;
+    c.threads = threads;
+    if (threads > 0) c.base.profile.sw.deadlock_detect = rdmasim::Time::zero();
 
     std::printf("# fabric_bench: fat-tree permutation, RDMA WRITE, default profile (100 Gb/s, PFC, ECN), MTU %lld, "
                 "routing %s, tx-depth %d; sizeof(Packet) = %zu B, sizeof(Message) = %zu B\n",

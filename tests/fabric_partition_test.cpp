@@ -27,7 +27,7 @@ namespace {
 // the test's pool (released at the end): a pool is not shared between LPs.
 struct FlowEnd final : FabricClient {
   explicit FlowEnd(const Scheduler* const* s) : sched(s) {}
-  void arrived(Packet& p) override { got.push_back((*sched)->now()); }
+  void arrived(Packet&) override { got.push_back((*sched)->now()); }
   void dropped(Packet&) override { drops.fetch_add(1, std::memory_order_relaxed); }
   const Scheduler* const* sched;  // the destination's scheduler
   std::vector<Time> got;

@@ -38,7 +38,7 @@ TEST(FifoServer, OwnPacketsWaitIsTransmitNotQueue) {
   EXPECT_EQ(g.ledger[Category::queue], Time::zero());
   EXPECT_EQ(g.ledger.total(), g.e2e);
   EXPECT_EQ(r.a.wire.served(), 3u);
-  EXPECT_EQ(r.packets.live(), 0u);               // every packet returned to the pool
+  EXPECT_EQ(r.packets.live(), 0);               // every packet returned to the pool
 }
 
 TEST(FifoServer, OtherMessagesWaitIsQueue) {

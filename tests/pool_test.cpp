@@ -27,7 +27,7 @@ TEST(Pool, RecyclesLastReleasedFirstAndResetsValues) {
   y->a = 98;
   pool.release(x);
   pool.release(y);
-  EXPECT_EQ(pool.live(), 0u);
+  EXPECT_EQ(pool.live(), 0);
   Obj* again = pool.acquire();
   EXPECT_EQ(again, y);  // the last released comes back first
   EXPECT_EQ(again->a, 7u);  // value-reset over the free list's link
@@ -42,7 +42,7 @@ TEST(Pool, GrowsByChunksWithDistinctObjects) {
   for (int i = 0; i < 10; ++i) held.push_back(pool.acquire());
   for (Obj* o : held) EXPECT_TRUE(seen.insert(o).second);
   EXPECT_EQ(pool.capacity(), 12u);
-  EXPECT_EQ(pool.live(), 10u);
+  EXPECT_EQ(pool.live(), 10);
   for (Obj* o : held) pool.release(o);
   for (int i = 0; i < 10; ++i) EXPECT_EQ(seen.count(pool.acquire()), 1u);  // no new storage
   EXPECT_EQ(pool.capacity(), 12u);
@@ -63,5 +63,27 @@ TEST(Pool, TrimFreesTheStorageOnlyWhenNothingIsLive) {
   Obj* fresh = empty.acquire();  // grows again
   EXPECT_EQ(fresh->a, 7u);
   EXPECT_EQ(empty.capacity(), 4u);
-  EXPECT_EQ(empty.live(), 1u);
+  EXPECT_EQ(empty.live(), 1);
+}
+
+// Two pools of one partitioned run: what one hands out the other may take back; they are
+// trimmed together, once nothing is live in either.
+TEST(Pool, PoolsOfOneRunTakeEachOthersObjectsBackAndTrimTogether) {
+  Pool<Obj, 4> a, b;
+  Obj* x = a.acquire();
+  Obj* y = a.acquire();
+  b.release(x);
+  EXPECT_EQ(a.live(), 2);
+  EXPECT_EQ(b.live(), -1);
+  EXPECT_EQ(b.acquire(), x);  // b hands out what it took back
+  using P = Pool<Obj, 4>;
+  P* both[] = {&a, &b};
+  EXPECT_FALSE(P::trim_all(both));  // x and y live
+  b.release(x);
+  b.release(y);
+  EXPECT_EQ(a.live() + b.live(), 0);
+  EXPECT_TRUE(P::trim_all(both));
+  EXPECT_EQ(a.capacity() + b.capacity(), 0u);
+  EXPECT_EQ(a.live(), 0);
+  EXPECT_EQ(b.live(), 0);
 }

@@ -31,6 +31,10 @@ struct TrafficConfig {
   int stride = 1;              // stride: host i sends to host (i + stride) mod hosts
   int tx_depth = 16;
   std::vector<std::pair<int, int>> flows;  // explicit flows (src, dst); overrides `pattern`
+  // > 0: the fabric cut into logical processes (a fat-tree pod, a leaf with its hosts; the
+  // cut is the topology's alone) run on this many worker threads. The result is the same for
+  // every thread count; it may differ from the unpartitioned run (0) where events coincide.
+  int threads = 0;
 };
 
 struct FlowResult {

@@ -318,6 +318,7 @@ LatConfig to_config(const ScenarioOptions& o) {
 
 BwConfig to_bw_config(const ScenarioOptions& o) {
   if (!o.pattern.empty()) throw std::logic_error("to_bw_config: --pattern runs take to_traffic_config");
+  if (o.threads != 0) throw std::invalid_argument("--threads runs a --pattern's fabric on threads; the two-host test runs on one");
   BwConfig b;
   b.base = to_config(o);
   b.tx_depth = o.tx_depth;
@@ -368,6 +369,7 @@ TrafficConfig to_traffic_config(const ScenarioOptions& o) {
   t.incast_senders = o.incast;
   t.stride = o.stride;
   t.tx_depth = o.tx_depth;
+  t.threads = o.threads;
   return t;
 }
 

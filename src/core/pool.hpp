@@ -2,12 +2,16 @@
 // a free list, so the hot path allocates nothing once the pool has grown to the peak number of
 // live objects. Objects are value-reset on acquire (T must be default-constructible and
 // trivially copyable). The free list is intrusive — a free object's first bytes link it to the
-// next — so it costs no memory beside the objects.
+// next — so it costs no memory beside the objects. The pools of one partitioned run (one per
+// logical process) may take each other's objects back: an object acquired in one pool can be
+// released into another, whose live() then counts it negatively; their storage must all live
+// until the run is over (trim them together, trim_all).
 #pragma once
 
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -35,7 +39,7 @@ class Pool {
     push_free(p);
     --live_;
   }
-  std::size_t live() const { return live_; }
+  std::int64_t live() const { return live_; }
   /// Frees the storage when no object is live (false otherwise): what a finished simulation
   /// no longer needs, before its report is built. The pool grows again on the next acquire().
   bool trim() {
@@ -43,6 +47,18 @@ class Pool {
     chunks_.clear();
     chunks_.shrink_to_fit();
     free_ = nullptr;
+    return true;
+  }
+  /// Trims every pool of `pools` when none of their objects is live in all (false otherwise):
+  /// pools that took each other's objects back are freed together or not at all.
+  static bool trim_all(std::span<Pool* const> pools) {
+    std::int64_t live = 0;
+    for (const Pool* p : pools) live += p->live_;
+    if (live != 0) return false;
+    for (Pool* p : pools) {
+      p->live_ = 0;
+      p->trim();
+    }
     return true;
   }
   std::size_t capacity() const { return chunks_.size() * ChunkSize; }
@@ -59,7 +75,7 @@ class Pool {
   }
   std::vector<std::unique_ptr<T[]>> chunks_;
   T* free_ = nullptr;  // last released first (LIFO: the most recently used, likely cached)
-  std::size_t live_ = 0;
+  std::int64_t live_ = 0;
 };
 
 }  // namespace rdmasim

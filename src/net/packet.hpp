@@ -61,10 +61,10 @@ struct Message {
   std::uint32_t rc_last_psn = 0;
   std::uint32_t rc_ce = 0;
   Time rc_last_sent{};  // when its last packet was first sent (negative once it was resent: no RTT sample)
-  // RC copies and resends of its packets still held or in flight (sim/rc_connection.hpp): the
-  // message object is recycled only when they are gone (SimContext::release_message).
-  std::int32_t pins = 0;
-  bool orphaned = false;  // released by its owner while pinned
+  // RC copies and resends of its packets still held or in flight (sim/rc_connection.hpp), and
+  // in the top bit (SimContext::kOrphaned) whether its owner released it: the message object
+  // is recycled only when both are done (SimContext::release_message, unpin).
+  std::uint32_t pins = 0;
   bool unsignaled = false;  // posted without IBV_SEND_SIGNALED: no CQE (bw --cq-mod)
   // A READ or atomic request is acknowledged by its response, not by a later ACK: its copy is
   // held until the requester marks it answered (RcConnection::answered).

@@ -159,6 +159,7 @@ void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
   }
   run_ = &run;
   memo_ = false;
+  for (FabricFlow& f : flows_) fill_memo(f);
   lp_sched_.clear();
   tally_.assign(static_cast<std::size_t>(run.lps()), Tally{});
   for (int lp = 0; lp < run.lps(); ++lp) {
@@ -185,6 +186,9 @@ void Fabric::reach(const Port& from, const Port& to, Time at, EventHandler& h, s
 }
 
 void Fabric::hand_back(const Port& at, Packet& p) {
+  if (run_)  // its transport would hear of it on another LP's worker
+    throw std::runtime_error("fabric: a frame was lost at " + port_name(at.id) +
+                             "; a partitioned run needs a fabric that loses nothing (lossless class, no cable loss)");
   ++tally(at).dropped;
   if (run_) std::atomic_ref<std::uint64_t>(p.flow->dropped).fetch_add(1, std::memory_order_relaxed);
   else ++p.flow->dropped;

@@ -66,11 +66,12 @@
 // process of a ParallelRun (core/parallel_run.hpp). A frame or a PFC / credit frame for a port
 // of another LP leaves as a crossing, due when it would have arrived (at least one cable's
 // propagation later, the run's lookahead); everything a port does otherwise stays in its LP.
-// Counters are kept per LP and summed. What reaches across LPs at once cannot be partitioned
-// and is refused: link faults and route convergence, deadlock detection, a stateful load
-// balancer that reads the queues or the time, the trace, the capture, the PFC log and in-band telemetry. A partitioned fabric
-// keeps no route memo in its flows (each hop looks its next hops up), since the switches of
-// a flow's path may run at once.
+// Counters are kept per LP and summed. A lost frame ends the run (its transport would hear
+// of it in another LP). What reaches across LPs at once is refused: link faults and route
+// convergence, deadlock detection, a balancer that reads the queues or the time, the trace,
+// the capture, the PFC log and in-band telemetry. The switches of a flow's path may run at
+// once, so a flow's route memo is filled for its whole path when the flow is added (ECMP: one
+// path) and only read in the run; under spray each hop looks its next hops up.
 #pragma once
 
 #include <array>
@@ -263,7 +264,11 @@ class Fabric {
   /// Schedules `h` (arg) for port `to`'s LP at `at`, sent from port `from`'s LP: an event there,
   /// or a crossing when the LPs differ (`crossing` is what the receiver schedules).
   void reach(const Port& from, const Port& to, Time at, EventHandler& h, std::uint64_t arg, const Crossing& crossing);
-  /// `p` is lost at `at` (counted there) and handed back to its flow's client.
+  /// Partitioned: the flow's route memo, filled for its whole (ECMP) path before the run, so
+  /// that the switches of the path, on their LPs' workers, only read it.
+  void fill_memo(FabricFlow& f);
+  /// `p` is lost at `at` (counted there) and handed back to its flow's client (partitioned:
+  /// std::runtime_error, as its client runs in another LP).
   void hand_back(const Port& at, Packet& p);
   struct SwitchState {
     std::int64_t shared_size = 0, shared_used = 0;

@@ -129,36 +129,38 @@ RcOptions rc_options(const NetworkSpec& n) {
   return o;
 }
 
-PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
+PathInstance::PathInstance(std::array<SimContext*, 2> ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
                            MessageSink& sink, FabricProvider* fabrics, RcConnection* shared_rc, std::array<int, 2> core)
-    : ctx_(ctx) {
+    : ctx_(*ctx[0]) {
   if (spec.stages.empty()) throw std::logic_error("empty path");
   std::pair<NetworkStage*, const NetworkSpec*> rc_data{nullptr, nullptr};
   NetworkStage* rc_ack = nullptr;
+  int rc_side = 0;  // the requester's
   for (const StageSpec& s : spec.stages) {
     HostResources& h = *hosts.at(static_cast<std::size_t>(s.side));
+    SimContext& sc = *ctx.at(static_cast<std::size_t>(s.side));
     switch (s.kind) {
-      case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(ctx_, s, h.jitter)); break;
+      case StageKind::delay: stages_.push_back(std::make_unique<DelayStage>(sc, s, h.jitter)); break;
       case StageKind::serve: {
         FifoServer* server = nullptr;
         if (s.res == ResourceKind::qp_engine) {  // this path's QP's send engine on that side
           std::unique_ptr<FifoServer>& e = engines_.at(static_cast<std::size_t>(s.side));
-          if (!e) e = std::make_unique<FifoServer>(ctx_.sched);
+          if (!e) e = std::make_unique<FifoServer>(sc.sched);
           server = e.get();
         } else {
           server = &server_for(h, s, core.at(static_cast<std::size_t>(s.side)));
         }
-        stages_.push_back(std::make_unique<ServeStage>(ctx_, s, *server, takes_interrupt(s) ? &h.interrupts : nullptr));
+        stages_.push_back(std::make_unique<ServeStage>(sc, s, *server, takes_interrupt(s) ? &h.interrupts : nullptr));
         break;
       }
-      case StageKind::split: stages_.push_back(std::make_unique<SplitStage>(ctx_, s)); break;
-      case StageKind::merge: stages_.push_back(std::make_unique<MergeStage>(ctx_)); break;
-      case StageKind::moderate: stages_.push_back(std::make_unique<ModerateStage>(ctx_, s, h.moderator)); break;
+      case StageKind::split: stages_.push_back(std::make_unique<SplitStage>(sc, s)); break;
+      case StageKind::merge: stages_.push_back(std::make_unique<MergeStage>(sc)); break;
+      case StageKind::moderate: stages_.push_back(std::make_unique<ModerateStage>(sc, s, h.moderator)); break;
       case StageKind::network: {
         if (!fabrics || !s.network) throw std::logic_error("network stage without a fabric: " + s.label);
-        auto n = std::make_unique<NetworkStage>(ctx_, fabrics->fabric_for(*s.network), *s.network);
+        auto n = std::make_unique<NetworkStage>(sc, fabrics->fabric_for(*s.network), *s.network);
         network_.push_back(n.get());
-        if (s.role == NetRole::rc_data) rc_data = {n.get(), s.network.get()};
+        if (s.role == NetRole::rc_data) rc_data = {n.get(), s.network.get()}, rc_side = s.side;
         if (s.role == NetRole::rc_ack) rc_ack = n.get();
         if (s.role == NetRole::tcp_data) {
           if (!s.ack_network) throw std::logic_error("TCP network stage without its reverse flow: " + s.label);
@@ -178,7 +180,7 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     }
     if (ctx_.tracer && s.kind != StageKind::network) stages_.back()->set_site(ctx_.tracer->stage_site(h, s));
     if (s.signaled_only && s.kind != StageKind::network)
-      stages_.back() = std::make_unique<SignaledOnlyStage>(ctx_, std::move(stages_.back()));
+      stages_.back() = std::make_unique<SignaledOnlyStage>(sc, std::move(stages_.back()));
     route_.hops.push_back(stages_.back().get());
     labels_.push_back(&ctx_.labels.intern(s.label));
   }
@@ -188,7 +190,8 @@ PathInstance::PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts,
     if (shared_rc) {
       rc_ = shared_rc;
     } else {
-      own_rc_ = std::make_unique<RcConnection>(ctx_, rc_options(*rc_data.second));
+      own_rc_ = std::make_unique<RcConnection>(*ctx.at(static_cast<std::size_t>(rc_side)),
+                                               *ctx.at(static_cast<std::size_t>(1 - rc_side)), rc_options(*rc_data.second));
       rc_ = own_rc_.get();
     }
     route_.rc_data = rc_data.first;

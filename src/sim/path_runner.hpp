@@ -89,7 +89,13 @@ class PathInstance {
   /// own, or on `shared_rc` (which outlives the path) when one is given.
   /// `core`: the core of each host its `core` stages run on (a process pinned there).
   PathInstance(SimContext& ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec, MessageSink& sink,
-               FabricProvider* fabrics = nullptr, RcConnection* shared_rc = nullptr, std::array<int, 2> core = {0, 0});
+               FabricProvider* fabrics = nullptr, RcConnection* shared_rc = nullptr, std::array<int, 2> core = {0, 0})
+      : PathInstance(std::array<SimContext*, 2>{&ctx, &ctx}, hosts, spec, sink, fabrics, shared_rc, core) {}
+  /// Each side's stages (and its side of the RC transport) in that side's context: the two
+  /// hosts' logical processes in a partitioned run. Messages are posted on side 0.
+  PathInstance(std::array<SimContext*, 2> ctx, std::array<HostResources*, 2> hosts, const PathSpec& spec,
+               MessageSink& sink, FabricProvider* fabrics = nullptr, RcConnection* shared_rc = nullptr,
+               std::array<int, 2> core = {0, 0});
   PathInstance(const PathInstance&) = delete;
   PathInstance& operator=(const PathInstance&) = delete;
   ~PathInstance();
@@ -127,7 +133,7 @@ class PathInstance {
  private:
   void link_route();  // each stage to the next on route_ (Stage::link)
 
-  SimContext& ctx_;
+  SimContext& ctx_;  // side 0's (where messages are posted)
   std::array<std::unique_ptr<FifoServer>, 2> engines_;  // qp_engine per side (before the stages bound to them)
   std::vector<std::unique_ptr<Stage>> stages_;
   std::vector<const std::string*> labels_;  // interned (SimContext::labels)

@@ -25,8 +25,8 @@ std::string_view to_string(QpStatus s) {
   return "?";
 }
 
-RcConnection::RcConnection(SimContext& ctx, const RcOptions& o)
-    : ctx_(ctx), o_(o), timeout_(Time::ps(4'096'000LL << o.rc.timeout)),
+RcConnection::RcConnection(SimContext& ctx, SimContext& responder, const RcOptions& o)
+    : ctx_(ctx), rctx_(responder), o_(o), timeout_(Time::ps(4'096'000LL << o.rc.timeout)),
       rnr_wait_(verbs::rnr_timer_delay(static_cast<std::uint8_t>(o.rc.min_rnr_timer))), slot_(ctx.relay.add(*this)) {
   if (o_.cc && o_.cc->make) {
     cc_ = o_.cc->make(*o_.profile, o_.line);
@@ -93,11 +93,12 @@ void RcConnection::copy_for_retransmit(const Packet& p) {
   c.next_in_queue = nullptr;
   c.pacer = nullptr;
   c.pinned = true;
-  ++c.msg->pins;
+  ctx_.pin(*c.msg);
   copies_.push(c);
 }
 
 void RcConnection::release(Packet& p) { ctx_.release_packet(p); }
+void RcConnection::release_at_responder(Packet& p) { rctx_.release_packet(p); }
 
 void RcConnection::discard(Packet& p) {
   p.notify_pacer();  // the NIC's transmit window moves on (a flushed packet never starts)
@@ -431,7 +432,7 @@ void RcConnection::ack_dropped(Packet& p) {
 // ---- responder ----
 
 void RcConnection::send_control(Control kind, std::uint32_t psn, std::uint32_t sack) {
-  Packet& c = *ctx_.packets.acquire();
+  Packet& c = *rctx_.packets.acquire();
   c.msg = &control_msg_[kind];
   c.route = nullptr;
   c.index = kind;
@@ -440,7 +441,7 @@ void RcConnection::send_control(Control kind, std::uint32_t psn, std::uint32_t s
   c.pos = FramePos::only;
   c.payload = Bytes(0);
   c.wire = kind == kCnp ? o_.cnp_wire : o_.ack_wire;
-  c.stamp = ctx_.sched.now();
+  c.stamp = rctx_.sched.now();
   if (!ack_) throw std::logic_error("RC: a NAK or CNP to send but no ACK direction bound");
   ack_->inject(c, kind == kCnp ? cnp_tc_ : -1);
 }
@@ -452,7 +453,7 @@ void RcConnection::send_ack(Packet& token) {
   token.route->rc_ack->inject(token);
 }
 
-void RcConnection::data_dropped(Packet& p) { release(p); }  // the requester resends it
+void RcConnection::data_dropped(Packet& p) { release_at_responder(p); }  // the requester resends it
 
 void RcConnection::set_receive_queue(std::int64_t posted) {
   rq_modelled_ = true;
@@ -488,9 +489,9 @@ bool RcConnection::take_receive(Message& m) {
 void RcConnection::data_arrived(Packet& p) {
   if (o_.endpoint && !o_.endpoint->responder_ready()) {
     ++c_.not_ready;
-    return release(p);
+    return release_at_responder(p);
   }
-  const Time now = ctx_.sched.now();
+  const Time now = rctx_.sched.now();
   if (p.ce && cnps_ && (!cnp_sent_ || now - last_cnp_ >= cnp_interval_)) {
     cnp_sent_ = true;
     last_cnp_ = now;
@@ -503,7 +504,7 @@ void RcConnection::data_arrived(Packet& p) {
       ++c_.rnr_naks_sent;
       rnr_pending_ = true;
       send_control(kRnrNak, p.psn);
-      release(p);
+      release_at_responder(p);
       return;
     }
     rnr_pending_ = false;
@@ -526,7 +527,7 @@ void RcConnection::data_arrived(Packet& p) {
     }
     if (p.pinned) {  // an accepted resend is an ordinary packet of its message from here on
       p.pinned = false;
-      ctx_.unpin(*p.msg);
+      rctx_.unpin(*p.msg);
     }
     // Rate controls that ask for it hear of every packet, as the HPCC simulator acknowledges
     // each (its CE mark in the ACK's `sack` word); a message's last packet is acknowledged by its
@@ -568,7 +569,7 @@ void RcConnection::data_arrived(Packet& p) {
     }
     if (!resent && o_.endpoint && first_of_message(p)) o_.endpoint->duplicate(*p.msg);
   }
-  release(p);
+  release_at_responder(p);
 }
 
 }  // namespace rdmasim

@@ -120,7 +120,11 @@ struct RcOptions {
 
 class RcConnection final : public EventHandler, public TxPacer, public NetTransport, public TelemetrySink {
  public:
-  RcConnection(SimContext& ctx, const RcOptions& o);
+  RcConnection(SimContext& ctx, const RcOptions& o) : RcConnection(ctx, ctx, o) {}
+  /// The requester's side runs in `requester` (its timers, copies and pacing), the responder's
+  /// in `responder` (what it accepts, discards and answers): the contexts of the two hosts'
+  /// logical processes in a partitioned run, whose sides meet only through the fabric.
+  RcConnection(SimContext& requester, SimContext& responder, const RcOptions& o);
   ~RcConnection();
   RcConnection(const RcConnection&) = delete;
   RcConnection& operator=(const RcConnection&) = delete;
@@ -209,10 +213,12 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   void send_control(Control kind, std::uint32_t psn, std::uint32_t sack = 0);
   void discard(Packet& p);
   void release(Packet& p);  // back to the pool, unpinning its message if it is a copy or resend
+  void release_at_responder(Packet& p);  // the same, on the responder's side
   bool seen(std::uint32_t psn) const;
   void mark_seen(std::uint32_t psn);
 
-  SimContext& ctx_;
+  SimContext& ctx_;   // the requester's
+  SimContext& rctx_;  // the responder's
   RcOptions o_;
   NetworkStage* ack_ = nullptr;  // carries NAKs and CNPs
   Time timeout_;

@@ -9,7 +9,9 @@
 // packets.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -57,16 +59,28 @@ struct SimContext {
   InternTable<Cost> costs{};           // the stages' costs, one copy each (sim/intern_table.hpp)
   InternTable<std::string> labels{};   // the stages' labels, one copy each
   EventRelay relay{};                  // timers of handlers freed mid-run (an open-loop flow's RC)
+  // One of several contexts of a partitioned run (one per logical process): a message's last
+  // pin may then be dropped on another LP's worker while its owner releases it, so pins and
+  // the owner's release meet in one atomic word.
+  bool shared = false;
 
+  static constexpr std::uint32_t kOrphaned = 1u << 31;  // Message::pins: released by its owner
+  /// An RC copy or resend of `m`'s packets now refers to it.
+  void pin(Message& m) {
+    if (shared) std::atomic_ref<std::uint32_t>(m.pins).fetch_add(1, std::memory_order_relaxed);
+    else ++m.pins;
+  }
   /// The owner is done with `m`; it returns to the pool once no RC copy or resend refers to it.
   void release_message(Message& m) {
     if (observer) observer->message_done(m, sched.now());
-    if (m.pins > 0) m.orphaned = true;
-    else messages.release(&m);
+    const std::uint32_t before = shared ? std::atomic_ref<std::uint32_t>(m.pins).fetch_or(kOrphaned, std::memory_order_acq_rel)
+                                        : std::exchange(m.pins, m.pins | kOrphaned);
+    if (before == 0) messages.release(&m);
   }
   /// An RC copy or resend of `m`'s packets is gone.
   void unpin(Message& m) {
-    if (--m.pins == 0 && m.orphaned) messages.release(&m);
+    const std::uint32_t before = shared ? std::atomic_ref<std::uint32_t>(m.pins).fetch_sub(1, std::memory_order_acq_rel) : m.pins--;
+    if (before == (kOrphaned | 1)) messages.release(&m);
   }
   /// A transport's retransmission copy of `p`: out of every queue, no pacer, pinning its message.
   Packet& pinned_copy(const Packet& p) {
@@ -75,7 +89,7 @@ struct SimContext {
     c.next_in_queue = nullptr;
     c.pacer = nullptr;
     c.pinned = true;
-    ++c.msg->pins;
+    pin(*c.msg);
     return c;
   }
   /// Returns a packet to the pool, unpinning its message if it was a copy.

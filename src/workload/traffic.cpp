@@ -57,10 +57,11 @@ class Traffic final : public MessageSink {
  public:
   Traffic(const TrafficConfig& c, SimWorld& w) : c_(c), w_(w) {}
 
-  void add_flow(const PathSpec& spec, HostResources& src, HostResources& dst) {
+  void add_flow(const PathSpec& spec, int s, int d, HostResources& src, HostResources& dst) {
     flows_.push_back(std::make_unique<Flow>());
-    flows_.back()->path = std::make_unique<PathInstance>(w_.ctx, std::array<HostResources*, 2>{&src, &dst}, spec,
-                                                         *this, &w_);
+    flows_.back()->ctx = &w_.ctx_of(s);
+    flows_.back()->path = std::make_unique<PathInstance>(std::array<SimContext*, 2>{&w_.ctx_of(s), &w_.ctx_of(d)},
+                                                         std::array<HostResources*, 2>{&src, &dst}, spec, *this, &w_);
     flows_.back()->path->set_connection(static_cast<std::uint32_t>(flows_.size() - 1));
   }
 
@@ -68,37 +69,46 @@ class Traffic final : public MessageSink {
     for (auto& f : flows_) f->completions.reserve(static_cast<std::size_t>(c_.base.iters));
     for (std::size_t f = 0; f < flows_.size(); ++f)
       while (flows_[f]->posted < c_.base.iters && flows_[f]->posted < c_.tx_depth) post(f);
-    w_.run();
+    w_.run(std::max(1, c_.threads));
   }
 
+  // At the flow's requester (its LP when partitioned): what a flow records is its own.
   void delivered(Packet& token) override {
     Message& m = *token.msg;
-    if (token.ledger.total() != w_.sched.now() - m.posted) ++violations;
     Flow& f = *flows_[m.tag];
-    f.last_completion = w_.sched.now();
-    f.completions.push_back(w_.sched.now());
+    SimContext& ctx = *f.ctx;
+    const Time now = ctx.sched.now();
+    if (token.ledger.total() != now - m.posted) ++f.violations;
+    f.last_completion = now;
+    f.completions.push_back(now);
     ++f.completed;
     const std::size_t id = m.tag;
-    w_.packets.release(&token);
-    w_.ctx.release_message(m);
+    ctx.packets.release(&token);
+    ctx.release_message(m);
     if (f.posted < c_.base.iters) post(id);
   }
 
   struct Flow {
+    SimContext* ctx = nullptr;  // its requester's
     std::unique_ptr<PathInstance> path;
-    std::int64_t posted = 0, completed = 0;
+    std::int64_t posted = 0, completed = 0, violations = 0;
     Time first_post{}, last_completion{};
     std::vector<Time> completions;  // reserved for every message before the run
   };
   std::vector<std::unique_ptr<Flow>> flows_;
-  std::int64_t violations = 0;
+  std::int64_t violations() const {
+    std::int64_t n = 0;
+    for (const auto& f : flows_) n += f->violations;
+    return n;
+  }
 
  private:
   void post(std::size_t f) {
     Flow& fl = *flows_[f];
-    if (fl.posted == 0) fl.first_post = w_.sched.now();
-    Message& m = *w_.messages.acquire();
-    m.id = ++next_id_;
+    if (fl.posted == 0) fl.first_post = fl.ctx->sched.now();
+    Message& m = *fl.ctx->messages.acquire();
+    // Partitioned, flows post at once on several workers: each numbers its own messages.
+    m.id = w_.partitioned() ? (static_cast<std::uint64_t>(f) << 32 | static_cast<std::uint64_t>(fl.posted)) + 1 : ++next_id_;
     m.size = c_.base.size;
     m.tag = f;
     ++fl.posted;
@@ -132,6 +142,14 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   const ResolvedToggles tog = resolve(base);
   const FabricOptions opts = fabric_options(base);
   SimWorld w(base.seed);
+  if (c.threads > 0) {
+    if (tcp) throw std::invalid_argument("--threads: kernel TCP flows (--transport tcp) do not run partitioned");
+    if (exports && (exports->trace() || exports->pcap() || exports->probe()))
+      throw std::invalid_argument("--threads: a partitioned run is neither traced, captured nor sampled (--trace, --pcap, the dashboard)");
+    if (opts.sw.deadlock_detect > Time::zero())
+      throw std::invalid_argument("--threads: PFC deadlock detection looks at every switch at once; set switch.deadlock_detect=0 to run on threads");
+    w.partition(*topo, opts.velocity_mps);
+  }
   std::vector<std::unique_ptr<HostResources>> host_res;
   for (int h = 0; h < hosts; ++h) host_res.push_back(w.host(h));
   Traffic traffic(c, w);
@@ -151,7 +169,7 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
     if (s < 0 || s >= hosts || d < 0 || d >= hosts || s == d) throw std::invalid_argument("bad flow host pair");
     const auto sport = static_cast<std::uint16_t>(base.fabric.udp_sport + i);
     const FabricNetwork net(topo, base.profile, opts, s, d, sport);
-    traffic.add_flow(tcp ? build_tcp_stream_path(base, tog, net.appender()) : build_acked_path(base, tog, net.appender()),
+    traffic.add_flow(tcp ? build_tcp_stream_path(base, tog, net.appender()) : build_acked_path(base, tog, net.appender()), s, d,
                      *host_res[static_cast<std::size_t>(s)],
                      *host_res[static_cast<std::size_t>(d)]);
     std::vector<int> links;
@@ -172,9 +190,9 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   scope.start(base.fabric.from);
   traffic.run();
   scope.finish();
-  r.events = w.sched.executed();
-  r.invariant_violations = traffic.violations;
-  r.out_of_order = w.ctx.out_of_order;
+  r.events = w.executed();
+  r.invariant_violations = traffic.violations();
+  r.out_of_order = w.out_of_order();
   const double bits_per_message = static_cast<double>(base.size.count()) * 8.0;
   std::int64_t completed = 0;
   const double goodput_ideal = static_cast<double>(base.profile.link.rate.bits_per_sec()) *
@@ -241,7 +259,7 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   r.median_bps = g.size() % 2 ? g[g.size() / 2] : (g[g.size() / 2 - 1] + g[g.size() / 2]) / 2;
   r.seconds = last > first ? (last - first).to_us() / 1e6 : 0.0;
   r.aggregate_bps = r.seconds > 0 ? bits_per_message * static_cast<double>(completed) / r.seconds : 0.0;
-  w.packets.trim();  // every packet back (a run to completion): room for the report
+  w.trim_packets();  // every packet back (a run to completion): room for the report
   r.fabric = w.fabric->stats(last > first ? last - first : Time::zero());
   // Sum of B_i: each flow's fair share of its host links alone (a non-blocking fabric).
   std::map<int, int> from, to;

@@ -1,0 +1,108 @@
+// Fabric runs partitioned into logical processes (TrafficConfig::threads): a fat-tree's pods
+// run on 1, 2 or 4 worker threads with the same result, byte for byte in the JSON report —
+// RC WRITE flows with PFC, ECN and DCQCN, a permutation and an incast whose pauses reach the
+// core. What a partitioned run cannot do is refused by name.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "io/command_report.hpp"
+#include "rdmasim/traffic.hpp"
+#include "sim/fabric_partition.hpp"
+#include "sim_rig.hpp"
+
+using namespace rdmasim;
+
+namespace {
+
+TrafficConfig pods(const std::string& pattern, int k) {
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.k = k;
+  c.base.fabric.cc = "dcqcn";
+  c.base.size = Bytes(65536);
+  c.base.iters = 20;
+  c.base.profile.sw.deadlock_detect = Time::zero();
+  c.tx_depth = 4;
+  c.pattern = pattern;
+  c.incast_senders = k * k * k / 4 - 1;
+  return c;
+}
+
+std::string report(TrafficConfig c, int threads) {
+  c.threads = threads;
+  return traffic_report_json(run_traffic(c), nullptr).dump();
+}
+
+}  // namespace
+
+TEST(FabricCut, PodsWithTheirHostsAndTheCoreDealtToThem) {
+  const Topology t = rdmasim::testing::fat_tree(4);
+  const FabricPartition p = partition_fabric(t, 2e8);
+  EXPECT_EQ(p.lps, 4);
+  EXPECT_EQ(p.lookahead, Time::ns(50));  // a 10 m switch-to-switch cable
+  for (std::size_t n = 0; n < t.nodes().size(); ++n) {
+    const Node& node = t.nodes()[n];
+    if (node.pod >= 0 && node.kind == NodeKind::switch_) EXPECT_EQ(p.lp_of_node[n], node.pod) << node.name;
+    if (node.name.rfind("core", 0) == 0) EXPECT_EQ(p.lp_of_node[n], std::stoi(node.name.substr(4)) % 4) << node.name;
+  }
+  for (int h = 0; h < 16; ++h) EXPECT_EQ(p.lp_of_node[static_cast<std::size_t>(t.host_node(h))], h / 4) << h;
+  TopologyParams one;
+  one.name = "single-switch";
+  one.hosts = 4;
+  const FabricPartition single = partition_fabric(build_topology(one), 2e8);
+  EXPECT_EQ(single.lps, 1);
+  EXPECT_EQ(single.lookahead, Time::us(1));
+}
+
+TEST(TrafficPartition, AnyNumberOfThreadsGivesTheSameReport) {
+  for (const std::string pattern : {"permutation", "incast"}) {
+    const TrafficConfig c = pods(pattern, 4);
+    const std::string one = report(c, 1);
+    const TrafficResult r = [&] {
+      TrafficConfig t = c;
+      t.threads = 1;
+      return run_traffic(t);
+    }();
+    EXPECT_EQ(r.invariant_violations, 0);
+    EXPECT_EQ(r.failed_qps, 0);
+    for (const FlowResult& f : r.flows) EXPECT_EQ(f.completed, 20) << f.src << "->" << f.dst;
+    if (pattern == "incast") {
+      EXPECT_GT(r.cnps, 0u);
+      std::uint64_t pauses = 0;
+      for (const PortStats& p : r.fabric.ports) pauses += p.pause_tx;
+      EXPECT_GT(pauses, 0u);
+    }
+    for (int threads : {2, 4}) EXPECT_EQ(report(c, threads), one) << pattern << " on " << threads << " threads";
+  }
+}
+
+TEST(TrafficPartition, WhatAPartitionedRunCannotDoIsRefused) {
+  auto refused = [](TrafficConfig c, const std::string& what) {
+    c.threads = 2;
+    try {
+      run_traffic(c);
+      ADD_FAILURE() << "accepted: " << what;
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  TrafficConfig c = pods("permutation", 4);
+  c.base.profile.sw.deadlock_detect = Time::us(100);
+  refused(c, "set switch.deadlock_detect=0");
+  c = pods("permutation", 4);
+  c.base.transport = Transport::tcp;
+  c.base.test = TestKind::send;
+  refused(c, "--transport tcp");
+  c = pods("permutation", 4);
+  c.base.fabric.routing = "adaptive";
+  refused(c, "load balancer 'adaptive'");
+  c = pods("permutation", 4);
+  c.base.profile.sw.lossless = false;  // a lossy fabric with a small buffer drops under the incast
+  c.base.profile.sw.buffer = Bytes(128 * 1024);
+  c.base.profile.sw.ecn_kmin = Bytes(32 * 1024);
+  c.base.profile.sw.ecn_kmax = Bytes(128 * 1024);
+  c.pattern = "incast";
+  refused(c, "needs a fabric that loses nothing");
+}
