@@ -134,8 +134,7 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", repeat, "runs (one line each)")->capture_default_str();
   app.add_option("--window", window_text, "also count events per window of this simulated time (e.g. 50ns)");
   app.add_option("--threads", threads,
-                 "> 0: the fabric cut into LPs by pod on this many worker threads (PFC deadlock detection off, as "
-                 "a partitioned run needs; 0: one scheduler, detection on)")
+                 "> 0: the fabric cut into LPs by pod, run on this many worker threads (0: one scheduler)")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
@@ -151,7 +150,6 @@ int main(int argc, char** argv) {
     c.pattern = "permutation";
     c.tx_depth = tx_depth;
     c.threads = threads;
-    if (threads > 0) c.base.profile.sw.deadlock_detect = rdmasim::Time::zero();
 
     std::printf("# fabric_bench: fat-tree permutation, RDMA WRITE, default profile (100 Gb/s, PFC, ECN), MTU %lld, "
                 "routing %s, tx-depth %d; sizeof(Packet) = %zu B, sizeof(Message) = %zu B\n",

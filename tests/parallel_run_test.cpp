@@ -266,6 +266,32 @@ TEST(ParallelRun, OneWindowPerBounceAtExactTimes) {
   }
 }
 
+// The hook between windows sees each window's end; it can ask for a window when no LP has an
+// event (a check due later), and end the run.
+TEST(ParallelRun, AHookBetweenWindowsWakesAndHaltsTheRun) {
+  for (int threads : {1, 2}) {
+    ParallelRun run(2, Time::ns(100));
+    PingPong a(run, 0), b(run, 1);
+    a.peer = b.id;
+    b.peer = a.id;
+    run.scheduler(0).schedule_at(Time::ns(7), a, 1);  // a -> b once: windows at 7 and 107 ns
+    std::vector<Time> ends;
+    run.set_between_windows([&](Time end) {
+      ends.push_back(end);
+      ParallelRun::Between w;
+      if (ends.size() == 2) w.wake = Time::us(5);  // an idle stretch, then one window at 5 us
+      w.halt = end >= Time::us(5);
+      return w;
+    });
+    run.run(threads);
+    EXPECT_EQ(ends, (std::vector<Time>{Time::ns(107), Time::ns(207), Time::ns(5100)})) << threads;
+    EXPECT_TRUE(run.halted());
+    run.scheduler(0).schedule_at(Time::us(6), a, 0);
+    run.run(threads);  // halted for good
+    EXPECT_EQ(ends.size(), 3u);
+  }
+}
+
 class Early final : public EventHandler, public CrossingHandler {
  public:
   explicit Early(ParallelRun& r) : run_(r) { id = r.add_handler(1, *this); }

@@ -23,7 +23,6 @@ TrafficConfig pods(const std::string& pattern, int k) {
   c.base.fabric.cc = "dcqcn";
   c.base.size = Bytes(65536);
   c.base.iters = 20;
-  c.base.profile.sw.deadlock_detect = Time::zero();
   c.tx_depth = 4;
   c.pattern = pattern;
   c.incast_senders = k * k * k / 4 - 1;
@@ -78,6 +77,36 @@ TEST(TrafficPartition, AnyNumberOfThreadsGivesTheSameReport) {
   }
 }
 
+// A ring whose stride routing wraps around deadlocks under PFC: partitioned (a switch and its
+// hosts per LP), the check between windows finds the same four-queue cycle on any number of
+// threads, and the run ends there.
+TEST(TrafficPartition, APfcDeadlockIsFoundBetweenWindows) {
+  TrafficConfig c;
+  c.base.topology = LatTopology::fabric;
+  c.base.fabric.topology = "ring";
+  c.base.fabric.switches = 4;
+  c.base.size = Bytes(65536);
+  c.base.iters = 200;
+  c.tx_depth = 16;
+  c.pattern = "stride";
+  c.stride = 2;
+  TrafficResult plain = run_traffic(c);
+  ASSERT_EQ(plain.fabric.deadlocks, 1u);
+  c.threads = 1;
+  const TrafficResult one = run_traffic(c);
+  ASSERT_EQ(one.fabric.deadlocks, 1u);
+  ASSERT_EQ(one.fabric.deadlock_reports[0].cycle.size(), 4u);
+  // Found at the end of the first window past the unpartitioned check's time.
+  const double at = one.fabric.deadlock_reports[0].detected_at_us, want = plain.fabric.deadlock_reports[0].detected_at_us;
+  EXPECT_GE(at, want);
+  EXPECT_LT(at, want + 1.0);  // well within a microsecond (a window is one ring cable's propagation)
+  const std::string report = traffic_report_json(one, nullptr).dump();
+  for (int threads : {2, 4}) {
+    c.threads = threads;
+    EXPECT_EQ(traffic_report_json(run_traffic(c), nullptr).dump(), report) << threads << " threads";
+  }
+}
+
 TEST(TrafficPartition, WhatAPartitionedRunCannotDoIsRefused) {
   auto refused = [](TrafficConfig c, const std::string& what) {
     c.threads = 2;
@@ -89,9 +118,6 @@ TEST(TrafficPartition, WhatAPartitionedRunCannotDoIsRefused) {
     }
   };
   TrafficConfig c = pods("permutation", 4);
-  c.base.profile.sw.deadlock_detect = Time::us(100);
-  refused(c, "set switch.deadlock_detect=0");
-  c = pods("permutation", 4);
   c.base.transport = Transport::tcp;
   c.base.test = TestKind::send;
   refused(c, "--transport tcp");

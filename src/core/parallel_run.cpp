@@ -113,7 +113,7 @@ void ParallelRun::worker(int index, int threads, Time until, Barrier& barrier) {
   // Decided by the last worker to reach the window's second barrier, read by all after it and
   // before any can reach the next one: every worker takes the same decision.
   auto decide = [&] {
-    Time start = Time::max();
+    Time start = wake_;
     for (std::size_t lp : here_) start = std::min(start, lps_[lp]->next);
     bool failed = failed_.load(std::memory_order_acquire);
     if (exchange_) {
@@ -123,7 +123,7 @@ void ParallelRun::worker(int index, int threads, Time until, Barrier& barrier) {
       failed = any_failed;
     }
     window_start_ = start;
-    go_on_ = !failed && start != Time::max() && start <= until;
+    go_on_ = !failed && !halted_ && start != Time::max() && start <= until;
     return failed;
   };
   if (index == 0) decide();
@@ -152,6 +152,15 @@ void ParallelRun::worker(int index, int threads, Time until, Barrier& barrier) {
       fail(std::current_exception());
     }
     barrier.arrive_and_wait([&] {  // every LP's next event is known; nobody reads a mailbox any more
+      if (between_ && !failed_.load(std::memory_order_acquire)) {
+        try {
+          const Between b = between_(window_start_ + lookahead_);
+          halted_ = b.halt;
+          wake_ = b.wake;
+        } catch (...) {
+          fail(std::current_exception());
+        }
+      }
       if (!decide()) ++windows_;  // a window counts when it ran everywhere
     });
     // Each worker empties the mailboxes its LPs filled; over ranks (one worker), also the
@@ -219,6 +228,8 @@ void ParallelRun::run(int threads, Time until, RankExchange* ranks) {
   rank_ = exchange_ ? exchange_->rank() : 0;
   ranks_ = exchange_ ? exchange_->ranks() : 1;
   if (exchange_ && threads > 1) throw std::invalid_argument("ParallelRun::run: over ranks, one thread per rank");
+  if (exchange_ && between_) throw std::invalid_argument("ParallelRun::run: a hook between windows does not run over ranks");
+  if (halted_) return;
   here_.clear();
   for (int lp = 0; lp < lps(); ++lp)
     if (runs_here(lp)) here_.push_back(static_cast<std::size_t>(lp));

@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -99,6 +100,19 @@ class ParallelRun {
   /// A rank whose LP throws rethrows it; the others throw std::runtime_error("another rank failed").
   void run(int threads, Time until = Time::max(), RankExchange* ranks = nullptr);
 
+  /// What a hook between windows asks for: to end the run after this window (for good:
+  /// halted()), or a window starting no later than `wake` even if no LP has an event by then.
+  struct Between {
+    bool halt = false;
+    Time wake = Time::max();
+  };
+  /// Called between windows, on one worker while the others wait, with the end of the window
+  /// just run: every LP has run its events before it and none after, so the hook sees the whole
+  /// model at one instant (a fabric's PFC deadlock check). Not over ranks (a rank holds only
+  /// its LPs' state).
+  void set_between_windows(std::function<Between(Time)> hook) { between_ = std::move(hook); }
+  bool halted() const { return halted_; }
+
   /// Windows run so far and crossings delivered (all runs together; over ranks, to this
   /// rank's LPs).
   std::uint64_t windows() const { return windows_; }
@@ -153,6 +167,9 @@ class ParallelRun {
   int rank_ = 0, ranks_ = 1;
   std::vector<std::size_t> here_;  // the LPs this process runs
   std::vector<std::vector<std::byte>> rank_out_, rank_in_;  // swap_crossings' buffers, by rank
+  std::function<Between(Time)> between_;  // set_between_windows
+  bool halted_ = false;                    // the hook ended the run
+  Time wake_ = Time::max();                // the hook's next window, at the latest
   Time window_start_{};  // the window to run next (decided between windows)
   bool go_on_ = false;   // whether to run it
   std::atomic<bool> failed_{false};

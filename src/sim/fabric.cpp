@@ -145,7 +145,6 @@ void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
   auto refuse = [](const std::string& what) { throw std::invalid_argument(what + " cannot run in a partitioned fabric"); };
   for (const Cable& c : topo.cables())
     if (c.down_at != Time::max() || c.up_at != Time::max()) refuse("a link fault (a cable's down_at / up_at)");
-  if (opt_.sw.deadlock_detect > Time::zero()) refuse("deadlock detection (switch.deadlock_detect)");
   if (!static_routes_) refuse("load balancer '" + opt_.routing + "' (it reads the queues or the time)");
   if (tracer_ || tap_ || pfc_log_ || telemetry_) refuse("a trace, capture, PFC log or in-band telemetry");
   for (int lp : lp_of_node)
@@ -168,6 +167,7 @@ void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
     inboxes_.back()->id = run.add_handler(lp, *inboxes_.back());
   }
   for (Port& p : ports_) p.lp = static_cast<std::uint16_t>(lp_of_node[static_cast<std::size_t>(p.node)]);
+  if (opt_.sw.deadlock_detect > Time::zero()) run.set_between_windows([this](Time end) { return between_windows(end); });
 }
 
 void Fabric::Inbox::accept(Time at, std::span<const std::byte> bytes) {

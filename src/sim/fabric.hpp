@@ -51,7 +51,8 @@
 // paused at least that long and holding frames — an edge from a paused (port, priority) to each
 // paused queue at the downstream switch holding frames it sent, i.e. behind the XOFF'ing
 // ingress — and a cycle there is a deadlock: reported (its ports and priorities), counted, and
-// the run stops (Scheduler::stop). PFC watchdog (`switch.pfc_watchdog`): a switch queue
+// the run stops (Scheduler::stop; partitioned, the check runs between windows, at the end of
+// the first one past its time, with every LP stopped there, and the run ends after it). PFC watchdog (`switch.pfc_watchdog`): a switch queue
 // paused that long while holding frames goes into drop mode for `switch.pfc_watchdog_restore`:
 // its frames and every frame routed to it are dropped (freeing the upstream ingress, which
 // sends XON), then it obeys pause again.
@@ -67,9 +68,9 @@
 // of another LP leaves as a crossing, due when it would have arrived (at least one cable's
 // propagation later, the run's lookahead); everything a port does otherwise stays in its LP.
 // Counters are kept per LP and summed. A lost frame ends the run (its transport would hear
-// of it in another LP). What reaches across LPs at once is refused: link faults and route
-// convergence, deadlock detection, a balancer that reads the queues or the time, the trace,
-// the capture, the PFC log and in-band telemetry. The switches of a flow's path may run at
+// of it in another LP). Deadlock detection looks at every LP between windows. What reaches
+// across LPs at once is refused: link faults and route convergence, a balancer that reads the
+// queues or the time, the trace, the capture, the PFC log and in-band telemetry. The switches of a flow's path may run at
 // once, so a flow's route memo is filled for its whole path when the flow is added (ECMP: one
 // path) and only read in the run; under spray each hop looks its next hops up.
 #pragma once
@@ -77,7 +78,10 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <atomic>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -188,8 +192,8 @@ class Fabric {
   void attach(Tracer* tracer, WireTap* tap);
   /// Runs node n's ports on LP lp_of_node[n] of `run` (see the header comment), before
   /// anything is injected. std::invalid_argument naming what cannot be partitioned (a link
-  /// fault, deadlock detection, a stateful load balancer, an observer) or a cable between two
-  /// LPs shorter than the run's lookahead.
+  /// fault, a balancer that reads queues or time, an observer) or a cable between two LPs
+  /// shorter than the run's lookahead.
   void partition(ParallelRun& run, const std::vector<int>& lp_of_node);
   bool partitioned() const { return run_ != nullptr; }
 
@@ -323,7 +327,14 @@ class Fabric {
   void note_queue(Port& e);  // before `queued` changes: accumulates the time-weighted depth
   // PFC pathologies (fabric_pfc.cpp).
   void pause_started(Port& e, unsigned tc);  // a switch port's priority was paused now
-  void check_deadlock();
+  void check_deadlock();  // the unpartitioned check (an event)
+  /// Builds the waits-for graph of the queues paused at least switch.deadlock_detect by `now`
+  /// and files a report if it has a cycle; else the time of the next check (none: nothing
+  /// paused, the next pause asks for one).
+  std::optional<Time> look_for_deadlock(Time now);
+  /// Partitioned: the deadlock check, between windows (ParallelRun::set_between_windows) once
+  /// a pause has been held switch.deadlock_detect; a deadlock ends the run.
+  ParallelRun::Between between_windows(Time end);
   void on_watchdog(Port& e, unsigned tc, std::uint32_t epoch);
   void on_watchdog_restore(Port& e, unsigned tc);
   void schedule_pfc(Port& e, std::uint64_t kind, unsigned tc, std::uint32_t value, Time delay);
@@ -362,6 +373,9 @@ class Fabric {
   std::vector<Scheduler*> lp_sched_;             // by LP (unpartitioned: the one scheduler)
   std::vector<std::unique_ptr<Inbox>> inboxes_;  // by LP
   bool memo_ = true;  // flows keep their route memo (not partitioned)
+  // Partitioned: when the next deadlock check is due (ps; max: none), the earliest any LP's
+  // pause asked for.
+  std::atomic<std::int64_t> check_due_ps_{std::numeric_limits<std::int64_t>::max()};
   // Routing never changes during the run (no link faults) and depends only on the packet (not
   // adaptive): a frame's egress at the next switch is chosen when it leaves, and its arrival
   // is an event of that egress port, which the scheduler then starts loading with the packet.

@@ -2,6 +2,8 @@
 // and the PFC watchdog (sim/fabric.hpp describes both). Checks run on timers, off the per-frame
 // hot path; the per-frame cost is one bit test in admit() while a watchdog is dropping.
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 #include "sim/fabric.hpp"
 #include "sim/fabric_port.hpp"
@@ -18,7 +20,12 @@ void Fabric::schedule_pfc(Port& e, std::uint64_t kind, unsigned tc, std::uint32_
 
 void Fabric::pause_started(Port& e, unsigned tc) {
   e.cls[tc].paused_since = now_at(e);
-  if (opt_.sw.deadlock_detect > Time::zero() && !check_pending_) {
+  if (opt_.sw.deadlock_detect > Time::zero() && run_) {  // checked between windows (between_windows)
+    const std::int64_t due = (now_at(e) + opt_.sw.deadlock_detect).count_ps();
+    std::int64_t was = check_due_ps_.load(std::memory_order_relaxed);
+    while (due < was && !check_due_ps_.compare_exchange_weak(was, due, std::memory_order_relaxed)) {
+    }
+  } else if (opt_.sw.deadlock_detect > Time::zero() && !check_pending_) {
     check_pending_ = true;
     schedule_pfc(ports_[0], kDeadlockCheck, 0, 0, opt_.sw.deadlock_detect);
   }
@@ -29,7 +36,28 @@ void Fabric::pause_started(Port& e, unsigned tc) {
 void Fabric::check_deadlock() {
   check_pending_ = false;
   if (sched_.stopped()) return;
-  const Time now = sched_.now(), limit = opt_.sw.deadlock_detect;
+  const std::optional<Time> next = look_for_deadlock(sched_.now());
+  if (deadlocks() > 0) {
+    sched_.stop();  // nothing in the cycle can move again: the run ends here, deadlocked
+    return;
+  }
+  if (!next) return;  // the next pause schedules the next check
+  check_pending_ = true;
+  sched_.schedule_at(*next, control_, static_cast<std::uint64_t>(kDeadlockCheck) << 28);
+}
+
+ParallelRun::Between Fabric::between_windows(Time end) {
+  const std::int64_t due = check_due_ps_.load(std::memory_order_relaxed);
+  if (due == std::numeric_limits<std::int64_t>::max()) return {};
+  if (end.count_ps() < due) return {false, Time::ps(due)};
+  const std::optional<Time> next = look_for_deadlock(end);
+  check_due_ps_.store(next ? next->count_ps() : std::numeric_limits<std::int64_t>::max(), std::memory_order_relaxed);
+  if (deadlocks() > 0) return {true, Time::max()};
+  return {false, next.value_or(Time::max())};
+}
+
+std::optional<Time> Fabric::look_for_deadlock(Time now) {
+  const Time limit = opt_.sw.deadlock_detect;
   Time next = now + limit;  // at most a threshold apart while anything stays paused
   bool any = false;
   waits_for_.clear();
@@ -68,12 +96,10 @@ void Fabric::check_deadlock() {
       d.cycle.push_back({port_name(v.port), v.priority, e.cls[tc].qbytes, (now - e.cls[tc].paused_since).to_us()});
     }
     deadlock_reports_.push_back(std::move(d));
-    sched_.stop();  // nothing in the cycle can move again: the run ends here, deadlocked
-    return;
+    return std::nullopt;
   }
-  if (!any) return;  // the next pause schedules the next check
-  check_pending_ = true;
-  sched_.schedule_at(next, control_, static_cast<std::uint64_t>(kDeadlockCheck) << 28);
+  if (!any) return std::nullopt;
+  return next;
 }
 
 void Fabric::on_watchdog(Port& e, unsigned tc, std::uint32_t epoch) {

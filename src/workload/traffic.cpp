@@ -146,8 +146,6 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
     if (tcp) throw std::invalid_argument("--threads: kernel TCP flows (--transport tcp) do not run partitioned");
     if (exports && (exports->trace() || exports->pcap() || exports->probe()))
       throw std::invalid_argument("--threads: a partitioned run is neither traced, captured nor sampled (--trace, --pcap, the dashboard)");
-    if (opts.sw.deadlock_detect > Time::zero())
-      throw std::invalid_argument("--threads: PFC deadlock detection looks at every switch at once; set switch.deadlock_detect=0 to run on threads");
     w.partition(*topo, opts.velocity_mps);
   }
   std::vector<std::unique_ptr<HostResources>> host_res;
