@@ -87,3 +87,18 @@ TEST(Pool, PoolsOfOneRunTakeEachOthersObjectsBackAndTrimTogether) {
   EXPECT_EQ(a.live(), 0);
   EXPECT_EQ(b.live(), 0);
 }
+
+// A pool that keeps handing objects out to another (a sender's LP releasing into a receiver's)
+// takes free ones back from it when balanced, instead of growing.
+TEST(Pool, BalancingFeedsAPoolThatGivesItsObjectsAway) {
+  using P = Pool<Obj, 4>;
+  P sender, receiver;
+  P* both[] = {&sender, &receiver};
+  for (int round = 0; round < 100; ++round) {
+    for (int i = 0; i < 4; ++i) receiver.release(sender.acquire());
+    P::balance(both);
+  }
+  EXPECT_LE(sender.capacity(), 16u);  // without balance: 400 (100 chunks)
+  EXPECT_EQ(sender.free_count() + receiver.free_count(), sender.capacity() + receiver.capacity());
+  EXPECT_EQ(sender.live() + receiver.live(), 0);
+}

@@ -175,6 +175,8 @@ TEST_F(WebApi, BadScenariosNameTheKey) {
   expect_error(post(R"({"command":"flows","workload":{"cdf":"/etc/passwd"}})"), 400, "workload.cdf",
                "not a file on the server");
   expect_error(post(R"({"command":"lat","workload":{"itrs":3}})"), 400, "workload.itrs", "unknown key");
+  expect_error(post(R"({"command":"bw","network":{"topology":"fat-tree"},"workload":{"pattern":"permutation","threads":2}})"),
+               422, "workload.threads", "from the command line");
   expect_error(post(R"({"command":"lat","workload":{"iters":"x"}})"), 400, "workload.iters", "expected an integer");
   expect_error(post(R"([1,2])"), 400, "", "");
   expect_error(post(""), 400, "", "the body must be a scenario");

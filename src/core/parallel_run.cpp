@@ -152,11 +152,14 @@ void ParallelRun::worker(int index, int threads, Time until, Barrier& barrier) {
       fail(std::current_exception());
     }
     barrier.arrive_and_wait([&] {  // every LP's next event is known; nobody reads a mailbox any more
-      if (between_ && !failed_.load(std::memory_order_acquire)) {
+      if (!between_.empty() && !failed_.load(std::memory_order_acquire)) {
         try {
-          const Between b = between_(window_start_ + lookahead_);
-          halted_ = b.halt;
-          wake_ = b.wake;
+          wake_ = Time::max();
+          for (auto& hook : between_) {
+            const Between b = hook(window_start_ + lookahead_);
+            halted_ = halted_ || b.halt;
+            wake_ = std::min(wake_, b.wake);
+          }
         } catch (...) {
           fail(std::current_exception());
         }
@@ -228,7 +231,7 @@ void ParallelRun::run(int threads, Time until, RankExchange* ranks) {
   rank_ = exchange_ ? exchange_->rank() : 0;
   ranks_ = exchange_ ? exchange_->ranks() : 1;
   if (exchange_ && threads > 1) throw std::invalid_argument("ParallelRun::run: over ranks, one thread per rank");
-  if (exchange_ && between_) throw std::invalid_argument("ParallelRun::run: a hook between windows does not run over ranks");
+  if (exchange_ && !between_.empty()) throw std::invalid_argument("ParallelRun::run: a hook between windows does not run over ranks");
   if (halted_) return;
   here_.clear();
   for (int lp = 0; lp < lps(); ++lp)

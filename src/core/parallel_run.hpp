@@ -106,11 +106,12 @@ class ParallelRun {
     bool halt = false;
     Time wake = Time::max();
   };
-  /// Called between windows, on one worker while the others wait, with the end of the window
-  /// just run: every LP has run its events before it and none after, so the hook sees the whole
-  /// model at one instant (a fabric's PFC deadlock check). Not over ranks (a rank holds only
-  /// its LPs' state).
-  void set_between_windows(std::function<Between(Time)> hook) { between_ = std::move(hook); }
+  /// Adds a hook called between windows, on one worker while the others wait, with the end of
+  /// the window just run: every LP has run its events before it and none after, so a hook sees
+  /// the whole model at one instant (a fabric's PFC deadlock check, the pools' balance). Hooks
+  /// run in the order added; the run halts if any asks, and wakes at the earliest wake. Not
+  /// over ranks (a rank holds only its LPs' state).
+  void add_between_windows(std::function<Between(Time)> hook) { between_.push_back(std::move(hook)); }
   bool halted() const { return halted_; }
 
   /// Windows run so far and crossings delivered (all runs together; over ranks, to this
@@ -167,7 +168,7 @@ class ParallelRun {
   int rank_ = 0, ranks_ = 1;
   std::vector<std::size_t> here_;  // the LPs this process runs
   std::vector<std::vector<std::byte>> rank_out_, rank_in_;  // swap_crossings' buffers, by rank
-  std::function<Between(Time)> between_;  // set_between_windows
+  std::vector<std::function<Between(Time)>> between_;  // add_between_windows
   bool halted_ = false;                    // the hook ended the run
   Time wake_ = Time::max();                // the hook's next window, at the latest
   Time window_start_{};  // the window to run next (decided between windows)

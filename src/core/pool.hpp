@@ -29,8 +29,7 @@ class Pool {
 
   T* acquire() {
     if (!free_) grow();
-    T* p = free_;
-    std::memcpy(static_cast<void*>(&free_), static_cast<const void*>(p), sizeof(T*));
+    T* p = pop_free();
     *p = T{};
     ++live_;
     return p;
@@ -38,6 +37,23 @@ class Pool {
   void release(T* p) {
     push_free(p);
     --live_;
+  }
+  /// Free objects held (ready for acquire() without growing).
+  std::size_t free_count() const { return free_count_; }
+  /// Between the windows of a partitioned run (no worker running): objects released far from
+  /// where they were acquired pile up in one pool while another keeps growing, so a pool
+  /// down to a quarter chunk of free objects takes a chunk's worth from a pool holding more
+  /// than two. Keeps every pool's storage near its own peak in flight; costs a look at each
+  /// pool's count when nothing moves.
+  static void balance(std::span<Pool* const> pools) {
+    for (Pool* r : pools) {
+      if (r->free_count_ >= ChunkSize / 4) continue;
+      for (Pool* d : pools) {
+        if (d->free_count_ <= 2 * ChunkSize) continue;
+        for (std::size_t i = 0; i < ChunkSize; ++i) r->push_free(d->pop_free());
+        break;
+      }
+    }
   }
   std::int64_t live() const { return live_; }
   /// Frees the storage when no object is live (false otherwise): what a finished simulation
@@ -47,6 +63,7 @@ class Pool {
     chunks_.clear();
     chunks_.shrink_to_fit();
     free_ = nullptr;
+    free_count_ = 0;
     return true;
   }
   /// Trims every pool of `pools` when none of their objects is live in all (false otherwise):
@@ -72,9 +89,17 @@ class Pool {
   void push_free(T* p) {
     std::memcpy(static_cast<void*>(p), static_cast<const void*>(&free_), sizeof(T*));
     free_ = p;
+    ++free_count_;
+  }
+  T* pop_free() {
+    T* p = free_;
+    std::memcpy(static_cast<void*>(&free_), static_cast<const void*>(p), sizeof(T*));
+    --free_count_;
+    return p;
   }
   std::vector<std::unique_ptr<T[]>> chunks_;
   T* free_ = nullptr;  // last released first (LIFO: the most recently used, likely cached)
+  std::size_t free_count_ = 0;
   std::int64_t live_ = 0;
 };
 

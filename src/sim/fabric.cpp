@@ -167,7 +167,7 @@ void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
     inboxes_.back()->id = run.add_handler(lp, *inboxes_.back());
   }
   for (Port& p : ports_) p.lp = static_cast<std::uint16_t>(lp_of_node[static_cast<std::size_t>(p.node)]);
-  if (opt_.sw.deadlock_detect > Time::zero()) run.set_between_windows([this](Time end) { return between_windows(end); });
+  if (opt_.sw.deadlock_detect > Time::zero()) run.add_between_windows([this](Time end) { return between_windows(end); });
 }
 
 void Fabric::Inbox::accept(Time at, std::span<const std::byte> bytes) {

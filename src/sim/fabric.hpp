@@ -332,7 +332,7 @@ class Fabric {
   /// and files a report if it has a cycle; else the time of the next check (none: nothing
   /// paused, the next pause asks for one).
   std::optional<Time> look_for_deadlock(Time now);
-  /// Partitioned: the deadlock check, between windows (ParallelRun::set_between_windows) once
+  /// Partitioned: the deadlock check, between windows (ParallelRun::add_between_windows) once
   /// a pause has been held switch.deadlock_detect; a deadlock ends the run.
   ParallelRun::Between between_windows(Time end);
   void on_watchdog(Port& e, unsigned tc, std::uint32_t epoch);

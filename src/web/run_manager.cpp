@@ -125,6 +125,10 @@ std::string RunManager::submit(RunRequest req) {
   if (!s.options.host_profile.empty())
     throw ApiError(400, "host_profile", "host_profile: files on the server cannot be named over the API");
   if (s.options.all) throw ApiError(422, "workload.all", "workload.all: one message size per run over the API");
+  // The dashboard samples its runs live, which a partitioned run cannot do; and the server's
+  // threads are its own to spend.
+  if (s.options.threads != 0)
+    throw ApiError(422, "workload.threads", "workload.threads: runs over the API use one scheduler; run bw --threads from the command line");
   if (s.command == Command::demo) throw ApiError(422, "command", "command: lat, bw or budget");
   // An open-loop run's flow and CDF files would be the server's: only registered distributions.
   if (!s.options.open_loop.flow_file.empty())

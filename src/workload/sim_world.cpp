@@ -19,6 +19,14 @@ void SimWorld::partition(const Topology& topology, double velocity_mps) {
   cut = partition_fabric(topology, velocity_mps);
   parallel = std::make_unique<ParallelRun>(cut.lps, cut.lookahead);
   for (int lp = 0; lp < cut.lps; ++lp) lps_.push_back(std::make_unique<Lp>(parallel->scheduler(lp)));
+  // A flow's packets are acquired at its requester and released at its responder: between
+  // windows the pools even out, so a receiver's LP does not hoard what a sender's keeps growing.
+  for (const auto& lp : lps_) packet_pools_.push_back(&lp->packets), message_pools_.push_back(&lp->messages);
+  parallel->add_between_windows([this](Time) {
+    Pool<Packet>::balance(packet_pools_);
+    Pool<Message>::balance(message_pools_);
+    return ParallelRun::Between{};
+  });
   host_lp_.clear();
   for (int h = 0; h < topology.host_count(); ++h)
     host_lp_.push_back(cut.lp_of_node[static_cast<std::size_t>(topology.host_node(h))]);

@@ -78,6 +78,8 @@ struct SimWorld : FabricProvider {
   FabricPartition cut;
   std::vector<std::unique_ptr<Lp>> lps_;
   std::vector<int> host_lp_;            // by host
+  std::vector<Pool<Packet>*> packet_pools_;    // the LPs' (balanced between windows)
+  std::vector<Pool<Message>*> message_pools_;
   std::unique_ptr<Fabric> fabric;  // after everything it schedules on and sends to
 };
 
