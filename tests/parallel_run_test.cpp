@@ -251,12 +251,21 @@ class PingPong final : public EventHandler, public CrossingHandler {
   int lp_;
 };
 
-TEST(ParallelRun, OneWindowPerBounceAtExactTimes) {
-  for (int threads : {1, 2}) {
-    ParallelRun run(2, Time::ns(100));
-    PingPong a(run, 0), b(run, 1);
+// Two LPs bouncing a crossing, `lookahead` apart.
+struct Bounce {
+  explicit Bounce(Time lookahead) : run(2, lookahead), a(run, 0), b(run, 1) {
     a.peer = b.id;
     b.peer = a.id;
+  }
+  ParallelRun run;
+  PingPong a, b;
+};
+
+TEST(ParallelRun, OneWindowPerBounceAtExactTimes) {
+  for (int threads : {1, 2}) {
+    Bounce x(Time::ns(100));
+    ParallelRun& run = x.run;
+    PingPong &a = x.a, &b = x.b;
     run.scheduler(0).schedule_at(Time::ns(7), a, 5);
     run.run(threads);
     EXPECT_EQ(a.times, (std::vector<Time>{Time::ns(7), Time::ns(207), Time::ns(407)}));
@@ -270,10 +279,9 @@ TEST(ParallelRun, OneWindowPerBounceAtExactTimes) {
 // event (a check due later), and end the run.
 TEST(ParallelRun, AHookBetweenWindowsWakesAndHaltsTheRun) {
   for (int threads : {1, 2}) {
-    ParallelRun run(2, Time::ns(100));
-    PingPong a(run, 0), b(run, 1);
-    a.peer = b.id;
-    b.peer = a.id;
+    Bounce x(Time::ns(100));
+    ParallelRun& run = x.run;
+    PingPong& a = x.a;
     run.scheduler(0).schedule_at(Time::ns(7), a, 1);  // a -> b once: windows at 7 and 107 ns
     std::vector<Time> ends;
     run.add_between_windows([](Time) { return ParallelRun::Between{}; });  // asks for nothing
