@@ -38,7 +38,7 @@ std::string report(TrafficConfig c, int threads) {
 
 TEST(FabricCut, PodsWithTheirHostsAndTheCoreDealtToThem) {
   const Topology t = rdmasim::testing::fat_tree(4);
-  const FabricPartition p = partition_fabric(t, 2e8);
+  const FabricPartition p = partition_fabric(t, 200'000'000);
   EXPECT_EQ(p.lps, 4);
   EXPECT_EQ(p.lookahead, Time::ns(50));  // a 10 m switch-to-switch cable
   for (std::size_t n = 0; n < t.nodes().size(); ++n) {
@@ -50,7 +50,7 @@ TEST(FabricCut, PodsWithTheirHostsAndTheCoreDealtToThem) {
   TopologyParams one;
   one.name = "single-switch";
   one.hosts = 4;
-  const FabricPartition single = partition_fabric(build_topology(one), 2e8);
+  const FabricPartition single = partition_fabric(build_topology(one), 200'000'000);
   EXPECT_EQ(single.lps, 1);
   EXPECT_EQ(single.lookahead, Time::us(1));
 }

@@ -24,10 +24,7 @@ std::vector<FabricRoute::Hop> FabricRoute::hops(int from) const {
     h.serialize.rate = c.rate;
     h.serialize.basis = Basis::wire;
     if (h.into_switch && p_.sw.cut_through && next_not_faster) h.serialize.release_bytes = p_.sw.cut_through_bytes;
-    LinkParams lp = p_.link;
-    lp.rate = c.rate;
-    lp.length_mm = c.length_mm;
-    h.propagate = Link(lp).propagation();
+    h.propagate = cable_propagation(c, p_.link.velocity_mps);
     r.push_back(std::move(h));
   }
   return r;

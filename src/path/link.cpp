@@ -9,6 +9,14 @@ Time Link::propagation() const {
   return Time::ps(static_cast<std::int64_t>((num + v - 1) / v));
 }
 
+Time cable_propagation(const Cable& c, std::int64_t velocity_mps) {
+  LinkParams lp;
+  lp.rate = c.rate;
+  lp.length_mm = c.length_mm;
+  lp.velocity_mps = velocity_mps;
+  return Link(lp).propagation();
+}
+
 void Link::append(PathSpec& path, int from) const {
   const std::string side = from == 0 ? "A" : "B";
   Cost ser;

@@ -3,6 +3,7 @@
 // propagates for length / velocity. Both are charged to the ledger: `transmit` and `propagate`.
 #pragma once
 
+#include "net/topology.hpp"
 #include "path/path_spec.hpp"
 #include "rdmasim/profile.hpp"
 
@@ -20,5 +21,8 @@ class Link {
  private:
   LinkParams p_;
 };
+
+/// A fabric cable's propagation delay at `velocity_mps` (Link::propagation of its length).
+Time cable_propagation(const Cable& c, std::int64_t velocity_mps);
 
 }  // namespace rdmasim

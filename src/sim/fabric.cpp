@@ -35,11 +35,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   ports_.reserve(cables.size() * 2);  // never reallocated: the scheduler holds the ports
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {
     const Cable& c = cables[ci];
-    LinkParams lp;
-    lp.rate = c.rate;
-    lp.length_mm = c.length_mm;
-    lp.velocity_mps = opt_.velocity_mps;
-    const Time prop = Link(lp).propagation();
+    const Time prop = cable_propagation(c, opt_.velocity_mps);
     for (int dir = 0; dir < 2; ++dir) {
       Port* port = &ports_.emplace_back(*this, static_cast<int>(ci) * 2 + dir);
       port->node = dir == 0 ? c.a : c.b;

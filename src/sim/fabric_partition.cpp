@@ -6,7 +6,7 @@
 
 namespace rdmasim {
 
-FabricPartition partition_fabric(const Topology& t, double velocity_mps) {
+FabricPartition partition_fabric(const Topology& t, std::int64_t velocity_mps) {
   const auto& nodes = t.nodes();
   FabricPartition p;
   p.lp_of_node.assign(nodes.size(), -1);
@@ -33,12 +33,8 @@ FabricPartition partition_fabric(const Topology& t, double velocity_mps) {
   p.lps = lps;
   p.lookahead = Time::max();
   for (const Cable& c : t.cables()) {
-    if (p.lp_of_node[static_cast<std::size_t>(c.a)] == p.lp_of_node[static_cast<std::size_t>(c.b)]) continue;
-    LinkParams lp;
-    lp.rate = c.rate;
-    lp.length_mm = c.length_mm;
-    lp.velocity_mps = velocity_mps;
-    p.lookahead = std::min(p.lookahead, Link(lp).propagation());
+    if (p.lp_of_node[static_cast<std::size_t>(c.a)] != p.lp_of_node[static_cast<std::size_t>(c.b)])
+      p.lookahead = std::min(p.lookahead, cable_propagation(c, velocity_mps));
   }
   if (p.lookahead == Time::max()) p.lookahead = Time::us(1);
   return p;

@@ -11,6 +11,7 @@
 // Invariants: every LP holds at least one node; hosts never sit on a cut cable.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "net/topology.hpp"
@@ -25,6 +26,6 @@ struct FabricPartition {
 };
 
 /// The decomposition above; `velocity_mps`: the cables' signal speed (FabricOptions).
-FabricPartition partition_fabric(const Topology& t, double velocity_mps);
+FabricPartition partition_fabric(const Topology& t, std::int64_t velocity_mps);
 
 }  // namespace rdmasim

@@ -14,7 +14,7 @@ Fabric& SimWorld::fabric_for(const NetworkSpec& spec) {
   return *fabric;
 }
 
-void SimWorld::partition(const Topology& topology, double velocity_mps) {
+void SimWorld::partition(const Topology& topology, std::int64_t velocity_mps) {
   if (parallel || fabric) throw std::logic_error("SimWorld::partition: after the fabric was made");
   cut = partition_fabric(topology, velocity_mps);
   parallel = std::make_unique<ParallelRun>(cut.lps, cut.lookahead);

@@ -48,7 +48,7 @@ struct SimWorld : FabricProvider {
   Fabric& fabric_for(const NetworkSpec& spec) override;
 
   /// Cuts a fabric run over `topology` into LPs (before any host, path or fabric is made).
-  void partition(const Topology& topology, double velocity_mps);
+  void partition(const Topology& topology, std::int64_t velocity_mps);
   bool partitioned() const { return parallel != nullptr; }
   /// The context host `index` runs in (the one context unless partitioned).
   SimContext& ctx_of(int index) { return parallel ? lps_[static_cast<std::size_t>(host_lp_.at(static_cast<std::size_t>(index)))]->ctx : ctx; }
