@@ -410,6 +410,17 @@ expect_error "--transport-recovery sets rc.selective_repeat; drop one of them" b
 threads_args=(bw --pattern permutation --topology fat-tree --k 4 -s 65536 -n 20 --json)
 check "--threads 1, 2 and 4 print the same JSON" \
   bash -c '[ "$("$0" "${@}" --threads 1)" = "$("$0" "${@}" --threads 2)" ] && [ "$("$0" "${@}" --threads 1)" = "$("$0" "${@}" --threads 4)" ]' "$bin" "${threads_args[@]}"
+# k=8 with DCQCN and a link going down (the same on 1, 2 and 4 threads, frames lost to it), and
+# cables that corrupt data and ACKs.
+same_on_threads() {
+  check "$1" bash -c 'want="$1"; shift; one="$("$0" "${@}" --threads 1)" && [ "$one" = "$("$0" "${@}" --threads 2)" ] && [ "$one" = "$("$0" "${@}" --threads 4)" ] && grep -q "$want" <<<"$one"' "$bin" "$2" "${@:3}"
+}
+for pattern in "permutation" "incast --incast 31"; do
+  same_on_threads "--threads 1, 2 and 4: a k=8 $pattern with DCQCN and a link going down" '"link_drops": [1-9]' \
+    bw --pattern $pattern --topology fat-tree --k 8 -s 65536 -n 20 --cc dcqcn --link-down agg0.1-core4@20us-60us --set switch.route_convergence=10us --json
+done
+same_on_threads "--threads 1, 2 and 4: a k=4 permutation over cables that lose frames" '"retransmitted": [1-9]' \
+  bw --pattern permutation --topology fat-tree --k 4 -s 65536 -n 20 --loss 5e-3 --json
 expect_failed_run "PFC DEADLOCK at 1021.3" "a PFC deadlock" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --threads 2
 expect_error "--threads runs a --pattern's fabric on threads; the two-host test runs on one" bw --threads 2
 expect_error "--threads: kernel TCP flows (--transport tcp) do not run partitioned" bw --pattern permutation --topology fat-tree --transport tcp --threads 2

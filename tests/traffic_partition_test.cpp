@@ -1,7 +1,7 @@
 // Fabric runs partitioned into logical processes (TrafficConfig::threads): a fat-tree's pods
 // run on 1, 2 or 4 worker threads with the same result, byte for byte in the JSON report —
 // RC WRITE flows with PFC, ECN and DCQCN, a permutation and an incast whose pauses reach the
-// core. What a partitioned run cannot do is refused by name.
+// core, and lossy runs that recover by RC. What a partitioned run cannot do is refused by name.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -124,11 +124,60 @@ TEST(TrafficPartition, WhatAPartitionedRunCannotDoIsRefused) {
   c = pods("permutation", 4);
   c.base.fabric.routing = "adaptive";
   refused(c, "load balancer 'adaptive'");
-  c = pods("permutation", 4);
-  c.base.profile.sw.lossless = false;  // a lossy fabric with a small buffer drops under the incast
-  c.base.profile.sw.buffer = Bytes(128 * 1024);
-  c.base.profile.sw.ecn_kmin = Bytes(32 * 1024);
-  c.base.profile.sw.ecn_kmax = Bytes(128 * 1024);
-  c.pattern = "incast";
-  refused(c, "needs a fabric that loses nothing");
+}
+
+// Lost frames: each is counted where it is lost and its transport hears of it in its far host's
+// LP (a lookahead later from another LP). A lossy class overflowing under an incast, and cables
+// that corrupt frames (data and ACKs, so the requester loses ACKs that its responder, in another
+// LP, cannot see), recover by RC and give the same report on any number of threads.
+TEST(TrafficPartition, LostFramesAreRecoveredTheSameOnAnyNumberOfThreads) {
+  TrafficConfig overflow = pods("incast", 4);
+  overflow.base.profile.sw.lossless = false;  // a small lossy buffer drops under the incast
+  overflow.base.profile.sw.buffer = Bytes(512 * 1024);
+  overflow.base.profile.sw.ecn_kmin = Bytes(32 * 1024);
+  overflow.base.profile.sw.ecn_kmax = Bytes(128 * 1024);
+  TrafficConfig corrupt = pods("permutation", 4);
+  corrupt.base.fabric.loss = 5e-3;
+  for (TrafficConfig c : {overflow, corrupt}) {
+    c.threads = 1;
+    const TrafficResult r = run_traffic(c);
+    EXPECT_EQ(r.invariant_violations, 0);
+    EXPECT_EQ(r.failed_qps, 0);
+    EXPECT_TRUE(r.fabric.conserved);
+    EXPECT_GT(r.fabric.dropped, 0u);
+    EXPECT_GT(r.retransmitted, 0u);
+    std::uint64_t dropped = 0, acks_lost = 0;
+    for (const FlowResult& f : r.flows) {
+      EXPECT_EQ(f.completed, 20) << f.src << "->" << f.dst;
+      dropped += f.dropped;
+      acks_lost += f.rc.acks_lost;
+    }
+    EXPECT_EQ(dropped, r.fabric.dropped);  // every loss reached its flow
+    if (c.base.fabric.loss > 0) EXPECT_GT(acks_lost, 0u);
+    const std::string one = traffic_report_json(r, nullptr).dump();
+    for (int threads : {2, 4}) EXPECT_EQ(report(c, threads), one) << c.pattern << " on " << threads << " threads";
+  }
+}
+
+// A link going down and back up: each end changes in its own LP (agg0.1 in pod 0, core2 dealt
+// to another), the frames on it are lost, every LP's switches converge on the tables planned
+// for the two changes, RC recovers, and the report is the same on any number of threads.
+TEST(TrafficPartition, ALinkGoingDownIsTheSameOnAnyNumberOfThreads) {
+  for (const std::string pattern : {"permutation", "incast"}) {
+    TrafficConfig c = pods(pattern, 4);
+    c.base.fabric.outages = {{"agg0.1", "core2", Time::us(20), Time::us(60)}};
+    c.base.profile.sw.route_convergence = Time::us(10);
+    c.threads = 1;
+    const TrafficResult r = run_traffic(c);
+    EXPECT_EQ(r.failed_qps, 0);
+    EXPECT_EQ(r.fabric.link_changes, 2u);
+    EXPECT_EQ(r.fabric.reroutes, 2u);
+    EXPECT_GT(r.fabric.link_drops, 0u) << pattern;
+    EXPECT_EQ(r.fabric.dropped, r.fabric.link_drops);
+    EXPECT_EQ(r.fabric.lossless_drops, 0u);
+    EXPECT_TRUE(r.fabric.conserved);
+    for (const FlowResult& f : r.flows) EXPECT_EQ(f.completed, 20) << f.src << "->" << f.dst;
+    const std::string one = traffic_report_json(r, nullptr).dump();
+    for (int threads : {2, 4}) EXPECT_EQ(report(c, threads), one) << pattern << " on " << threads << " threads";
+  }
 }

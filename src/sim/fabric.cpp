@@ -81,7 +81,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
     if (is_switch(p.node)) p.scheduled = (p.scheduler = scheduler.make(opt_.sw)) != nullptr;
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
     const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;
-    if (cables[ci].down_at != Time::max() || cables[ci].up_at != Time::max()) static_routes_ = false;
+    if (cables[ci].down_at != Time::max() || cables[ci].up_at != Time::max()) static_routes_ = false, faults_ = true;
     if (cables[ci].down_at != Time::max()) sched_.schedule_at(cables[ci].down_at, control_, arg | kLinkDown << 28);
     if (cables[ci].up_at != Time::max()) sched_.schedule_at(cables[ci].up_at, control_, arg | kLinkUp << 28);
   }
@@ -138,9 +138,7 @@ void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
   if (run.lps() > 65535) throw std::invalid_argument("fabric partition: more than 65535 LPs");
   if (injected() > 0) throw std::logic_error("fabric partition: after traffic was injected");
   auto refuse = [](const std::string& what) { throw std::invalid_argument(what + " cannot run in a partitioned fabric"); };
-  for (const Cable& c : topo.cables())
-    if (c.down_at != Time::max() || c.up_at != Time::max()) refuse("a link fault (a cable's down_at / up_at)");
-  if (!static_routes_) refuse("load balancer '" + opt_.routing + "' (it reads the queues or the time)");
+  if (load_balancer(opt_.routing).dynamic) refuse("load balancer '" + opt_.routing + "' (it reads the queues or the time)");
   if (tracer_ || tap_ || pfc_log_ || telemetry_) refuse("a trace, capture, PFC log or in-band telemetry");
   for (int lp : lp_of_node)
     if (lp < 0 || lp >= run.lps()) throw std::invalid_argument("fabric partition: no LP " + std::to_string(lp));
@@ -153,7 +151,7 @@ void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
   }
   run_ = &run;
   memo_ = false;
-  for (FabricFlow& f : flows_) fill_memo(f);
+  node_lp_ = lp_of_node;
   lp_sched_.clear();
   tally_.assign(static_cast<std::size_t>(run.lps()), Tally{});
   for (int lp = 0; lp < run.lps(); ++lp) {
@@ -162,6 +160,9 @@ void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
     inboxes_.back()->id = run.add_handler(lp, *inboxes_.back());
   }
   for (Port& p : ports_) p.lp = static_cast<std::uint16_t>(lp_of_node[static_cast<std::size_t>(p.node)]);
+  if (faults_) plan_convergence();  // a flow's path may change: each hop looks its next hops up
+  else
+    for (FabricFlow& f : flows_) fill_memo(f);
   if (opt_.sw.deadlock_detect > Time::zero()) run.add_between_windows([this](Time end) { return between_windows(end); });
 }
 
@@ -169,7 +170,8 @@ void Fabric::Inbox::accept(Time at, std::span<const std::byte> bytes) {
   Crossing c;
   std::memcpy(&c, bytes.data(), sizeof c);
   Scheduler& s = *f_.lp_sched_[static_cast<std::size_t>(lp_)];
-  if (c.control) return s.schedule_at(at, f_.control_, c.arg);
+  if (c.control == kControlCrossing) return s.schedule_at(at, f_.control_, c.arg);
+  if (c.control == kLostCrossing) return s.schedule_at(at, f_.lost_, c.arg);
   if (c.to >= 0) return s.schedule_at(at, f_.ports_[static_cast<std::size_t>(c.to)], c.arg);
   s.schedule_at(at, f_.arrive_, c.arg);
 }
@@ -181,12 +183,22 @@ void Fabric::reach(const Port& from, const Port& to, Time at, EventHandler& h, s
 }
 
 void Fabric::hand_back(const Port& at, Packet& p) {
-  if (run_)  // its transport would hear of it on another LP's worker
-    throw std::runtime_error("fabric: a frame was lost at " + port_name(at.id) +
-                             "; a partitioned run needs a fabric that loses nothing (lossless class, no cable loss)");
   ++tally(at).dropped;
-  ++p.flow->dropped;
   p.fab_port = -1;
+  if (run_) {  // the client hears of it in its far host's LP, a lookahead later when that is another
+    const Port& home = ports_[static_cast<std::size_t>(host_port(p.flow->dst))];
+    if (home.lp != at.lp) {
+      const Crossing c{packet_arg(p), -1, kLostCrossing};
+      run_->send(at.lp, inboxes_[home.lp]->id, now_at(at) + run_->lookahead(), std::as_bytes(std::span(&c, 1)));
+      return;
+    }
+  }
+  on_lost(packet_arg(p));
+}
+
+void Fabric::on_lost(std::uint64_t arg) {
+  Packet& p = arg_packet(arg);
+  ++p.flow->dropped;
   p.flow->client->dropped(p);
 }
 
@@ -212,28 +224,40 @@ std::string Fabric::port_name(int port) const {
 }
 
 FabricFlow::RouteMemo Fabric::route_memo(FabricFlow& f, int node, int hint) const {
-  if (f.memo_epoch != static_cast<std::uint32_t>(reroutes_)) {  // the next-hop table was rebuilt since: forget
+  if (!routing_.empty())  // partitioned with link faults: the node's LP's table, no memo (its switches run at once)
+    return next_hops(f, node, routing_[lp_routing_[static_cast<std::size_t>(node_lp_[static_cast<std::size_t>(node)])]]);
+  if (f.memo_epoch != static_cast<std::uint32_t>(tally_[0].reroutes)) {  // the next-hop table was rebuilt since: forget
     f.memo_used = 0;
-    f.memo_epoch = static_cast<std::uint32_t>(reroutes_);
+    f.memo_epoch = static_cast<std::uint32_t>(tally_[0].reroutes);
   }
   if (hint < f.memo_used && f.memo[static_cast<std::size_t>(hint)].node == node) return f.memo[static_cast<std::size_t>(hint)];
   for (int i = 0; i < f.memo_used; ++i)
     if (f.memo[static_cast<std::size_t>(i)].node == node) return f.memo[static_cast<std::size_t>(i)];
-  const NextHopTable::Hops nh = hops_.towards(node, f.dst);
+  const FabricFlow::RouteMemo m = next_hops(f, node, hops_);
+  if (memo_ && f.memo_used < FabricFlow::kMemoSlots) f.memo[static_cast<std::size_t>(f.memo_used++)] = m;
+  return m;
+}
+
+FabricFlow::RouteMemo Fabric::next_hops(const FabricFlow& f, int node, const NextHopTable& table) const {
+  const NextHopTable::Hops nh = table.towards(node, f.dst);
   FabricFlow::RouteMemo m;
   m.ports = nh.ports.data();
   m.count = static_cast<std::uint32_t>(nh.ports.size());
   m.hash = m.count > 1 ? ecmp_hash(f.key, node) : 0;
   m.node = node;
   m.max_rate_bps = nh.max_rate_bps;
-  if (memo_ && f.memo_used < FabricFlow::kMemoSlots) f.memo[static_cast<std::size_t>(f.memo_used++)] = m;
   return m;
+}
+
+bool Fabric::rerouted(int node) const {
+  if (routing_.empty()) return tally_[0].reroutes > 0;
+  return lp_routing_[static_cast<std::size_t>(node_lp_[static_cast<std::size_t>(node)])] > 0;
 }
 
 int Fabric::route(Packet& p, int node, Time now) const {
   const FabricFlow::RouteMemo m = route_memo(*p.flow, node, p.hops++);
   const std::uint32_t count = m.count;
-  if (count == 0 && reroutes_ > 0) return -1;  // links down: no route left
+  if (count == 0 && rerouted(node)) return -1;  // links down: no route left
   if (count == 0) throw std::logic_error("fabric: no route from " + topo_->nodes()[static_cast<std::size_t>(node)].name);
   const std::int32_t* hops = m.ports;
   if (count == 1) return hops[0];
@@ -426,9 +450,9 @@ void Fabric::start_next(Port& e) {
   const Time at = now + release + (e.peer_switch ? e.prop + pipeline_ : e.prop);
   if (e.peer_switch && static_routes_) {
     Port& to = ports_[static_cast<std::size_t>(route(p, e.peer, now))];
-    reach(e, to, at, to, packet_arg(p), {packet_arg(p), to.id, 0});
+    reach(e, to, at, to, packet_arg(p), {packet_arg(p), to.id, kFrameCrossing});
   } else {
-    reach(e, ports_[static_cast<std::size_t>(e.id ^ 1)], at, arrive_, packet_arg(p), {packet_arg(p), -1, 0});
+    reach(e, ports_[static_cast<std::size_t>(e.id ^ 1)], at, arrive_, packet_arg(p), {packet_arg(p), -1, kFrameCrossing});
   }
   sched(e).schedule_in(service, e, free_arg(e));
   if (!e.node_switch) p.notify_pacer();  // last: the NIC may fetch its next packet now
@@ -465,7 +489,7 @@ void Fabric::arrive(Packet& p, Port* routed) {
     ip.prefetch_ingress(p.tc);
     routed->prefetch_egress(p.tc);
   }
-  if (tp.faulty) [[unlikely]]
+  if (tp.faulty || ip.down) [[unlikely]]  // (the cable's two ends go down and up at the same instants)
     if (arrival_lost(tp, ip, p)) return;
   ++ip.c.rx_packets;
   ip.c.rx_bytes += static_cast<std::uint64_t>(p.wire.count());
@@ -492,8 +516,9 @@ void Fabric::arrive(Packet& p, Port* routed) {
 }
 
 bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
-  if (tp.down) {
-    link_drop(&tp, p);  // the link went down under it
+  if (ip.down) {  // the link went down under it: counted at its transmitter, or on arrival from another LP
+    Port& at = tp.lp == ip.lp ? tp : ip;
+    link_drop(&at, at, p);
     return true;
   }
   const bool scheduled = tp.losses && tp.losses->lose(now_at(ip));
@@ -507,13 +532,13 @@ void Fabric::admit(Packet& p, int node, int in, Port* routed) {
   if (!routed) {
     const int out = route(p, node, now_at(ports_[static_cast<std::size_t>(in)]));
     if (out < 0) [[unlikely]]
-      return link_drop(nullptr, p);
+      return link_drop(nullptr, ports_[static_cast<std::size_t>(in)], p);
     routed = &ports_[static_cast<std::size_t>(out)];
   }
   Port& e = *routed;
   e.prefetch_path();  // while the buffer accounting runs
   if (e.down) [[unlikely]]
-    return link_drop(&e, p);
+    return link_drop(&e, e, p);
   if (e.wd_dropping) [[unlikely]]
     if (watchdog_drop(e, p)) return;
   Port& ip = ports_[static_cast<std::size_t>(in)];
@@ -626,7 +651,7 @@ void Fabric::send_flow_control(int from_port, int kind, std::uint8_t tc, std::in
   }
   const std::uint64_t arg = (static_cast<std::uint64_t>(from_port ^ 1) << 32) | (static_cast<std::uint64_t>(kind) << 28) |
                             (static_cast<std::uint64_t>(tc) << 24) | static_cast<std::uint64_t>(value);
-  reach(fp, ports_[static_cast<std::size_t>(from_port ^ 1)], now + delay, control_, arg, {arg, -1, 1});
+  reach(fp, ports_[static_cast<std::size_t>(from_port ^ 1)], now + delay, control_, arg, {arg, -1, kControlCrossing});
 }
 
 void Fabric::on_control(std::uint64_t arg) {
@@ -653,9 +678,19 @@ void Fabric::on_control(std::uint64_t arg) {
     case kWatchdog: on_watchdog(e, tc, static_cast<std::uint32_t>(value)); break;
     case kRestore: on_watchdog_restore(e, tc); break;
     case kDeadlockCheck: check_deadlock(); break;
-    case kLinkDown: link_change(e.id / 2, false); break;
-    case kLinkUp: link_change(e.id / 2, true); break;
-    case kReroute: reroute(); break;
+    case kLinkDown:
+    case kLinkUp:
+      if (!run_) link_change(e.id / 2, kind == kLinkUp);
+      else if (arg & kPlanned) link_side(e, kind == kLinkUp);
+      break;
+    case kReroute:
+      if (!run_) {
+        reroute();
+      } else {  // partitioned: e's LP switches to the value-th table
+        lp_routing_[e.lp] = static_cast<std::uint32_t>(value);
+        if (e.lp == 0) ++tally_[0].reroutes;
+      }
+      break;
     case kCredit:
       e.cls[tc].credits += value;
       try_start(e);

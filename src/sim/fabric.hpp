@@ -67,10 +67,14 @@
 // process of a ParallelRun (core/parallel_run.hpp). A frame or a PFC / credit frame for a port
 // of another LP leaves as a crossing, due when it would have arrived (at least one cable's
 // propagation later, the run's lookahead); everything a port does otherwise stays in its LP.
-// Counters are kept per LP and summed. A lost frame ends the run (its transport would hear
-// of it in another LP). Deadlock detection looks at every LP between windows. What reaches
-// across LPs at once is refused: link faults and route convergence, a balancer that reads the
-// queues or the time, the trace, the capture, the PFC log and in-band telemetry. The switches of a flow's path may run at
+// Counters are kept per LP and summed. A lost frame is counted where it is lost; its client
+// (the transport) hears of it in its destination host's LP, a lookahead later from another LP
+// (Fabric::hand_back). Deadlock detection looks at every LP between windows. A link fault is
+// known before the run: each end of the cable changes in its own LP at the same instant (a
+// frame arriving at a down end is lost), and every LP switches at each convergence to a
+// next-hop table planned before the run (with faults, flows keep no route memo). What reaches
+// across LPs at once is refused: a balancer that reads the queues or the time, the trace, the
+// capture, the PFC log and in-band telemetry. The switches of a flow's path may run at
 // once, so a flow's route memo is filled for its whole path when the flow is added (ECMP: one
 // path) and only read in the run; under spray each hop looks its next hops up.
 #pragma once
@@ -192,7 +196,7 @@ class Fabric {
   void attach(Tracer* tracer, WireTap* tap);
   /// Runs node n's ports on LP lp_of_node[n] of `run` (see the header comment), before
   /// anything is injected. std::invalid_argument naming what cannot be partitioned (a link
-  /// fault, a balancer that reads queues or time, an observer) or a cable between two LPs
+  /// balancer that reads queues or time, an observer) or a cable between two LPs
   /// shorter than the run's lookahead.
   void partition(ParallelRun& run, const std::vector<int>& lp_of_node);
   bool partitioned() const { return run_ != nullptr; }
@@ -240,6 +244,7 @@ class Fabric {
   struct alignas(64) Tally {
     std::uint64_t injected = 0, delivered = 0, dropped = 0, lossless_drops = 0;
     std::uint64_t watchdog_drops = 0, watchdog_storms = 0, link_drops = 0;
+    std::uint64_t link_changes = 0, reroutes = 0;  // (reroutes: LP 0's only, as every LP converges at once)
     std::int64_t in_transit = 0;  // frames on wires, sent from or arriving in this LP (the sum counts)
   };
   std::uint64_t total(std::uint64_t Tally::*m) const {
@@ -253,10 +258,12 @@ class Fabric {
   Time now_at(const Port& e) const;
   // What crosses to another LP (ParallelRun::send): a frame arriving (arg: the packet; to: the
   // egress chosen for it at departure, or -1) or a control frame (arg: on_control's word).
+  // A lost frame's notice (arg: the packet) goes to its client, which runs in the flow's far host's LP.
+  enum : std::int32_t { kFrameCrossing = 0, kControlCrossing = 1, kLostCrossing = 2 };
   struct Crossing {
     std::uint64_t arg;
     std::int32_t to;
-    std::int32_t control;  // 1: a control frame
+    std::int32_t control;  // what it carries (kFrameCrossing, ...)
   };
   struct Inbox final : CrossingHandler {
     Inbox(Fabric& f, int lp) : f_(f), lp_(lp) {}
@@ -271,9 +278,12 @@ class Fabric {
   /// Partitioned: the flow's route memo, filled for its whole (ECMP) path before the run, so
   /// that the switches of the path, on their LPs' workers, only read it.
   void fill_memo(FabricFlow& f);
-  /// `p` is lost at `at` (counted there) and handed back to its flow's client (partitioned:
-  /// std::runtime_error, as its client runs in another LP).
+  /// `p` is lost at `at` (counted there) and handed back to its flow's client. Partitioned, the
+  /// client runs in the LP of the flow's destination host (an RC data flow's responder releases
+  /// the packet, an ACK flow's requester keeps a lost ACK), so from another LP the notice
+  /// crosses, a lookahead later.
   void hand_back(const Port& at, Packet& p);
+  void on_lost(std::uint64_t arg);  // the client hears that the packet (arg) was lost
   struct SwitchState {
     std::int64_t shared_size = 0, shared_used = 0;
     std::vector<int> ports;  // the switch's own ports (ingress accounting, PFC)
@@ -318,6 +328,9 @@ class Fabric {
   /// The flow's next hops and ECMP hash at `node` (memoised in the flow, FabricFlow::RouteMemo),
   /// looked for first in entry `hint`.
   FabricFlow::RouteMemo route_memo(FabricFlow& f, int node, int hint = 0) const;
+  FabricFlow::RouteMemo next_hops(const FabricFlow& f, int node, const NextHopTable& table) const;
+  /// Routing has converged after a link change at least once (as `node`'s switch sees it).
+  bool rerouted(int node) const;
   bool lossless(std::uint8_t tc) const { return opt_.layer == LinkLayer::roce && opt_.sw.lossless && tc == opt_.sw.data_tc; }
   bool is_switch(int node) const;
   // Trace sites of a port's transmitter (and its queue) and cable, and of a switch's pipeline.
@@ -346,9 +359,13 @@ class Fabric {
   void count_watchdog_drop(Port& e, Packet& p);
   bool watchdog_drop(Port& e, Packet& p);   // in drop mode for p's priority: drops p (true)
   // Link faults (fabric_links.cpp).
-  void link_change(int cable, bool up);
+  void link_change(int cable, bool up);  // both ends, then routing converges later
+  void link_side(Port& e, bool up);      // one end (partitioned: each in its LP, at the same time)
   void reroute();
-  void link_drop(Port* at, Packet& p);      // lost to a down link (or no route left)
+  /// Partitioned: the next-hop tables after each convergence (known before the run, as the
+  /// faults are), and on every LP an event switching its switches to each at its time.
+  void plan_convergence();
+  void link_drop(Port* at, const Port& site, Packet& p);  // lost to a down link at `at` (null: no route left at `site`'s node)
 
   Scheduler& sched_;
   std::shared_ptr<const Topology> topo_;
@@ -367,8 +384,14 @@ class Fabric {
   void note_pfc(const Port& e, unsigned tc, bool pause);
   Handler arrive_{*this, &Fabric::on_arrive};
   Handler control_{*this, &Fabric::on_control};
+  Handler lost_{*this, &Fabric::on_lost};
   std::vector<Tally> tally_ = std::vector<Tally>(1);  // by LP
-  std::uint64_t link_changes_ = 0, reroutes_ = 0;
+  bool faults_ = false;  // some cable goes down or up during the run
+  // Partitioned with link faults: the next-hop tables in convergence order (0: every link up)
+  // and, by LP, the one its switches route by now; the LP of every node.
+  std::vector<NextHopTable> routing_;
+  std::vector<std::uint32_t> lp_routing_;
+  std::vector<int> node_lp_;
   ParallelRun* run_ = nullptr;                   // partitioned: the run its LPs belong to
   std::vector<Scheduler*> lp_sched_;             // by LP (unpartitioned: the one scheduler)
   std::vector<std::unique_ptr<Inbox>> inboxes_;  // by LP

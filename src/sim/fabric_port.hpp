@@ -25,6 +25,9 @@ inline constexpr std::int64_t kPauseFrameWire = 84;  // 64 B MAC control frame +
 enum Control : std::uint64_t {
   kPause = 1, kResume = 2, kCredit = 3, kWatchdog = 4, kRestore = 5, kDeadlockCheck = 6, kLinkDown = 7, kLinkUp = 8, kReroute = 9
 };
+// A link change planned for a partitioned run (Fabric::plan_convergence): one end's. Those the
+// constructor scheduled for the unpartitioned run lack it and are ignored once partitioned.
+inline constexpr std::uint64_t kPlanned = std::uint64_t{1} << 24;
 
 }  // namespace fabric_detail
 
@@ -44,8 +47,8 @@ struct Fabric::Port final : EventHandler {
   bool node_switch = false;  // its own node is a switch (not a host NIC)
   bool busy = false;
   bool blocked = false;
-  bool down = false;    // its link is down (link fault)
-  bool faulty = false;  // frames it sends may be lost on arrival: down, drops, windows or loss
+  bool down = false;    // its link is down (link fault): frames arriving here are lost
+  bool faulty = false;  // frames it sends may be lost on arrival: scheduled drops, windows or loss
   bool scheduled = false;  // a switch port with a queue scheduler (`scheduler`, below)
   // Into a cut-through switch: every frame may be handed on early (no cable out of the peer
   // is faster than this one), or only those whose next hops are not faster (checked per frame).
@@ -112,7 +115,7 @@ struct Fabric::Port final : EventHandler {
   void fill_credits(std::int64_t bytes) {
     for (Class& k : cls) k.credits = bytes;
   }
-  void refresh_faulty() { faulty = down || losses || loss > 0; }
+  void refresh_faulty() { faulty = losses || loss > 0; }
   /// Starts loading what receiving a frame of class `tc` touches here: the node, the receive
   /// counters and the class's ingress accounting.
   void prefetch_ingress(unsigned tc) const {

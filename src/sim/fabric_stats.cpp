@@ -44,8 +44,8 @@ FabricStats Fabric::stats(Time span) const {
   s.deadlocks = deadlocks();
   s.deadlock_reports = deadlock_reports_;
   s.link_drops = total(&Tally::link_drops);
-  s.link_changes = link_changes_;
-  s.reroutes = reroutes_;
+  s.link_changes = total(&Tally::link_changes);
+  s.reroutes = total(&Tally::reroutes);
   s.in_flight = in_flight();
   s.conserved = s.injected == s.delivered + s.dropped + s.in_flight;
   s.ports.reserve(ports_.size());  // at most one each: no transient doubling (a k=16 run has 6144)
@@ -98,7 +98,7 @@ FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient&
   f.dst = dst;
   f.key = key;
   f.client = &client;
-  if (run_) fill_memo(f);
+  if (run_ && !faults_) fill_memo(f);
   return f;
 }
 

@@ -28,6 +28,7 @@ std::string_view to_string(QpStatus s) {
 RcConnection::RcConnection(SimContext& ctx, SimContext& responder, const RcOptions& o)
     : ctx_(ctx), rctx_(responder), o_(o), timeout_(Time::ps(4'096'000LL << o.rc.timeout)),
       rnr_wait_(verbs::rnr_timer_delay(static_cast<std::uint8_t>(o.rc.min_rnr_timer))), slot_(ctx.relay.add(*this)) {
+  apart_ = &ctx_ != &rctx_;
   if (o_.cc && o_.cc->make) {
     cc_ = o_.cc->make(*o_.profile, o_.line);
     cnps_ = o_.cc->cnps;
@@ -348,7 +349,8 @@ void RcConnection::ack_arrived(Packet& p) {
       sack_arrived(p.psn, p.sack);
     } else if (p.index == kRnrNak) {
       rnr_nak_arrived(p.psn);
-    } else if (p.index == kAck) {  // a packet's ACK (per-packet rate controls, or AckReq): cumulative below p.psn
+    } else if (p.index == kAck) {  // a packet's ACK (per-packet rate controls, AckReq, a duplicate's): cumulative below p.psn
+      complete_lost_acks(p.psn);
       const std::size_t held = unacked_;
       if (p.psn > 0) acknowledge(p.psn - 1);
       if (cc_ && per_packet_ && p.psn > 0) {  // a rate control hears of the per-packet ACKs it asked for
@@ -510,6 +512,7 @@ void RcConnection::data_arrived(Packet& p) {
     rnr_pending_ = false;
   }
   if (fresh) {
+    dup_run_ = false;
     // Echoed on the message's ACK (AckSignal::ce_marked); with an ACK per packet, each ACK
     // echoes its own packet's mark.
     if (p.ce && (!per_packet_ || last_of_message(p))) ++p.msg->rc_ce;
@@ -555,8 +558,16 @@ void RcConnection::data_arrived(Packet& p) {
       send_control(kSack, rcv_nxt_, p.psn);
     }
     bool resent = false;
+    if (apart_) {
+      // The requester's lost ACKs are not visible from the responder's LP: the first duplicate
+      // of each resend (a PSN not above the previous duplicate's) is answered with a cumulative
+      // ACK, which completes them there. Selective repeat answers every duplicate already.
+      if (!o_.rc.selective_repeat && p.psn < rcv_nxt_ && (!dup_run_ || p.psn <= dup_prev_)) send_control(kAck, rcv_nxt_);
+      dup_run_ = true;
+      dup_prev_ = p.psn;
+    }
     // The ACK of this message was lost: acknowledge again.
-    for (Packet **link = &lost_head_, *prev = nullptr; *link; prev = *link, link = &(*link)->next_in_queue) {
+    for (Packet **link = &lost_head_, *prev = nullptr; !apart_ && *link; prev = *link, link = &(*link)->next_in_queue) {
       if ((*link)->msg != p.msg) continue;
       Packet& t = **link;
       *link = t.next_in_queue;

@@ -20,7 +20,10 @@
 //
 // Responder: accepts packets in PSN order. A later PSN is a sequence error: discarded, and
 // answered with one NAK carrying the expected PSN until that PSN arrives; an earlier PSN is a
-// duplicate: discarded (and, when the ACK of its message was lost, that ACK is sent again).
+// duplicate: discarded (and, when the ACK of its message was lost, that ACK is sent again;
+// with the two sides in different contexts, the LPs of a partitioned run, the responder cannot
+// see which ACKs the requester lost, so it answers the first duplicate of each resend with a
+// cumulative ACK, which completes them).
 // With out-of-order placement (rc.ooo_placement) it accepts any new PSN and recovers losses by
 // timeout: a message's ACK acknowledges only up to the first PSN still missing, so the
 // requester keeps that packet's copy, times out and resends it. For a rate control that uses CNPs (DCQCN) it sends a CNP for a CE-marked packet at
@@ -270,6 +273,9 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   // ACK tokens the fabric dropped, in order (resent on a duplicate, or completed by a later ACK).
   Packet* lost_head_ = nullptr;
   Packet* lost_tail_ = nullptr;
+  // The two sides run in different contexts (LPs of a partitioned run): the responder cannot
+  // look at lost_head_, so it answers the first duplicate of each resend with a cumulative ACK.
+  bool apart_ = false;
 
   // Responder.
   std::uint32_t rcv_nxt_ = 0;
@@ -280,6 +286,8 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   bool rq_modelled_ = false;
   std::int64_t receives_ = 0;    // receives posted and not yet consumed
   bool rnr_pending_ = false;     // an RNR NAK for rcv_nxt_ is outstanding: later PSNs are dropped
+  bool dup_run_ = false;         // apart_: duplicates arrived since the last packet accepted
+  std::uint32_t dup_prev_ = 0;   // the PSN of the last of them
   EventRelay::Slot slot_;  // its timers go through ctx_.relay, so it may be destroyed with one pending
   Message control_msg_[6];  // the wire identity of NAKs, CNPs, RNR NAKs, selective NACKs and packet ACKs (captures)
 };
