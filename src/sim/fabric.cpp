@@ -517,8 +517,7 @@ void Fabric::arrive(Packet& p, Port* routed) {
 
 bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
   if (ip.down) {  // the link went down under it: counted at its transmitter, or on arrival from another LP
-    Port& at = tp.lp == ip.lp ? tp : ip;
-    link_drop(&at, at, p);
+    link_drop(tp.lp == ip.lp ? tp : ip, p);
     return true;
   }
   const bool scheduled = tp.losses && tp.losses->lose(now_at(ip));
@@ -532,13 +531,13 @@ void Fabric::admit(Packet& p, int node, int in, Port* routed) {
   if (!routed) {
     const int out = route(p, node, now_at(ports_[static_cast<std::size_t>(in)]));
     if (out < 0) [[unlikely]]
-      return link_drop(nullptr, ports_[static_cast<std::size_t>(in)], p);
+      return link_drop(ports_[static_cast<std::size_t>(in)], p, true);
     routed = &ports_[static_cast<std::size_t>(out)];
   }
   Port& e = *routed;
   e.prefetch_path();  // while the buffer accounting runs
   if (e.down) [[unlikely]]
-    return link_drop(&e, e, p);
+    return link_drop(e, p);
   if (e.wd_dropping) [[unlikely]]
     if (watchdog_drop(e, p)) return;
   Port& ip = ports_[static_cast<std::size_t>(in)];

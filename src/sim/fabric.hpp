@@ -365,7 +365,8 @@ class Fabric {
   /// Partitioned: the next-hop tables after each convergence (known before the run, as the
   /// faults are), and on every LP an event switching its switches to each at its time.
   void plan_convergence();
-  void link_drop(Port* at, const Port& site, Packet& p);  // lost to a down link at `at` (null: no route left at `site`'s node)
+  /// Lost to a down link at port `at` (no_route: no route left at its node, counted at no port).
+  void link_drop(Port& at, Packet& p, bool no_route = false);
 
   Scheduler& sched_;
   std::shared_ptr<const Topology> topo_;

@@ -14,10 +14,10 @@ namespace rdmasim {
 
 using namespace fabric_detail;
 
-void Fabric::link_drop(Port* at, const Port& site, Packet& p) {
-  if (at) ++at->c.link_drops;
-  ++tally(site).link_drops;
-  hand_back(site, p);
+void Fabric::link_drop(Port& at, Packet& p, bool no_route) {
+  if (!no_route) ++at.c.link_drops;
+  ++tally(at).link_drops;
+  hand_back(at, p);
 }
 
 void Fabric::link_change(int cable, bool up) {
@@ -32,7 +32,7 @@ void Fabric::link_side(Port& e, bool up) {
   for (unsigned tc = 0; tc < kClasses; ++tc) ++e.cls[tc].wd_epoch;
   if (!up) {
     // The port loses what waits for it (the frame being sent is lost on arrival).
-    for (unsigned tc = 0; tc < kClasses; ++tc) drain_queue(e, tc, [&](Packet& p) { link_drop(&e, e, p); });
+    for (unsigned tc = 0; tc < kClasses; ++tc) drain_queue(e, tc, [&](Packet& p) { link_drop(e, p); });
     if (tracer_) [[unlikely]] traced_depth(e);
     if (e.blocked) {
       e.c.paused += now_at(e) - e.blocked_since;
