@@ -52,6 +52,27 @@ TEST(LinkDown, FramesLostUntilConvergenceThenTheOtherCoreCarriesTheFlow) {
   EXPECT_GT(port(f, "agg0.1->core3").tx_packets, 0u);  // rerouted to the other core of the group
 }
 
+// InfiniBand: the frames agg0.1 receives for the down link are discarded before they take input
+// buffer, so their credits go back to edge0.0 (else that port runs out of credits and the flow,
+// rerouted through agg0.1 to core3, stalls until the QP fails). Corrupt frames too.
+TEST(LinkDown, OnInfiniBandADiscardedFrameGivesItsCreditBack) {
+  BwConfig c = cross_pod({{"agg0.1", "core2", Time::ms(2), Time::max()}}, Time::ms(1));
+  c.base.link_layer = LinkLayer::ib;
+  const BwResult r = run_bandwidth(c);
+  ASSERT_TRUE(r.fabric && r.rc);
+  EXPECT_GT(r.fabric->link_drops, 0u);
+  EXPECT_EQ(r.completed, 2000);
+  EXPECT_EQ(r.rc->status, "ok");
+  c = cross_pod({}, Time::ms(1));
+  c.base.link_layer = LinkLayer::ib;
+  c.base.fabric.loss = 1e-3;
+  const BwResult lossy = run_bandwidth(c);
+  ASSERT_TRUE(lossy.fabric && lossy.rc);
+  EXPECT_GT(lossy.fabric->dropped, 0u);
+  EXPECT_EQ(lossy.completed, 2000);
+  EXPECT_EQ(lossy.rc->status, "ok");
+}
+
 TEST(LinkDown, ALongerConvergenceLosesMore) {
   const std::vector<LinkOutage> down{{"agg0.1", "core2", Time::ms(2), Time::ms(6)}};
   const BwResult fast = run_bandwidth(cross_pod(down, Time::zero()));

@@ -523,21 +523,30 @@ bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
   const bool scheduled = tp.losses && tp.losses->lose(now_at(ip));
   if (!scheduled && !(ip.loss > 0 && loss_rng_[static_cast<std::size_t>(ip.id)].uniform01() < ip.loss)) return false;
   ++ip.c.rx_errors;  // an FCS error
+  discarded(ip, p);
   hand_back(ip, p);
   return true;
+}
+
+void Fabric::discarded(const Port& ip, const Packet& p) {
+  if (opt_.layer == LinkLayer::ib && ip.node_switch) send_flow_control(ip.id, kCredit, p.tc, p.wire.count());
 }
 
 void Fabric::admit(Packet& p, int node, int in, Port* routed) {
   if (!routed) {
     const int out = route(p, node, now_at(ports_[static_cast<std::size_t>(in)]));
-    if (out < 0) [[unlikely]]
+    if (out < 0) [[unlikely]] {
+      discarded(ports_[static_cast<std::size_t>(in)], p);
       return link_drop(ports_[static_cast<std::size_t>(in)], p, true);
+    }
     routed = &ports_[static_cast<std::size_t>(out)];
   }
   Port& e = *routed;
   e.prefetch_path();  // while the buffer accounting runs
-  if (e.down) [[unlikely]]
+  if (e.down) [[unlikely]] {
+    discarded(ports_[static_cast<std::size_t>(in)], p);
     return link_drop(e, p);
+  }
   if (e.wd_dropping) [[unlikely]]
     if (watchdog_drop(e, p)) return;
   Port& ip = ports_[static_cast<std::size_t>(in)];

@@ -316,6 +316,10 @@ class Fabric {
   /// A frame from `tp` reaching `ip` is lost (link down, a scheduled drop, corruption): counted
   /// and handed back (true). Only for ports with `faulty` set.
   bool arrival_lost(Port& tp, Port& ip, Packet& p);
+  /// A frame `ip` received is discarded (corrupt, or its egress is down or gone) before it takes
+  /// input buffer: on InfiniBand its credit goes back to the sender, as the next flow-control
+  /// packet's absolute credit limit would restore it (a link going down resets credits instead).
+  void discarded(const Port& ip, const Packet& p);
   void release_buffer(int node, int in_port, std::uint8_t tc, std::int64_t bytes);
   /// The shared buffer of `node` has room again: every ingress port paused for class `q` that
   /// holds nothing in headroom and less than XOFF - delta resumes (a port paused because the
