@@ -139,6 +139,7 @@ class ParallelRun {
     std::uint32_t index;
   };
   struct alignas(64) Lp {  // one cache line apart: written by its own worker only
+    explicit Lp(unsigned wheel_bits) : sched(wheel_bits) {}
     Scheduler sched;
     std::vector<Mailbox> out;     // by receiving LP
     // Which LPs sent it crossings this window, a bit per sender (set by the senders, with their

@@ -6,7 +6,16 @@
 
 namespace rdmasim {
 
-Scheduler::Scheduler() : buckets_(kBuckets) {
+Scheduler::Scheduler(unsigned wheel_bits)
+    : bucket_count_(std::size_t{1} << wheel_bits),
+      bucket_mask_(bucket_count_ - 1),
+      words_(bucket_count_ / 64),
+      summary_words_((words_ + 63) / 64),
+      buckets_(bucket_count_),
+      bits_(words_),
+      summary_(summary_words_),
+      unsorted_(words_) {
+  if (wheel_bits < 10 || wheel_bits > 15) throw std::invalid_argument("Scheduler: wheel_bits must be 10..15");
   grow(64);
   slots_.reserve(1024);
 }
@@ -34,7 +43,7 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
   const std::uint64_t seq = next_seq_++;
   slots_[slot] = Slot{t, seq << kSlotBits | kSlotMask, &h, arg};
   ++size_;
-  if ((t >> kBucketShift) - (static_cast<std::uint64_t>(now_.count_ps()) >> kBucketShift) < kBuckets) {
+  if ((t >> kBucketShift) - (static_cast<std::uint64_t>(now_.count_ps()) >> kBucketShift) < bucket_count_) {
     // Wheel: appended when it sorts last in its bucket (all there have times <= t and smaller
     // sequences), else inserted after a short walk; a long walk would take the heap instead.
     const std::size_t b = bucket_of(t);
@@ -131,8 +140,8 @@ std::size_t Scheduler::first_bucket() const {
   // below c are the buckets furthest ahead.
   for (int pass = 0; pass < 2; ++pass) {
     const std::size_t from = pass == 0 ? w + 1 : 0;
-    const std::size_t to = pass == 0 ? kWords : w + 1;  // word range [from, to)
-    for (std::size_t sw = from >> 6; sw < kSummaryWords && (sw << 6) < to; ++sw) {
+    const std::size_t to = pass == 0 ? words_ : w + 1;  // word range [from, to)
+    for (std::size_t sw = from >> 6; sw < summary_words_ && (sw << 6) < to; ++sw) {
       std::uint64_t sm = summary_[sw];
       if (sw == (from >> 6)) sm &= from & 63 ? ~std::uint64_t{0} << (from & 63) : ~std::uint64_t{0};
       if (!sm) continue;

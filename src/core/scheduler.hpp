@@ -6,8 +6,9 @@
 // order of one global (time, sequence) sort, whichever structure holds an event.
 //
 // Wheel: 2^15 buckets of 2^8 ps (256 ps), so it spans the next 8.4 us — where nearly all of a
-// fabric's events fall (serialization, propagation, pipelines, host stages). An event goes to
-// the wheel if its bucket is less than 2^15 buckets ahead of now's; since now only advances
+// fabric's events fall (serialization, propagation, pipelines, host stages); a scheduler that
+// holds a share of them (a logical process of a parallel run) may take fewer buckets. An event goes to
+// the wheel if its bucket is less than the wheel's size ahead of now's; since now only advances
 // and never passes a pending event, the buckets from now's onwards (cyclically) are in time
 // order. A bucket is a singly linked list of slots, sorted by (time, sequence) unless marked
 // unsorted; it keeps its tail with the tail's time offset packed beside it, so the common case
@@ -64,7 +65,9 @@ class SliceHook {
 
 class Scheduler {
  public:
-  Scheduler();
+  static constexpr unsigned kWheelBits = 15;
+  /// `wheel_bits`: the wheel holds 2^wheel_bits buckets (10..15; 15 spans 8.4 us).
+  explicit Scheduler(unsigned wheel_bits = kWheelBits);
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -100,11 +103,7 @@ class Scheduler {
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static constexpr std::uint32_t kNil = 0xffffffffu;
   static constexpr unsigned kBucketShift = 8;  // 256 ps per bucket
-  static constexpr std::size_t kBuckets = std::size_t{1} << 15;
-  static constexpr std::size_t kBucketMask = kBuckets - 1;
   static constexpr int kMaxWalk = 4;  // longest in-bucket insertion walk before the heap takes it
-  static constexpr std::size_t kWords = kBuckets / 64;      // bitmap of non-empty buckets
-  static constexpr std::size_t kSummaryWords = kWords / 64;  // bitmap of non-zero words
   static constexpr std::size_t kOffset = 3;  // key(i) lives at keys_[i + 3]: children 4i+1.. start a line
   struct Slot {  // 32 bytes: two per cache line
     std::uint64_t at;        // time in ps (never negative)
@@ -132,7 +131,7 @@ class Scheduler {
     __extension__ typedef unsigned __int128 u128;
     return ((static_cast<u128>(a.at) << 64) | a.seq_slot) < ((static_cast<u128>(b.at) << 64) | b.seq_slot);
   }
-  static std::size_t bucket_of(std::uint64_t at) { return static_cast<std::size_t>(at >> kBucketShift) & kBucketMask; }
+  std::size_t bucket_of(std::uint64_t at) const { return static_cast<std::size_t>(at >> kBucketShift) & bucket_mask_; }
   Key& key(std::size_t i) { return keys_[i + kOffset]; }
   const Key& key(std::size_t i) const { return keys_[i + kOffset]; }
   void grow(std::size_t capacity);
@@ -157,10 +156,11 @@ class Scheduler {
     std::uint32_t tail = kNil;
   };
   static_assert(kBucketShift + kSlotBits <= 32, "a bucket's tail packs its slot and time offset in 32 bits");
+  std::size_t bucket_count_, bucket_mask_, words_, summary_words_;
   std::vector<Bucket> buckets_;
-  std::array<std::uint64_t, kWords> bits_{};
-  std::array<std::uint64_t, kSummaryWords> summary_{};
-  std::array<std::uint64_t, kWords> unsorted_{};  // buckets whose list is not in (time, sequence) order
+  std::vector<std::uint64_t> bits_;      // bitmap of non-empty buckets
+  std::vector<std::uint64_t> summary_;   // bitmap of non-zero words of bits_
+  std::vector<std::uint64_t> unsorted_;  // buckets whose list is not in (time, sequence) order
   std::vector<Key> scratch_;                      // sort_bucket's keys (grows to the largest bucket)
   std::size_t wheel_count_ = 0;
   std::unique_ptr<Key[], AlignedFree> keys_;
