@@ -1,8 +1,9 @@
 // The packet-level fabric partitioned over a ParallelRun (Fabric::partition): a fat-tree's
 // pods and its core switches in LPs of their own, frames and PFC frames crossing between them.
 // The same run on 1, 2 and 4 worker threads gives the same arrivals, to the picosecond, and the
-// same counters on every port; one LP holding every node is the unpartitioned fabric, event for
-// event; what cannot be partitioned is refused by name.
+// same counters on every port, also with a link going down under the traffic; one LP holding
+// every node is the unpartitioned fabric, event for event; what cannot be partitioned is
+// refused by name.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -87,8 +88,9 @@ FabricOptions quiet() {
 }
 
 // `lp_of_node` empty: the unpartitioned fabric on one scheduler.
-Outcome run(const std::vector<Traffic>& traffic, int threads, std::vector<int> lp_of_node, FabricOptions o = quiet()) {
-  auto topo = std::make_shared<const Topology>(rdmasim::testing::fat_tree(4));
+Outcome run(const std::vector<Traffic>& traffic, int threads, std::vector<int> lp_of_node, FabricOptions o = quiet(),
+            const Topology& topology = rdmasim::testing::fat_tree(4)) {
+  auto topo = std::make_shared<const Topology>(topology);
   const int lps = lp_of_node.empty() ? 1 : *std::max_element(lp_of_node.begin(), lp_of_node.end()) + 1;
   ParallelRun pr(lps, Time::ns(40));
   Scheduler plain;
@@ -170,6 +172,34 @@ TEST(FabricPartition, OneLpIsTheUnpartitionedFabric) {
   FabricOptions spray = quiet();
   spray.routing = "spray";
   EXPECT_TRUE(run(mixed(), 1, std::vector<int>(t.nodes().size(), 0), spray) == run(mixed(), 1, {}, spray));
+}
+
+// An aggregation-to-core link goes down under the traffic and comes back: each end changes in
+// its own LP, the frames on it are lost (their clients hear of it in their destination's LP),
+// and every LP converges on the tables planned before the run. The same on 1, 2 and 4 threads;
+// one LP loses and delivers what the unpartitioned fabric does (its events differ: each end of
+// the cable and each LP's convergence are events of their own).
+TEST(FabricPartition, ALinkGoingDownIsTheSameOnAnyNumberOfThreads) {
+  Topology faulty = rdmasim::testing::fat_tree(4);
+  int cable = -1;  // agg0.1 - core2: pod 0 (LP 0) to the core switches' LP
+  for (std::size_t c = 0; c < faulty.cables().size(); ++c) {
+    const std::string& a = faulty.nodes()[static_cast<std::size_t>(faulty.cables()[c].a)].name;
+    const std::string& b = faulty.nodes()[static_cast<std::size_t>(faulty.cables()[c].b)].name;
+    if ((a == "agg0.1" && b == "core2") || (a == "core2" && b == "agg0.1")) cable = static_cast<int>(c);
+  }
+  ASSERT_GE(cable, 0);
+  faulty.set_outage(cable, Time::us(1), Time::us(3));
+  FabricOptions o = quiet();
+  o.sw.route_convergence = Time::ns(500);
+  const std::vector<int> lps = pods_and_core(faulty);
+  const Outcome one = run(mixed(), 1, lps, o, faulty);
+  EXPECT_GT(one.drops, 0);
+  EXPECT_EQ(one.delivered + static_cast<std::uint64_t>(one.drops), 12u * 24 + 16u * 12);
+  for (int threads : {2, 4}) EXPECT_TRUE(run(mixed(), threads, lps, o, faulty) == one) << threads << " threads";
+  Outcome plain = run(mixed(), 1, {}, o, faulty), one_lp = run(mixed(), 1, std::vector<int>(faulty.nodes().size(), 0), o, faulty);
+  EXPECT_GT(plain.drops, 0);
+  one_lp.events = plain.events;
+  EXPECT_TRUE(one_lp == plain);
 }
 
 TEST(FabricPartition, WhatReachesAcrossLpsAtOnceIsRefused) {
