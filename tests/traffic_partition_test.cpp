@@ -124,6 +124,9 @@ TEST(TrafficPartition, WhatAPartitionedRunCannotDoIsRefused) {
   c = pods("permutation", 4);
   c.base.fabric.routing = "adaptive";
   refused(c, "load balancer 'adaptive'");
+  c = pods("permutation", 4);
+  c.base.fabric.cc = "hpcc";  // its switches' telemetry goes to the sender's side table
+  refused(c, "in-band telemetry");
 }
 
 // Lost frames: each is counted where it is lost and its transport hears of it in its far host's

@@ -46,8 +46,9 @@ ParallelRun::ParallelRun(int lps, Time lookahead) : lookahead_(lookahead), words
   lps_.reserve(static_cast<std::size_t>(lps));
   // An LP schedules about 1/lps of the events, so a smaller wheel holds them as densely as one
   // scheduler's holds all (2^12 buckets from 8 LPs on: 1 us ahead, the rest in the heap). Its
-  // buckets then stay in cache: a fat-tree's pods on one thread ran 10-13 % faster than with
-  // every LP on the full 2^15 (k=16); 2^10 was slower again (more events in the heap).
+  // buckets then stay in cache: a fat-tree's pods on one thread ran 12-16 % faster than with
+  // every LP on the full 2^15 at k=12, 5-8 % at k=16; 2^10 was slower again (more events in
+  // the heap).
   const unsigned shrink = lps >= 8 ? 3u : lps >= 4 ? 2u : lps >= 2 ? 1u : 0u;
   for (int i = 0; i < lps; ++i) {
     lps_.push_back(std::make_unique<Lp>(Scheduler::kWheelBits - shrink));

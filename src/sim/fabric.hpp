@@ -86,6 +86,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -185,6 +186,9 @@ class Fabric {
   void log_pfc(std::vector<PfcFrame>* log);
   /// Every switch egress the flow's packets leave from reports to `sink` (HPCC's INT).
   void stamp_telemetry(FabricFlow& f, TelemetrySink& sink) {
+    // The sink is its sender's (RC keeps a side table per PSN), written at every switch egress:
+    // partitioned, those run on other LPs' workers.
+    if (run_) throw std::invalid_argument("in-band telemetry (a rate control that reads the switches: hpcc) cannot run in a partitioned fabric");
     f.telemetry = &sink;
     telemetry_ = observed_ = true;  // stamped on the observed path: the plain one pays nothing
   }

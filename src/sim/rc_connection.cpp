@@ -353,7 +353,7 @@ void RcConnection::ack_arrived(Packet& p) {
       complete_lost_acks(p.psn);
       const std::size_t held = unacked_;
       if (p.psn > 0) acknowledge(p.psn - 1);
-      if (cc_ && per_packet_ && p.psn > 0) {  // a rate control hears of the per-packet ACKs it asked for
+      if (cc_ && per_packet_ && p.psn > 0 && p.sack != kDuplicateAck) {  // a rate control hears of the per-packet ACKs it asked for
         const PathTelemetry* t = record_of(p.psn - 1);
         const Time rtt = t && t->sent >= Time::zero() ? ctx_.sched.now() - t->sent : Time::ps(-1);
         if (t && (!telemetry_ || t->hops == 0)) t = nullptr;
@@ -562,7 +562,7 @@ void RcConnection::data_arrived(Packet& p) {
       // The requester's lost ACKs are not visible from the responder's LP: the first duplicate
       // of each resend (a PSN not above the previous duplicate's) is answered with a cumulative
       // ACK, which completes them there. Selective repeat answers every duplicate already.
-      if (!o_.rc.selective_repeat && p.psn < rcv_nxt_ && (!dup_run_ || p.psn <= dup_prev_)) send_control(kAck, rcv_nxt_);
+      if (!o_.rc.selective_repeat && p.psn < rcv_nxt_ && (!dup_run_ || p.psn <= dup_prev_)) send_control(kAck, rcv_nxt_, kDuplicateAck);
       dup_run_ = true;
       dup_prev_ = p.psn;
     }

@@ -186,6 +186,9 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
 
  private:
   enum Control : std::int32_t { kNak = 1, kCnp = 2, kRnrNak = 3, kSack = 4, kAck = 5 };
+  // A kAck's `sack` word: its packet's CE mark (0 or 1), or this for the answer to a duplicate,
+  // which tells the rate control nothing (no packet of its own, so no RTT or mark).
+  static constexpr std::uint32_t kDuplicateAck = 2;
   enum Timer : std::uint64_t { kRetransmit = 1, kPacer = 2, kRnr = 3 };
 
   Packet& clone(const Packet& p);
