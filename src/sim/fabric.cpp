@@ -1,7 +1,6 @@
 #include "sim/fabric.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 #include "path/link.hpp"
@@ -14,9 +13,6 @@ namespace rdmasim {
 using namespace fabric_detail;
 
 namespace {
-
-std::uint64_t packet_arg(Packet& p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)); }
-Packet& arg_packet(std::uint64_t a) { return *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(a)); }
 
 /// Bytes a rate moves in time t (rounded up).
 std::int64_t bytes_in(Time t, Rate r) {
@@ -130,76 +126,10 @@ void Fabric::attach(Tracer* tracer, WireTap* tap) {
   }
 }
 
-void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
-  const Topology& topo = *topo_;
-  if (lp_of_node.size() != topo.nodes().size())
-    throw std::invalid_argument("fabric partition: " + std::to_string(lp_of_node.size()) + " LPs given for " +
-                                std::to_string(topo.nodes().size()) + " nodes");
-  if (run.lps() > 65535) throw std::invalid_argument("fabric partition: more than 65535 LPs");
-  if (injected() > 0) throw std::logic_error("fabric partition: after traffic was injected");
-  auto refuse = [](const std::string& what) { throw std::invalid_argument(what + " cannot run in a partitioned fabric"); };
-  if (load_balancer(opt_.routing).dynamic) refuse("load balancer '" + opt_.routing + "' (it reads the queues or the time)");
-  if (tracer_ || tap_ || pfc_log_ || telemetry_) refuse("a trace, capture, PFC log or in-band telemetry");
-  for (int lp : lp_of_node)
-    if (lp < 0 || lp >= run.lps()) throw std::invalid_argument("fabric partition: no LP " + std::to_string(lp));
-  for (const Port& p : ports_) {
-    const int a = lp_of_node[static_cast<std::size_t>(p.node)], b = lp_of_node[static_cast<std::size_t>(p.peer)];
-    if (a != b && p.prop < run.lookahead())
-      throw std::invalid_argument("fabric partition: cable " + port_name(p.id) + " between LPs " + std::to_string(a) + " and " +
-                                  std::to_string(b) + " propagates in " + std::to_string(p.prop.count_ps()) +
-                                  " ps, less than the lookahead of " + std::to_string(run.lookahead().count_ps()) + " ps");
-  }
-  run_ = &run;
-  memo_ = false;
-  node_lp_ = lp_of_node;
-  lp_sched_.clear();
-  tally_.assign(static_cast<std::size_t>(run.lps()), Tally{});
-  for (int lp = 0; lp < run.lps(); ++lp) {
-    lp_sched_.push_back(&run.scheduler(lp));
-    inboxes_.push_back(std::make_unique<Inbox>(*this, lp));
-    inboxes_.back()->id = run.add_handler(lp, *inboxes_.back());
-  }
-  for (Port& p : ports_) p.lp = static_cast<std::uint16_t>(lp_of_node[static_cast<std::size_t>(p.node)]);
-  if (faults_) plan_convergence();  // a flow's path may change: each hop looks its next hops up
-  else
-    for (FabricFlow& f : flows_) fill_memo(f);
-  if (opt_.sw.deadlock_detect > Time::zero()) run.add_between_windows([this](Time end) { return between_windows(end); });
-}
-
-void Fabric::Inbox::accept(Time at, std::span<const std::byte> bytes) {
-  Crossing c;
-  std::memcpy(&c, bytes.data(), sizeof c);
-  Scheduler& s = *f_.lp_sched_[static_cast<std::size_t>(lp_)];
-  if (c.control == kControlCrossing) return s.schedule_at(at, f_.control_, c.arg);
-  if (c.control == kLostCrossing) return s.schedule_at(at, f_.lost_, c.arg);
-  if (c.to >= 0) return s.schedule_at(at, f_.ports_[static_cast<std::size_t>(c.to)], c.arg);
-  s.schedule_at(at, f_.arrive_, c.arg);
-}
-
 void Fabric::reach(const Port& from, const Port& to, Time at, EventHandler& h, std::uint64_t arg, const Crossing& crossing) {
   if (from.lp == to.lp) [[likely]]
     return sched(from).schedule_at(at, h, arg);
   run_->send(from.lp, inboxes_[to.lp]->id, at, std::as_bytes(std::span(&crossing, 1)));
-}
-
-void Fabric::hand_back(const Port& at, Packet& p) {
-  ++tally(at).dropped;
-  p.fab_port = -1;
-  if (run_) {  // the client hears of it in its far host's LP, a lookahead later when that is another
-    const Port& home = ports_[static_cast<std::size_t>(host_port(p.flow->dst))];
-    if (home.lp != at.lp) {
-      const Crossing c{packet_arg(p), -1, kLostCrossing};
-      run_->send(at.lp, inboxes_[home.lp]->id, now_at(at) + run_->lookahead(), std::as_bytes(std::span(&c, 1)));
-      return;
-    }
-  }
-  on_lost(packet_arg(p));
-}
-
-void Fabric::on_lost(std::uint64_t arg) {
-  Packet& p = arg_packet(arg);
-  ++p.flow->dropped;
-  p.flow->client->dropped(p);
 }
 
 void Fabric::note_queue(Port& e) {

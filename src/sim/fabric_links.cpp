@@ -14,6 +14,19 @@ namespace rdmasim {
 
 using namespace fabric_detail;
 
+namespace {
+
+/// The next-hop tables routing computes with the cables `down(c)` says are down taken out.
+template <typename Down>
+NextHopTable routes_without(const Topology& t, Down&& down) {
+  Topology view = t;
+  for (std::size_t c = 0; c < view.cables().size(); ++c)
+    if (down(c)) view.set_transit(static_cast<int>(c), CableTransit::none);
+  return NextHopTable(view);
+}
+
+}  // namespace
+
 void Fabric::link_drop(Port& at, Packet& p, bool no_route) {
   if (!no_route) ++at.c.link_drops;
   ++tally(at).link_drops;
@@ -47,10 +60,7 @@ void Fabric::link_side(Port& e, bool up) {
 
 void Fabric::reroute() {
   ++tally_[0].reroutes;
-  Topology view = *topo_;  // the links as routing now sees them
-  for (std::size_t c = 0; c < view.cables().size(); ++c)
-    if (ports_[c * 2].down) view.set_transit(static_cast<int>(c), CableTransit::none);
-  hops_ = NextHopTable(view);
+  hops_ = routes_without(*topo_, [&](std::size_t c) { return ports_[c * 2].down; });  // the links as routing now sees them
 }
 
 void Fabric::plan_convergence() {
@@ -62,12 +72,8 @@ void Fabric::plan_convergence() {
   std::sort(at.begin(), at.end());
   routing_.clear();
   routing_.push_back(hops_);
-  for (Time t : at) {  // the links down at t (the changes at t itself made already)
-    Topology view = *topo_;
-    for (std::size_t c = 0; c < cables.size(); ++c)
-      if (cables[c].down_at <= t && t < cables[c].up_at) view.set_transit(static_cast<int>(c), CableTransit::none);
-    routing_.emplace_back(view);
-  }
+  for (Time t : at)  // the links down at t (the changes at t itself made already)
+    routing_.push_back(routes_without(*topo_, [&](std::size_t c) { return cables[c].down_at <= t && t < cables[c].up_at; }));
   lp_routing_.assign(lp_sched_.size(), 0);
   std::vector<int> first_port(lp_sched_.size(), -1);  // an event of LP i names one of its ports
   for (const Port& p : ports_)

@@ -2,7 +2,8 @@
 // transmitter and per-class egress queues towards the peer (strict priority, or a registered
 // queue scheduler), the PFC / credit state it
 // obeys, and the ingress accounting of the frames it received and its node still buffers.
-// Internal to the fabric's sources (fabric.cpp, fabric_links.cpp, fabric_pfc.cpp, fabric_stats.cpp).
+// Internal to the fabric's sources (fabric.cpp, fabric_links.cpp, fabric_pfc.cpp, fabric_stats.cpp,
+// fabric_parallel.cpp).
 #pragma once
 
 #include <array>
@@ -28,6 +29,9 @@ enum Control : std::uint64_t {
 // A link change planned for a partitioned run (Fabric::plan_convergence): one end's. Those the
 // constructor scheduled for the unpartitioned run lack it and are ignored once partitioned.
 inline constexpr std::uint64_t kPlanned = std::uint64_t{1} << 24;
+// An event or crossing argument that is a packet, and back.
+inline std::uint64_t packet_arg(Packet& p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&p)); }
+inline Packet& arg_packet(std::uint64_t a) { return *reinterpret_cast<Packet*>(static_cast<std::uintptr_t>(a)); }
 
 }  // namespace fabric_detail
 

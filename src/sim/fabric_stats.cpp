@@ -102,20 +102,6 @@ FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient&
   return f;
 }
 
-void Fabric::fill_memo(FabricFlow& f) {
-  if (!hash_only_) return;  // a path per packet (spray): each hop looks its next hops up
-  memo_ = true;
-  f.memo_used = 0;
-  int node = ports_[static_cast<std::size_t>(hops_.host_port(f.src))].peer;
-  const int dst = topo_->host_node(f.dst);
-  for (int hop = 0; node != dst && hop < FabricFlow::kMemoSlots; ++hop) {
-    const FabricFlow::RouteMemo m = route_memo(f, node, hop);
-    if (m.count == 0) break;
-    node = ports_[static_cast<std::size_t>(m.ports[m.count == 1 ? 0 : m.hash % m.count])].peer;
-  }
-  memo_ = false;
-}
-
 void Fabric::log_pfc(std::vector<PfcFrame>* log) {
   if (log && run_) throw std::invalid_argument("the PFC log is not kept by a partitioned fabric");
   pfc_log_ = log;

@@ -1,0 +1,96 @@
+// The fabric partitioned over a ParallelRun (Fabric::partition, sim/fabric.hpp): its ports put
+// on their nodes' LPs, the flows' route memos filled before the run, the crossings an LP takes
+// in, and a lost frame's notice to its client in the flow's destination host's LP. The hot
+// path's side (Fabric::reach, per frame) stays in fabric.cpp.
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "sim/fabric.hpp"
+#include "sim/fabric_port.hpp"
+
+namespace rdmasim {
+
+using namespace fabric_detail;
+
+void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
+  const Topology& topo = *topo_;
+  if (lp_of_node.size() != topo.nodes().size())
+    throw std::invalid_argument("fabric partition: " + std::to_string(lp_of_node.size()) + " LPs given for " +
+                                std::to_string(topo.nodes().size()) + " nodes");
+  if (run.lps() > 65535) throw std::invalid_argument("fabric partition: more than 65535 LPs");
+  if (injected() > 0) throw std::logic_error("fabric partition: after traffic was injected");
+  auto refuse = [](const std::string& what) { throw std::invalid_argument(what + " cannot run in a partitioned fabric"); };
+  if (load_balancer(opt_.routing).dynamic) refuse("load balancer '" + opt_.routing + "' (it reads the queues or the time)");
+  if (tracer_ || tap_ || pfc_log_ || telemetry_) refuse("a trace, capture, PFC log or in-band telemetry");
+  for (int lp : lp_of_node)
+    if (lp < 0 || lp >= run.lps()) throw std::invalid_argument("fabric partition: no LP " + std::to_string(lp));
+  for (const Port& p : ports_) {
+    const int a = lp_of_node[static_cast<std::size_t>(p.node)], b = lp_of_node[static_cast<std::size_t>(p.peer)];
+    if (a != b && p.prop < run.lookahead())
+      throw std::invalid_argument("fabric partition: cable " + port_name(p.id) + " between LPs " + std::to_string(a) + " and " +
+                                  std::to_string(b) + " propagates in " + std::to_string(p.prop.count_ps()) +
+                                  " ps, less than the lookahead of " + std::to_string(run.lookahead().count_ps()) + " ps");
+  }
+  run_ = &run;
+  memo_ = false;
+  node_lp_ = lp_of_node;
+  lp_sched_.clear();
+  tally_.assign(static_cast<std::size_t>(run.lps()), Tally{});
+  for (int lp = 0; lp < run.lps(); ++lp) {
+    lp_sched_.push_back(&run.scheduler(lp));
+    inboxes_.push_back(std::make_unique<Inbox>(*this, lp));
+    inboxes_.back()->id = run.add_handler(lp, *inboxes_.back());
+  }
+  for (Port& p : ports_) p.lp = static_cast<std::uint16_t>(lp_of_node[static_cast<std::size_t>(p.node)]);
+  if (faults_) plan_convergence();  // a flow's path may change: each hop looks its next hops up
+  else
+    for (FabricFlow& f : flows_) fill_memo(f);
+  if (opt_.sw.deadlock_detect > Time::zero()) run.add_between_windows([this](Time end) { return between_windows(end); });
+}
+
+void Fabric::Inbox::accept(Time at, std::span<const std::byte> bytes) {
+  Crossing c;
+  std::memcpy(&c, bytes.data(), sizeof c);
+  Scheduler& s = *f_.lp_sched_[static_cast<std::size_t>(lp_)];
+  if (c.control == kControlCrossing) return s.schedule_at(at, f_.control_, c.arg);
+  if (c.control == kLostCrossing) return s.schedule_at(at, f_.lost_, c.arg);
+  if (c.to >= 0) return s.schedule_at(at, f_.ports_[static_cast<std::size_t>(c.to)], c.arg);
+  s.schedule_at(at, f_.arrive_, c.arg);
+}
+
+void Fabric::hand_back(const Port& at, Packet& p) {
+  ++tally(at).dropped;
+  p.fab_port = -1;
+  if (run_) {  // the client hears of it in its far host's LP, a lookahead later when that is another
+    const Port& home = ports_[static_cast<std::size_t>(host_port(p.flow->dst))];
+    if (home.lp != at.lp) {
+      const Crossing c{packet_arg(p), -1, kLostCrossing};
+      run_->send(at.lp, inboxes_[home.lp]->id, now_at(at) + run_->lookahead(), std::as_bytes(std::span(&c, 1)));
+      return;
+    }
+  }
+  on_lost(packet_arg(p));
+}
+
+void Fabric::on_lost(std::uint64_t arg) {
+  Packet& p = arg_packet(arg);
+  ++p.flow->dropped;
+  p.flow->client->dropped(p);
+}
+
+void Fabric::fill_memo(FabricFlow& f) {
+  if (!hash_only_) return;  // a path per packet (spray): each hop looks its next hops up
+  memo_ = true;
+  f.memo_used = 0;
+  int node = ports_[static_cast<std::size_t>(hops_.host_port(f.src))].peer;
+  const int dst = topo_->host_node(f.dst);
+  for (int hop = 0; node != dst && hop < FabricFlow::kMemoSlots; ++hop) {
+    const FabricFlow::RouteMemo m = route_memo(f, node, hop);
+    if (m.count == 0) break;
+    node = ports_[static_cast<std::size_t>(m.ports[m.count == 1 ? 0 : m.hash % m.count])].peer;
+  }
+  memo_ = false;
+}
+
+}  // namespace rdmasim
