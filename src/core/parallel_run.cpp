@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <condition_variable>
 #include <thread>
 
 namespace rdmasim {
@@ -14,7 +15,10 @@ namespace rdmasim {
 // microseconds long), then yields, so more workers than cores still make progress.
 class ParallelRun::Barrier {
  public:
-  static constexpr int kSpins = 1 << 12;  // loads before yielding (no pause: in a VM it may exit to the hypervisor)
+  // Loads, then yields, before sleeping (no pause: in a VM it may exit to the hypervisor). A
+  // sleeper waits on a condition variable until the last arrival wakes it, so workers that
+  // outnumber the free cores (another process busy on one) stop yielding to each other in turn.
+  static constexpr int kSpins = 1 << 12, kYields = 256;
 
   explicit Barrier(int n) : n_(n) {}
   /// Waits for every worker; the last to arrive runs `last()` before any is released.
@@ -24,11 +28,26 @@ class ParallelRun::Barrier {
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == n_) {
       last();
       arrived_.store(0, std::memory_order_relaxed);
-      generation_.fetch_add(1, std::memory_order_release);
+      generation_.fetch_add(1, std::memory_order_seq_cst);
+      if (sleepers_.load(std::memory_order_seq_cst) > 0) {  // a sleeper counted itself before its last look
+        const std::lock_guard lock(mutex_);
+        wake_.notify_all();
+      }
       return;
     }
-    for (int spins = 0; generation_.load(std::memory_order_acquire) == gen; ++spins)
-      if (spins >= kSpins) std::this_thread::yield();
+    for (int spins = 0; generation_.load(std::memory_order_acquire) == gen; ++spins) {
+      if (spins < kSpins) continue;
+      if (spins < kSpins + kYields) {
+        std::this_thread::yield();
+        continue;
+      }
+      sleepers_.fetch_add(1, std::memory_order_seq_cst);
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return generation_.load(std::memory_order_seq_cst) != gen; });
+      }
+      sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    }
   }
   void arrive_and_wait() {
     arrive_and_wait([] {});
@@ -38,6 +57,9 @@ class ParallelRun::Barrier {
   const int n_;
   alignas(64) std::atomic<int> arrived_{0};
   alignas(64) std::atomic<std::uint32_t> generation_{0};
+  alignas(64) std::atomic<int> sleepers_{0};
+  std::mutex mutex_;
+  std::condition_variable wake_;
 };
 
 ParallelRun::ParallelRun(int lps, Time lookahead) : lookahead_(lookahead), words_((static_cast<std::size_t>(std::max(lps, 0)) + 63) / 64) {
