@@ -5,16 +5,18 @@
 # to each leaf are built as 32 spines with one: the same cables and bandwidth). Runs an all_reduce
 # of 1 GiB and an alltoall of 256 MiB across all 1,024 GPUs (-c 0: no data tracked) and prints,
 # per run, the nccl-tests row, busbw, simulated events, wall time and peak RSS.
-# usage: bench/gpu_cluster.sh [RDMASIM] [SERVERS]   (make bench-gpu; defaults: the release build, 128)
+# usage: bench/gpu_cluster.sh [RDMASIM] [SERVERS] [THREADS]
+#   (make bench-gpu; defaults: the release build, 128, 0: one scheduler; N: the fabric's LPs on N threads)
 set -euo pipefail
 bin=${1:-./build/release/rdmasim}
 servers=${2:-128}
+threads=${3:-0}
 fabric=(--topology rail-optimized --server dgx-h100 --servers "$servers" --servers-per-su 32 --spines 32 -g 8)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for run in "all_reduce 1G" "alltoall 256M"; do
   set -- $run
-  /usr/bin/time -f '%e %M' -o "$tmp/time" "$bin" "$1" "${fabric[@]}" -b "$2" -e "$2" -n 1 -w 0 -c 0 --json > "$tmp/out.json"
+  /usr/bin/time -f '%e %M' -o "$tmp/time" "$bin" "$1" "${fabric[@]}" -b "$2" -e "$2" -n 1 -w 0 -c 0 --threads "$threads" --json > "$tmp/out.json"
   read -r wall rss < "$tmp/time"
   python3 - "$tmp/out.json" "$1" "$2" "$wall" "$rss" <<'PY'
 import json, sys

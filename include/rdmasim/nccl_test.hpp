@@ -51,6 +51,10 @@ struct CollectiveConfig {
   std::int64_t min_bytes = 32 << 20, max_bytes = 32 << 20;  // nccl-tests -b / -e
   std::int64_t step_factor = 2;    // -f: sizes min, min*f, ... <= max
   int iters = 20, warmup = 1;      // -n, -w
+  // The fabric cut into logical processes (a fat-tree pod, a scalable unit of rail leaves, each
+  // with its hosts or servers) run on this many worker threads: the result is the same for
+  // every threads >= 1. 0: one scheduler.
+  int threads = 0;
 };
 
 /// Where a collective's time went along its critical path (see the header comment).

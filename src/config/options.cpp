@@ -424,6 +424,7 @@ CollectiveConfig to_collective_config(const ScenarioOptions& l) {
   if (l.iters < 1 || l.iters > 10000) throw std::invalid_argument("-n: iterations must be 1..10000");
   c.iters = static_cast<int>(l.iters);
   c.warmup = o.warmup;
+  c.threads = l.threads;
   return c;
 }
 

@@ -12,7 +12,8 @@
 namespace rdmasim {
 
 // A reusable barrier for the run's workers: spins briefly (the windows of a busy model are
-// microseconds long), then yields, so more workers than cores still make progress.
+// microseconds long), then yields, then sleeps, so more workers than free cores still make
+// progress without taking turns at yielding.
 class ParallelRun::Barrier {
  public:
   // Loads, then yields, before sleeping (no pause: in a VM it may exit to the hypervisor). A

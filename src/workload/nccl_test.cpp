@@ -3,9 +3,17 @@
 // model's (model/path.hpp with both buffers in GPU memory): GPUDirect reads and writes the GPU
 // through pcie.topology; staged, the path's D2H copy precedes the send and the receive path's
 // H2D copy (build_receive_path) follows placement, on each host's copy engine.
+//
+// Partitioned (CollectiveConfig::threads, the fabric's cut: sim/fabric_partition.hpp), each
+// rank runs in its server's LP (every NIC of a server in one LP, or the run is refused): its
+// steps, chunk masks, NVLink transfers and the critical path an arrival hands on are that LP's
+// (a Part); a step's data reaches another LP as the WRITE's frames, and its arrival runs in
+// the receiver's LP. The iteration barrier is found between windows: the iteration ends at the
+// latest finish (lowest LP among equals) and the next starts at that window's end in every LP.
 #include "rdmasim/nccl_test.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -28,8 +36,12 @@ namespace {
 constexpr Bytes kNcclStagingSlot{512 * 1024};  // NCCL_BUFFSIZE / NCCL_STEPS (see build_paths)
 
 constexpr std::int64_t kFloat = 4;
-enum : std::uint64_t { kArrive = 2, kNextIteration = 3, kPost = 4 };
-constexpr std::uint64_t kReceived = std::uint64_t{1} << 40;  // Message::tag of a receive-path token
+// An event's argument: its kind in the low three bits, above them its Transfer's address (a
+// Transfer is 8-byte aligned) or, for kStart, the LP whose ranks start.
+enum : std::uint64_t { kArrive = 1, kPost = 2, kNextIteration = 3, kStart = 4 };
+constexpr std::uint64_t kKindMask = 7;
+constexpr std::uint64_t kReceived = 1;  // Message::tag's low bit: a receive-path token (the rest: its Transfer)
+constexpr int kLpShift = 40;            // Message::id: the LP that made the message, above this bit
 
 class CollectiveRun final : public MessageSink, public StageObserver, public EventHandler {
  public:
@@ -53,10 +65,12 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
 
   void run() {
     // The next iteration starts when the last rank finishes (a barrier); the scheduler then
-    // still drains the transports' timers, which do not count.
+    // still drains the transports' timers, which do not count. Partitioned, the barrier is
+    // found between windows and the next iteration starts at the window's end.
     iteration_ = 0;
-    start_iteration();
-    w_.run();
+    reset_iteration(Time::zero());
+    for (int r = 0; r < n_; ++r) advance(r);
+    w_.run(std::max(1, c_.threads));
     if (iteration_ != c_.warmup + c_.iters)
       throw std::runtime_error(std::string(coll_op_info(c_.op).name) +
                                " stalled: a step's data never arrived (a QP failed: RETRY_EXC_ERR)");
@@ -64,34 +78,47 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
 
   // The sender's completion (the responder's ACK back, CQE, poll): the QP may carry on. Or,
   // staged, the receive path's H2D copy is done: the step's data is in the receiver's GPU.
+  // Either runs in the LP that made the message (its id says which).
   void delivered(Packet& token) override {
     Message& m = *token.msg;
-    if (token.ledger.total() != w_.sched.now() - m.posted) ++violations;
+    Part& p = *parts_[static_cast<std::size_t>(m.id >> kLpShift)];
+    if (token.ledger.total() != p.ctx->sched.now() - m.posted) ++p.violations;
     const std::uint64_t tag = m.tag;
     const Ledger ledger = token.ledger;
-    w_.packets.release(&token);
-    w_.ctx.release_message(m);
-    if (tag & kReceived) arrive(tag & ~kReceived, &ledger);
+    p.ctx->packets.release(&token);
+    p.ctx->release_message(m);
+    if (tag & kReceived) arrive(*transfer(tag), &ledger);
   }
 
   // The step's data is in the receiver's memory (the NIC reassembled the message): GPU memory
   // with GPUDirect, else a host buffer its receive path copies to the GPU.
+  // Runs in the receiver's LP.
   void passed(Packet& token) override {
-    const std::uint64_t t = token.msg->tag;
-    if (c_.gpudirect) return arrive(t, &token.ledger);
-    const Transfer& x = transfers_[t];
-    Message& q = *w_.messages.acquire();
-    q.id = ++next_id_;
+    Transfer& x = *transfer(token.msg->tag);
+    if (c_.gpudirect) return arrive(x, &token.ledger);
+    Part& p = part_of(x.dst);
+    Message& q = *p.ctx->messages.acquire();
+    q.id = next_id(p);
     q.size = token.msg->size;
-    q.tag = t | kReceived;
+    q.tag = word(x) | kReceived;
     receives_.at(path_key(x.via, x.dst, x.channel))->post(q, token.ledger, token.msg->posted);
   }
 
   void on_event(std::uint64_t arg) override {
-    const std::uint64_t t = arg & 0xffffffffu;
-    if ((arg >> 32) == kNextIteration) start_iteration();
-    else if ((arg >> 32) == kPost) post(t);
-    else arrive(t, nullptr);
+    switch (arg & kKindMask) {
+      case kArrive: return arrive(*transfer(arg), nullptr);
+      case kPost: return post(*transfer(arg));
+      case kNextIteration: {
+        const Time now = parts_.front()->ctx->sched.now();
+        reset_iteration(now);
+        for (int r = 0; r < n_; ++r) advance(r);
+        return;
+      }
+      case kStart:
+        for (int r : parts_[static_cast<std::size_t>(arg >> 3)]->ranks) advance(r);
+        return;
+      default: throw std::logic_error("collective: an event of no kind");
+    }
   }
 
   std::int64_t wrong() const {  // elements (of the last iteration) not holding what chunk_after says
@@ -121,8 +148,12 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   }
   int steps() const { return base_steps_; }  // per channel
   const CollectiveLedger& ledger() const { return ledger_; }
-  std::uint64_t events() const { return w_.sched.executed(); }
-  std::int64_t violations = 0;
+  std::uint64_t events() const { return w_.executed(); }
+  std::int64_t violations() const {
+    std::int64_t n = violations_;
+    for (const auto& p : parts_) n += p->violations;
+    return n;
+  }
 
  private:
   struct Transfer {
@@ -133,6 +164,33 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     std::vector<std::uint64_t> payload;  // the sender's masks of the sent chunks at send time
     CollectiveLedger path;  // the critical path to its send, then its own NVLink hop or peer copy
   };
+  static std::uint64_t word(const Transfer& x) { return reinterpret_cast<std::uintptr_t>(&x); }
+  static Transfer* transfer(std::uint64_t w) { return reinterpret_cast<Transfer*>(w & ~kKindMask); }
+
+  // What the ranks of one logical process share, written by its worker only (the whole run's,
+  // unpartitioned). A transfer is made by its sender's LP and released to its receiver's, so
+  // the free lists even out between windows.
+  struct alignas(64) Part {
+    std::uint64_t index = 0;       // its LP
+    SimContext* ctx = nullptr;
+    std::vector<int> ranks;                        // the ranks it runs, in order
+    std::vector<std::unique_ptr<Transfer>> made;   // the transfers it allocated (stable addresses)
+    std::vector<Transfer*> free;
+    CollectiveLedger cause;        // the critical path of the arrival being handled (none at an iteration's start)
+    std::uint64_t next_id = 0;     // its messages' ids
+    int finished = 0;              // its ranks done this iteration, the last at last_finish on last_cause
+    Time last_finish{};
+    CollectiveLedger last_cause;
+    std::int64_t violations = 0;   // ledgers not summing to their time
+  };
+  Part& part_of(int rank) { return *parts_[static_cast<std::size_t>(rank_part_[static_cast<std::size_t>(rank)])]; }
+  static std::uint64_t next_id(Part& p) { return p.index << kLpShift | ++p.next_id; }
+  Transfer& acquire(Part& p) {
+    if (p.free.empty()) return *p.made.emplace_back(std::make_unique<Transfer>());
+    Transfer* x = p.free.back();
+    p.free.pop_back();
+    return *x;
+  }
   // A transfer's NVLink hop asked at `now`, arriving `at`, `service` of it moving.
   void nvlink_hop(Transfer& x, Time now, Time at, Time service) {
     const Time move = service + c_.base.profile.gpu.nvlink_latency;
@@ -283,6 +341,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     const auto topo = FabricNetwork::make_topology(base);
     topo_ = topo;
     const FabricOptions opts = fabric_options(base);
+    make_parts(*topo, opts);
     // A server's per-GPU PCIe placement: each end of a path as its GPU is placed from its NIC.
     const ServerSpec* srv = base.fabric.server.empty() || topo->server_count() == 0 ? nullptr : &server(base.fabric.server);
     const auto placed = [&](int rank) { return srv == nullptr ? std::nullopt : srv->gpu_path(rank % c_.gpus); };
@@ -300,25 +359,93 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
         const std::array<HostResources*, 2> pair{resources(a), resources(b)};
         LatConfig ends = base;
         ends.gpu.placement[0] = placed(via), ends.gpu.placement[1] = placed(s.send_to);
-        auto p = std::make_unique<PathInstance>(w_.ctx, pair, build_acked_path(ends, tog, net.appender()), *this, &w_);
-        if (!c_.gpudirect) receives_[key] = std::make_unique<PathInstance>(w_.ctx, pair, receive, *this, &w_);
+        SimContext& ca = w_.ctx_of(a);
+        SimContext& cb = w_.ctx_of(b);
+        auto p = std::make_unique<PathInstance>(std::array<SimContext*, 2>{&ca, &cb}, pair,
+                                                build_acked_path(ends, tog, net.appender()), *this, &w_);
+        if (!c_.gpudirect)  // all on the receiver (posted there)
+          receives_[key] = std::make_unique<PathInstance>(std::array<SimContext*, 2>{&cb, &cb}, pair, receive, *this, &w_);
         p->set_connection(qp++);
         p->observe_after("B.nic.reassemble", *this);
         paths_[key] = std::move(p);
       }
   }
 
-  void start_iteration() {
-    started_ = w_.sched.now();
-    finished_ = 0;
-    cause_ = {};
+  // The LPs (partitioned: the fabric's cut, a server with its NICs in one; else one) and the
+  // ranks each runs. Every domain an LP's events touch exists before the run.
+  void make_parts(const Topology& topo, const FabricOptions& opts) {
+    if (c_.threads > 0) w_.partition(topo, opts.velocity_mps);
+    const int lps = w_.partitioned() ? w_.cut.lps : 1;
+    for (int lp = 0; lp < lps; ++lp) {
+      parts_.push_back(std::make_unique<Part>());
+      parts_.back()->index = static_cast<std::uint64_t>(lp);
+      parts_.back()->ctx = w_.partitioned() ? &w_.lps_[static_cast<std::size_t>(lp)]->ctx : &w_.ctx;
+    }
+    for (int r = 0; r < n_; ++r) {
+      int lp = -1;
+      for (std::uint32_t qp = 0; qp < static_cast<std::uint32_t>(std::max(1, topo.planes())); ++qp)
+        for (int g = 0; g < c_.gpus; ++g) {  // every port of its server (or its host)
+          const int here = w_.lp_of(port_of(topo, r - r % c_.gpus + g, qp));
+          if (lp >= 0 && here != lp)
+            throw std::invalid_argument("--threads: the NICs of " + std::string(topo.server_count() > 0 ? "server s" : "host h") +
+                                        std::to_string(host_of(r)) +
+                                        " lie in different logical processes of the fabric's cut: a server runs in one");
+          lp = here;
+        }
+      rank_part_.push_back(lp);
+      parts_[static_cast<std::size_t>(lp)]->ranks.push_back(r);
+    }
+    if (c_.base.profile.gpu.nvlink_bw.bits_per_sec() > 0)
+      for (int h = 0; h * c_.gpus < n_; ++h) nvlink(h);
+    if (w_.partitioned()) w_.parallel->add_between_windows([this](Time end) { return between_windows(end); });
+  }
+
+  // Every rank's data as the collective starts, at `at`; its ranks then start.
+  void reset_iteration(Time at) {
+    started_ = at;
     for (int r = 0; r < n_; ++r)
       for (int ch = 0; ch < chunks_ && words_ > 0; ++ch) set_mask(mask(r, ch), chunk_state(true, r, ch));
     std::fill(recv_done_.begin(), recv_done_.end(), 0);
     for (std::size_t i = 0; i < ranges_.size(); ++i) next_step_[i] = ranges_[i].first;
     done_.assign(static_cast<std::size_t>(n_), 0);
     left_ = pending_;
-    for (int r = 0; r < n_; ++r) advance(r);
+    for (auto& p : parts_) p->cause = {}, p->finished = 0;
+  }
+
+  // The iteration's last rank finished at `end`, `cause` its critical path.
+  void finish_iteration(Time end, const CollectiveLedger& cause) {
+    if (cause.total() != end - started_) ++violations_;
+    if (iteration_ >= c_.warmup) timed_ += end - started_, ledger_.add(cause);
+    ++iteration_;
+  }
+
+  // Partitioned, between windows (every LP stopped at `end`): the iteration ends when every
+  // rank has finished, at the latest finish (the lowest LP among equals), and the next starts
+  // at the window's end in every LP. The LPs' free transfers even out.
+  ParallelRun::Between between_windows(Time end) {
+    for (auto& r : parts_) {
+      if (r->free.size() >= 16) continue;
+      for (auto& d : parts_)
+        if (d->free.size() > 64) {
+          r->free.insert(r->free.end(), d->free.end() - 32, d->free.end());
+          d->free.resize(d->free.size() - 32);
+          break;
+        }
+    }
+    int finished = 0;
+    const Part* last = nullptr;
+    for (const auto& p : parts_) {
+      finished += p->finished;
+      if (p->finished > 0 && (last == nullptr || p->last_finish > last->last_finish)) last = p.get();
+    }
+    if (finished < n_) return {};
+    finish_iteration(last->last_finish, last->last_cause);
+    for (auto& p : parts_) p->finished = 0;
+    if (iteration_ == c_.warmup + c_.iters) return {};
+    reset_iteration(end);
+    for (const auto& p : parts_)
+      if (!p->ranks.empty()) p->ctx->sched.schedule_at(end, *this, p->index << 3 | kStart);
+    return ParallelRun::Between{.wake = end};
   }
 
   // Sends every step of rank r whose input has arrived, channel by channel; the rank is done
@@ -336,31 +463,27 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
       }
       sent_all = sent_all && k == end;
     }
-    if (sent_all && left_[static_cast<std::size_t>(r)] == 0 && !std::exchange(done_[static_cast<std::size_t>(r)], 1) &&
-        ++finished_ == n_) {
-      // The last arrival ends the iteration: its critical path is the iteration's.
-      if (cause_.total() != w_.sched.now() - started_) ++violations;
-      if (iteration_ >= c_.warmup) timed_ += w_.sched.now() - started_, ledger_.add(cause_);
-      if (++iteration_ < c_.warmup + c_.iters) w_.sched.schedule_in(Time::zero(), *this, kNextIteration << 32);
-    }
+    if (!sent_all || left_[static_cast<std::size_t>(r)] != 0 || std::exchange(done_[static_cast<std::size_t>(r)], 1)) return;
+    // The last arrival ends the iteration: its critical path is the iteration's.
+    Part& p = part_of(r);
+    ++p.finished;
+    p.last_finish = p.ctx->sched.now();
+    p.last_cause = p.cause;
+    if (w_.partitioned() || p.finished < n_) return;
+    finish_iteration(p.last_finish, p.cause);
+    if (iteration_ < c_.warmup + c_.iters) p.ctx->sched.schedule_in(Time::zero(), *this, kNextIteration);
   }
 
   void send(int r, int k) {
     const CollStep& s = sched_[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
     if (s.send_to < 0) return;
-    std::uint64_t t;
-    if (free_.empty()) {
-      t = transfers_.size();
-      transfers_.emplace_back();
-    } else {
-      t = free_.back();
-      free_.pop_back();
-    }
-    Transfer& x = transfers_[t];
+    Part& p = part_of(r);
+    Scheduler& sched = p.ctx->sched;
+    Transfer& x = acquire(p);
     x.src = r, x.dst = s.send_to, x.step = recv_step_[first_[static_cast<std::size_t>(r)] + static_cast<std::size_t>(k)];
     x.channel = channel_of_[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
     x.via = r;
-    x.path = cause_;
+    x.path = p.cause;
     std::int64_t elems = 0;
     x.payload.clear();
     for (int ch = s.send_lo; ch < s.send_hi; ++ch) {
@@ -369,48 +492,48 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     }
     x.bytes = Bytes(elems * kFloat);
     bytes_sent_[static_cast<std::size_t>(r)] += x.bytes.count();
-    if (x.bytes.count() == 0) return w_.sched.schedule_in(Time::zero(), *this, (kArrive << 32) | t);
+    if (x.bytes.count() == 0) return sched.schedule_in(Time::zero(), *this, word(x) | kArrive);
     if (host_of(r) == host_of(s.send_to)) {  // GPUs of one host: NVLink, or a peer copy through PCIe
       if (c_.base.profile.gpu.nvlink_bw.bits_per_sec() == 0) {
         const Time copy = GpuCopyEngine(c_.base.profile.gpu).copy_time(x.bytes);
         x.path.peer_copy += copy;
-        return w_.sched.schedule_in(copy, *this, (kArrive << 32) | t);
+        return sched.schedule_in(copy, *this, word(x) | kArrive);
       }
       NvlinkDomain& d = nvlink(host_of(r));
       const int from = r % c_.gpus, to = s.send_to % c_.gpus;
-      const Time now = w_.sched.now();
+      const Time now = sched.now();
       const Time at = s.in_switch == InSwitch::none
                           ? d.transfer(from, to, x.bytes, now)
                           : d.group_transfer(s.in_switch == InSwitch::multicast ? NvlinkDomain::Group::multicast
                                                                                 : NvlinkDomain::Group::reduce,
                                              from, to, x.bytes, now, s.send_lo, c_.gpus - 1);
       nvlink_hop(x, now, at, s.in_switch == InSwitch::none ? d.service(x.bytes) : d.nvls_service(x.bytes));
-      return w_.sched.schedule_at(at, *this, (kArrive << 32) | t);
+      return sched.schedule_at(at, *this, word(x) | kArrive);
     }
     x.via = sender(*topo_, r, s.send_to);
     if (x.via != r) {  // PXN: over NVLink to the GPU on the receiver's rail first
       NvlinkDomain& d = nvlink(host_of(r));
-      const Time now = w_.sched.now(), at = d.transfer(r % c_.gpus, x.via % c_.gpus, x.bytes, now);
+      const Time now = sched.now(), at = d.transfer(r % c_.gpus, x.via % c_.gpus, x.bytes, now);
       nvlink_hop(x, now, at, d.service(x.bytes));
-      return w_.sched.schedule_at(at, *this, (kPost << 32) | t);
+      return sched.schedule_at(at, *this, word(x) | kPost);
     }
-    post(t);  // staged, the path starts with the D2H copy to a host buffer
+    post(x);  // staged, the path starts with the D2H copy to a host buffer
   }
 
-  void post(std::uint64_t t) {
-    const Transfer& x = transfers_[t];
-    Message& m = *w_.messages.acquire();
-    m.id = ++next_id_;
+  void post(Transfer& x) {  // in the LP of the NIC's GPU (the sender's server)
+    Part& p = part_of(x.via);
+    Message& m = *p.ctx->messages.acquire();
+    m.id = next_id(p);
     m.size = x.bytes;
-    m.tag = t;
+    m.tag = word(x);
     paths_.at(path_key(x.via, x.dst, x.channel))->post(m);
   }
 
   // Transfer t's data is at its receiver; `network`: its message's ledger, if it crossed the fabric.
-  void arrive(std::uint64_t t, const Ledger* network) {
-    Transfer& x = transfers_[t];
+  void arrive(Transfer& x, const Ledger* network) {  // in the receiver's LP
     if (network != nullptr) x.path.network.add(*network);
-    cause_ = x.path;  // what this arrival lets the receiver send starts from its critical path
+    Part& p = part_of(x.dst);
+    p.cause = x.path;  // what this arrival lets the receiver send starts from its critical path
     const CollStep& s = sched_[static_cast<std::size_t>(x.dst)][static_cast<std::size_t>(x.step)];
     if (s.recv_from != x.src || (words_ > 0 && s.recv_hi - s.recv_lo != static_cast<int>(x.payload.size()) / words_))
       throw std::logic_error("collective schedule: a step's sender and receiver disagree");
@@ -421,8 +544,9 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     }
     recv_done(x.dst, x.step) = 1;
     --left_[static_cast<std::size_t>(x.dst)];
-    free_.push_back(t);
-    advance(x.dst);
+    const int dst = x.dst;
+    p.free.push_back(&x);
+    advance(dst);
   }
 
   const CollectiveConfig& c_;
@@ -452,13 +576,12 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   std::vector<char> done_;
   std::vector<int> next_step_;  // [rank * channels + channel]
   std::vector<std::int64_t> bytes_sent_;
-  std::vector<Transfer> transfers_;
-  std::vector<std::uint64_t> free_;
-  int iteration_ = 0, finished_ = 0;
+  std::vector<std::unique_ptr<Part>> parts_;  // one per LP (one unpartitioned)
+  std::vector<int> rank_part_;               // by rank
+  int iteration_ = 0;
   Time started_{}, timed_{};
-  CollectiveLedger cause_;   // the critical path of the arrival being handled (none at an iteration's start)
   CollectiveLedger ledger_;  // the timed iterations' critical paths
-  std::uint64_t next_id_ = 0;
+  std::int64_t violations_ = 0;
 };
 
 }  // namespace
@@ -518,7 +641,7 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
     row.bytes = z.bytes;
     CollectiveRun run(res.config, ranks, res.channels, z);
     run.run();
-    if (run.violations != 0) throw std::logic_error("ledger invariant violated");
+    if (run.violations() != 0) throw std::logic_error("ledger invariant violated");
     row.time_us = run.mean_time().to_us();
     row.algbw_gbs = static_cast<double>(row.bytes) / 1e3 / row.time_us;  // B/us / 1e3 = GB/s
     row.busbw_gbs = row.algbw_gbs * bus_factor(c.op, ranks);

@@ -52,6 +52,8 @@ struct SimWorld : FabricProvider {
   bool partitioned() const { return parallel != nullptr; }
   /// The context host `index` runs in (the one context unless partitioned).
   SimContext& ctx_of(int index) { return parallel ? lps_[static_cast<std::size_t>(host_lp_.at(static_cast<std::size_t>(index)))]->ctx : ctx; }
+  /// The LP host `index` runs in (0 unpartitioned).
+  int lp_of(int index) const { return parallel ? host_lp_.at(static_cast<std::size_t>(index)) : 0; }
   /// Events run, and packets that reached a merge out of order, in every context.
   std::uint64_t executed() const { return parallel ? parallel->executed() : sched.executed(); }
   std::uint64_t out_of_order() const;

@@ -1,0 +1,142 @@
+// Collectives partitioned into logical processes (CollectiveConfig::threads): each rank runs in
+// its server's (or host's) LP, what a step waits for from another LP arrives as a fabric
+// crossing, and the iteration's barrier is found between windows. The nccl-tests JSON is the
+// same on 1, 2 and 4 threads for rings, alltoall and broadcast, with GPUDirect and staged,
+// with PXN over a rail-optimized fabric of several scalable units, with DCQCN and a link going
+// down; a cut of one LP is one scheduler; a server whose NICs the cut splits is refused.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "io/nccl_report.hpp"
+#include "rdmasim/nccl_test.hpp"
+
+using namespace rdmasim;
+
+namespace {
+
+CollectiveConfig pods(CollOp op, int gpus) {
+  CollectiveConfig c;
+  c.base.fabric.topology = "fat-tree";
+  c.base.fabric.k = 4;
+  c.op = op;
+  c.gpus = gpus;
+  c.min_bytes = 1 << 20;
+  c.max_bytes = 2 << 20;
+  c.iters = 2;
+  c.warmup = 1;
+  return c;
+}
+
+// 8 DGX H100 in 4 scalable units of 2: four LPs, each a unit's 8 rail leaves with its servers.
+CollectiveConfig rails() {
+  CollectiveConfig c;
+  c.base.fabric.topology = "rail-optimized";
+  c.base.fabric.server = "dgx-h100";
+  c.base.fabric.servers = 8;
+  c.base.fabric.servers_per_su = 2;
+  c.base.fabric.spines = 4;
+  c.gpus = 8;
+  c.min_bytes = c.max_bytes = 8 << 20;
+  c.iters = 2;
+  c.warmup = 1;
+  return c;
+}
+
+std::string report(CollectiveConfig c, int threads) {
+  c.threads = threads;
+  const CollectiveResult r = run_collective(c);
+  EXPECT_EQ(r.wrong, 0);
+  return collective_json(r).dump();
+}
+
+void expect_same_on_any_threads(const CollectiveConfig& c, const std::string& what) {
+  const std::string one = report(c, 1);
+  EXPECT_EQ(report(c, 2), one) << what;
+  EXPECT_EQ(report(c, 4), one) << what;
+}
+
+double time_us(CollectiveConfig c, int threads) {
+  c.threads = threads;
+  return run_collective(c).rows.at(0).time_us;
+}
+
+}  // namespace
+
+TEST(CollectivePartition, RingsAlltoallAndBroadcastAreTheSameOnAnyNumberOfThreads) {
+  expect_same_on_any_threads(pods(CollOp::all_reduce, 2), "all_reduce, 2 GPUs a host (peer copies)");
+  expect_same_on_any_threads(pods(CollOp::alltoall, 1), "alltoall");
+  expect_same_on_any_threads(pods(CollOp::broadcast, 1), "broadcast");
+  CollectiveConfig staged = pods(CollOp::all_gather, 1);
+  staged.gpudirect = false;
+  expect_same_on_any_threads(staged, "all_gather staged through host memory");
+}
+
+TEST(CollectivePartition, RailsWithPxnAcrossScalableUnitsAreTheSameOnAnyNumberOfThreads) {
+  expect_same_on_any_threads(rails(), "all_reduce on 64 GPUs, PXN");
+  CollectiveConfig staged = rails();
+  staged.gpudirect = false;
+  staged.pxn = false;
+  expect_same_on_any_threads(staged, "all_reduce on 64 GPUs, staged, no PXN");
+  // Without a rate control nothing depends on the instant an iteration starts: the barrier
+  // found at a window's end (a lookahead late at most) costs the iterations nothing here.
+  EXPECT_EQ(time_us(rails(), 2), time_us(rails(), 0));
+}
+
+TEST(CollectivePartition, DcqcnAndALinkGoingDownAreTheSameOnAnyNumberOfThreads) {
+  CollectiveConfig c = pods(CollOp::all_reduce, 1);
+  c.base.fabric.cc = "dcqcn";
+  c.base.fabric.outages = {{"agg0.1", "core2", Time::us(20), Time::us(60)}};
+  expect_same_on_any_threads(c, "all_reduce with DCQCN, agg0.1-core2 down 20-60 us");
+  // The partitioned model is another decomposition: with DCQCN's timers running between
+  // iterations, its figures stay within a few per cent of one scheduler's.
+  EXPECT_NEAR(time_us(c, 1), time_us(c, 0), 0.05 * time_us(c, 0));
+}
+
+TEST(CollectivePartition, OneLpIsOneScheduler) {
+  // One scalable unit with its spines is a cut of one LP: the same events in the same order
+  // as one scheduler (an alltoall's incasts are where an order of simultaneous events shows).
+  CollectiveConfig c = rails();
+  c.op = CollOp::alltoall;
+  c.base.fabric.servers = 4;
+  c.base.fabric.servers_per_su = 4;
+  c.min_bytes = c.max_bytes = 16 << 20;
+  c.iters = 1;
+  c.warmup = 0;
+  // The whole report but the events: one scheduler's PFC deadlock checks are events, an LP's
+  // run between windows.
+  const auto without_events = [](const CollectiveResult& r) {
+    auto j = collective_json(r);
+    for (auto& row : j["results"]) row.erase("events");
+    return j.dump();
+  };
+  const CollectiveResult one = run_collective(c);
+  c.threads = 1;
+  EXPECT_EQ(without_events(run_collective(c)), without_events(one));
+}
+
+TEST(CollectivePartition, AServerTheCutSplitsIsRefused) {
+  // Two leaves outside any pod are two LPs; each server has a NIC on each.
+  CollectiveConfig c;
+  c.base.fabric.topology = "file";
+  c.base.fabric.topology_file = "split.topo";
+  c.base.fabric.topology_text =
+      "rdmasim-topology 1\nswitch leaf0\nswitch leaf1\nswitch spine0 tier=2\n"
+      "server s0 nics=2\nserver s1 nics=2\n"
+      "link leaf0 spine0 rate=100Gbps length=10m\nlink leaf1 spine0 rate=100Gbps length=10m\n"
+      "link s0.nic0 leaf0 rate=100Gbps length=2m\nlink s0.nic1 leaf1 rate=100Gbps length=2m\n"
+      "link s1.nic0 leaf0 rate=100Gbps length=2m\nlink s1.nic1 leaf1 rate=100Gbps length=2m\n";
+  c.gpus = 2;
+  c.min_bytes = c.max_bytes = 1 << 20;
+  c.iters = 1;
+  c.warmup = 0;
+  EXPECT_EQ(run_collective(c).wrong, 0);  // one scheduler runs it
+  c.threads = 2;
+  try {
+    run_collective(c);
+    FAIL() << "a split server ran partitioned";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("server s0 lie in different logical processes"), std::string::npos) << e.what();
+  }
+}
