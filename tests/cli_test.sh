@@ -430,7 +430,8 @@ expect_failed_run "PFC DEADLOCK at 1021.3" "a PFC deadlock" bw --topology ring -
 expect_error "--threads runs a --pattern's fabric on threads; the two-host test runs on one" bw --threads 2
 expect_error "--threads: kernel TCP flows (--transport tcp) do not run partitioned" bw --pattern permutation --topology fat-tree --transport tcp --threads 2
 expect_error "load balancer 'adaptive' (it reads the queues or the time) cannot run in a partitioned fabric" bw --pattern permutation --topology fat-tree --routing adaptive --threads 2
-expect_error "in-band telemetry (a rate control that reads the switches: hpcc) cannot run in a partitioned fabric" bw --pattern permutation --topology fat-tree --cc hpcc --threads 2
+same_on_threads "--threads 1, 2 and 4: a k=8 31-to-1 incast with HPCC" '"completed": 20' \
+  bw --pattern incast --incast 31 --topology fat-tree --k 8 -s 65536 -n 20 --cc hpcc --json
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

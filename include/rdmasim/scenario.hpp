@@ -113,7 +113,7 @@ struct ScenarioOptions {
   int stride = 1;            // bw stride pattern: host i -> host (i + stride) mod hosts
   std::vector<double> loss_sweep;  // bw: goodput vs loss table at these loss rates
   int seeds = 1;             // bw --pattern: repeat with seeds seed .. seed+N-1, report the spread
-  int threads = 0;           // bw --pattern: the fabric cut into LPs run on N worker threads (0: one scheduler)
+  int threads = 0;           // bw --pattern, collectives: the fabric cut into LPs run on N worker threads (0: one scheduler)
   ExportOptions exports;     // lat, bw: --trace, --pcap
   CollectiveOptions collective;  // allreduce
   OpenLoopOptions open_loop;     // flows

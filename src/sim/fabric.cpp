@@ -352,7 +352,7 @@ void Fabric::start_next(Port& e) {
   if (opt_.layer == LinkLayer::ib && e.peer_switch) e.cls[q].credits -= w;
   e.path.start<Observed>(p, now, tx_site(e.id));
   if (Observed && telemetry_ && e.node_switch && p.flow->telemetry)
-    p.flow->telemetry->hop(p, {now, static_cast<std::int64_t>(e.c.tx_bytes) + w, e.queued, e.rate.bits_per_sec()});
+    stamp_hop(e, p, {now, static_cast<std::int64_t>(e.c.tx_bytes) + w, e.queued, e.rate.bits_per_sec()});
   e.cur_in = e.node_switch ? p.fab_port ^ 1 : -1;
   e.cur_tc = p.tc;
   e.cur_bytes = w;

@@ -74,7 +74,8 @@
 // frame arriving at a down end is lost), and every LP switches at each convergence to a
 // next-hop table planned before the run (with faults, flows keep no route memo). What reaches
 // across LPs at once is refused: a balancer that reads the queues or the time, the trace, the
-// capture, the PFC log and in-band telemetry. The switches of a flow's path may run at
+// capture and the PFC log. In-band telemetry from another LP's switch reaches its sender between
+// windows (stamp_telemetry). The switches of a flow's path may run at
 // once, so a flow's route memo is filled for its whole path when the flow is added (ECMP: one
 // path) and only read in the run; under spray each hop looks its next hops up.
 #pragma once
@@ -184,14 +185,12 @@ class Fabric {
   void release_flow(FabricFlow& f);
   /// Appends every PFC frame a port receives from now on to `log` (null: stop).
   void log_pfc(std::vector<PfcFrame>* log);
-  /// Every switch egress the flow's packets leave from reports to `sink` (HPCC's INT).
-  void stamp_telemetry(FabricFlow& f, TelemetrySink& sink) {
-    // The sink is its sender's (RC keeps a side table per PSN), written at every switch egress:
-    // partitioned, those run on other LPs' workers.
-    if (run_) throw std::invalid_argument("in-band telemetry (a rate control that reads the switches: hpcc) cannot run in a partitioned fabric");
-    f.telemetry = &sink;
-    telemetry_ = observed_ = true;  // stamped on the observed path: the plain one pays nothing
-  }
+  /// Every switch egress the flow's packets leave from reports to `sink` (HPCC's INT), which is
+  /// its source host's (RC keeps a side table per PSN). Partitioned, an egress in another LP
+  /// than that host's notes the report, and the notes reach their sinks between windows, in LP
+  /// order: before the packet's ACK can reach the sender, since the ACK crosses back at least a
+  /// lookahead after the last egress.
+  void stamp_telemetry(FabricFlow& f, TelemetrySink& sink);
   /// `p` is ready at its source NIC's egress now (its ledger is accounted up to now), in traffic
   /// class `tc` (< 0: the data class, switch.data_tc).
   void inject(Packet& p, FabricFlow& f, int tc = -1);
@@ -356,6 +355,19 @@ class Fabric {
   /// Partitioned: the deadlock check, between windows (ParallelRun::add_between_windows) once
   /// a pause has been held switch.deadlock_detect; a deadlock ends the run.
   ParallelRun::Between between_windows(Time end);
+  /// Partitioned in-band telemetry: an egress's report for a sink in another LP, kept in the
+  /// egress's LP until the window ends (hand_over_hops gives them to their sinks).
+  struct HopNote {
+    TelemetrySink* sink;
+    std::uint32_t psn;
+    HopTelemetry hop;
+  };
+  struct alignas(64) HopNotes {  // one LP's, written by its worker only
+    std::vector<HopNote> notes;
+  };
+  std::vector<HopNotes> hop_notes_;
+  void stamp_hop(const Port& e, const Packet& p, const HopTelemetry& h);
+  ParallelRun::Between hand_over_hops();
   void on_watchdog(Port& e, unsigned tc, std::uint32_t epoch);
   void on_watchdog_restore(Port& e, unsigned tc);
   void schedule_pfc(Port& e, std::uint64_t kind, unsigned tc, std::uint32_t value, Time delay);

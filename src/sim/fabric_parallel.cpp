@@ -22,7 +22,7 @@ void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
   if (injected() > 0) throw std::logic_error("fabric partition: after traffic was injected");
   auto refuse = [](const std::string& what) { throw std::invalid_argument(what + " cannot run in a partitioned fabric"); };
   if (load_balancer(opt_.routing).dynamic) refuse("load balancer '" + opt_.routing + "' (it reads the queues or the time)");
-  if (tracer_ || tap_ || pfc_log_ || telemetry_) refuse("a trace, capture, PFC log or in-band telemetry");
+  if (tracer_ || tap_ || pfc_log_ || telemetry_) refuse("a trace, capture, PFC log or telemetry stamped before the cut");
   for (int lp : lp_of_node)
     if (lp < 0 || lp >= run.lps()) throw std::invalid_argument("fabric partition: no LP " + std::to_string(lp));
   for (const Port& p : ports_) {
@@ -47,6 +47,29 @@ void Fabric::partition(ParallelRun& run, const std::vector<int>& lp_of_node) {
   else
     for (FabricFlow& f : flows_) fill_memo(f);
   if (opt_.sw.deadlock_detect > Time::zero()) run.add_between_windows([this](Time end) { return between_windows(end); });
+}
+
+void Fabric::stamp_telemetry(FabricFlow& f, TelemetrySink& sink) {
+  if (run_ && hop_notes_.empty()) {
+    hop_notes_.resize(static_cast<std::size_t>(run_->lps()));
+    run_->add_between_windows([this](Time) { return hand_over_hops(); });
+  }
+  f.telemetry = &sink;
+  telemetry_ = observed_ = true;  // stamped on the observed path: the plain one pays nothing
+}
+
+void Fabric::stamp_hop(const Port& e, const Packet& p, const HopTelemetry& h) {
+  if (run_ && ports_[static_cast<std::size_t>(host_port(p.flow->src))].lp != e.lp)
+    return hop_notes_[e.lp].notes.push_back({p.flow->telemetry, p.psn, h});
+  p.flow->telemetry->hop(p.psn, h);
+}
+
+ParallelRun::Between Fabric::hand_over_hops() {
+  for (HopNotes& lp : hop_notes_) {
+    for (const HopNote& n : lp.notes) n.sink->hop(n.psn, n.hop);
+    lp.notes.clear();
+  }
+  return {};
 }
 
 void Fabric::Inbox::accept(Time at, std::span<const std::byte> bytes) {

@@ -385,9 +385,9 @@ void RcConnection::ack_arrived(Packet& p) {
   p.route->rc_ack->deliver(p);
 }
 
-void RcConnection::hop(const Packet& p, const HopTelemetry& h) {
-  if (int_.empty() || p.psn < int_.front().psn || p.psn - int_.front().psn >= int_.size()) return;
-  PathTelemetry& t = int_[p.psn - int_.front().psn];
+void RcConnection::hop(std::uint32_t psn, const HopTelemetry& h) {
+  if (int_.empty() || psn < int_.front().psn || psn - int_.front().psn >= int_.size()) return;
+  PathTelemetry& t = int_[psn - int_.front().psn];
   if (t.hops < PathTelemetry::kMaxHops) t.hop[t.hops++] = h;
 }
 

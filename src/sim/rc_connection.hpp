@@ -137,7 +137,7 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   /// Whether its rate control reads the switches' in-band telemetry (the path then asks the
   /// fabric to stamp its data packets).
   bool wants_telemetry() const { return telemetry_; }
-  void hop(const Packet& p, const HopTelemetry& h) override;
+  void hop(std::uint32_t psn, const HopTelemetry& h) override;
   void bind_ack(NetworkStage& ack) {
     if (!ack_) ack_ = &ack;
   }

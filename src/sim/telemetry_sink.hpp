@@ -4,14 +4,16 @@
 // beside the packet, so Packet does not grow.
 #pragma once
 
-#include "net/packet.hpp"
+#include <cstdint>
+
 #include "rdmasim/rate_control.hpp"
 
 namespace rdmasim {
 
 class TelemetrySink {
  public:
-  virtual void hop(const Packet& p, const HopTelemetry& h) = 0;
+  /// Packet `psn` of the flow left a switch egress, which reported `h`.
+  virtual void hop(std::uint32_t psn, const HopTelemetry& h) = 0;
 
  protected:
   ~TelemetrySink() = default;
