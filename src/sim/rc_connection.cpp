@@ -388,7 +388,14 @@ void RcConnection::ack_arrived(Packet& p) {
 void RcConnection::hop(std::uint32_t psn, const HopTelemetry& h) {
   if (int_.empty() || psn < int_.front().psn || psn - int_.front().psn >= int_.size()) return;
   PathTelemetry& t = int_[psn - int_.front().psn];
-  if (t.hops < PathTelemetry::kMaxHops) t.hop[t.hops++] = h;
+  // In path order, which is time order: partitioned, a report from another LP's switch comes
+  // between windows, after the sender's own LP's later ones (one scheduler: always at the end).
+  int i = t.hops;
+  while (i > 0 && t.hop[i - 1].ts > h.ts) --i;
+  if (i >= PathTelemetry::kMaxHops) return;  // a longer path keeps its first hops
+  for (int j = std::min(t.hops, PathTelemetry::kMaxHops - 1); j > i; --j) t.hop[j] = t.hop[j - 1];
+  t.hop[i] = h;
+  t.hops = std::min(t.hops + 1, PathTelemetry::kMaxHops);
 }
 
 const PathTelemetry* RcConnection::record_of(std::uint32_t psn) {
