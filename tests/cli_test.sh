@@ -426,6 +426,9 @@ same_on_threads "--threads 1, 2 and 4: a k=4 all_reduce of 2 GPUs a host with DC
 same_on_threads "--threads 1, 2 and 4: an alltoall over 4 scalable units of DGX H100" '"wrong": 0' \
   alltoall --topology rail-optimized --server dgx-h100 --servers 8 --servers-per-su 2 --spines 4 -g 8 -b 4M -e 4M -n 1 --json
 expect_error "load balancer 'adaptive' (it reads the queues or the time) cannot run in a partitioned fabric" all_reduce --topology fat-tree --routing adaptive --threads 2
+same_on_threads "--threads 1, 2 and 4: open-loop WebSearch flows at 50 % load with HPCC" '"completed": 1[0-9]' \
+  flows --topology fat-tree --k 4 --cdf websearch --load 0.5 -D 300us --cc hpcc --json
+expect_error "--threads: a partitioned run keeps no PFC log (--pfc-out)" flows --topology fat-tree --k 4 -D 100us --threads 2 --pfc-out "$flowdir/pfc.txt"
 expect_failed_run "PFC DEADLOCK at 1021.3" "a PFC deadlock" bw --topology ring --switches 4 --pattern stride --stride 2 -s 65536 -n 200 -t 16 --threads 2
 expect_error "--threads runs a --pattern's fabric on threads; the two-host test runs on one" bw --threads 2
 expect_error "--threads: kernel TCP flows (--transport tcp) do not run partitioned" bw --pattern permutation --topology fat-tree --transport tcp --threads 2

@@ -105,6 +105,9 @@ struct FlowsConfig {
   LatConfig base;                  // the fabric (topology, routing, cc, loss), profile, MTU, seed
   std::vector<FlowArrival> flows;  // in start order
   bool log_pfc = false;            // record every PFC frame received (FlowsResult::pfc)
+  // The fabric cut into logical processes (a fat-tree pod, a leaf with its hosts) run on this
+  // many worker threads: the result is the same for every threads >= 1. 0: one scheduler.
+  int threads = 0;
 };
 
 struct FlowRecord {

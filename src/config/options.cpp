@@ -460,6 +460,7 @@ FlowsConfig to_flows_config(const ScenarioOptions& o) {
   FlowsConfig c;
   c.base = to_config(o);
   c.log_pfc = !l.pfc_out.empty();
+  c.threads = o.threads;
   if (c.base.topology != LatTopology::fabric) throw std::invalid_argument("flows: needs a switched --topology");
   const auto topo = FabricNetwork::make_topology(c.base);
   const int hosts = topo->host_count();

@@ -285,8 +285,8 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(integer("workload.incast", "--incast", kBw, "incast: senders (hosts 1..N -> h0)", 1, 100000, F(incast)));
   r.push_back(integer("workload.stride", "--stride", kBw, "stride: host i sends to host (i + stride) mod hosts", 1, 100000,
                       F(stride)));
-  r.push_back(integer("workload.threads", "--threads", kBw | kAllreduce,
-                      "bw --pattern and the collectives: cut the fabric into logical processes (a fat-tree pod, a "
+  r.push_back(integer("workload.threads", "--threads", kBw | kAllreduce | kFlows,
+                      "bw --pattern, the collectives and flows: cut the fabric into logical processes (a fat-tree pod, a "
                       "leaf or a scalable unit of rail leaves with its hosts or servers) and run them on N worker "
                       "threads, with the same report for every N >= 1 (0: one scheduler, whose order of simultaneous "
                       "events may differ)",

@@ -30,6 +30,7 @@
 // per window: see bench/parallel_bench.cpp for what they cost.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -109,9 +110,17 @@ class ParallelRun {
   /// Adds a hook called between windows, on one worker while the others wait, with the end of
   /// the window just run: every LP has run its events before it and none after, so a hook sees
   /// the whole model at one instant (a fabric's PFC deadlock check, the pools' balance). Hooks
-  /// run in the order added; the run halts if any asks, and wakes at the earliest wake. Not
-  /// over ranks (a rank holds only its LPs' state).
+  /// run in the order added; the run halts if any asks, and wakes at the earliest wake. A hook
+  /// that schedules events must ask to wake no later than the earliest of them: the LPs' next
+  /// events were taken before the hooks ran. Not over ranks (a rank holds only its LPs' state).
   void add_between_windows(std::function<Between(Time)> hook) { between_.push_back(std::move(hook)); }
+  /// In a hook between windows: the earliest event pending in any LP (Time::max() if none),
+  /// crossings just delivered included, taken before the hooks ran.
+  Time next_event() const {
+    Time t = Time::max();
+    for (const auto& lp : lps_) t = std::min(t, lp->next);
+    return t;
+  }
   bool halted() const { return halted_; }
 
   /// Windows run so far and crossings delivered (all runs together; over ranks, to this

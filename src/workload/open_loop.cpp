@@ -4,6 +4,12 @@
 // the flow is complete and nothing of its QP is left in flight (PathInstance::idle: checked at
 // completion, then every kRecheck), its counters go into its record and the totals and the QP
 // is freed: a run holds QPs only for flows in progress.
+//
+// Partitioned (FlowsConfig::threads, the fabric's cut: sim/fabric_partition.hpp), a flow's QP
+// is built between windows, before the window its start falls in (every LP stopped: building
+// it touches both hosts and the fabric), and its post runs in its source's LP; a done flow's
+// QP is looked at, and freed once idle, between windows too. Each LP keeps its flows' ledger
+// checks and last completion.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -33,31 +39,45 @@ class OpenLoop final : public MessageSink, public EventHandler {
       : c_(c), w_(w), topo_(std::move(topo)), opts_(fabric_options(c.base)), records_(records) {
     for (int h = 0; h < topo_->host_count(); ++h) hosts_.push_back(w_.host(h));
     paths_.resize(c.flows.size());
+    parts_.resize(w_.partitioned() ? static_cast<std::size_t>(w_.cut.lps) : 1);
   }
 
   void run() {
-    if (!c_.flows.empty()) w_.sched.schedule_at(c_.flows.front().start, *this, 0);
-    w_.run();
+    if (!w_.partitioned()) {
+      if (!c_.flows.empty()) w_.sched.schedule_at(c_.flows.front().start, *this, 0);
+    } else {
+      admit(Time::max());
+      w_.parallel->add_between_windows([this](Time) { return between_windows(); });
+    }
+    w_.run(std::max(1, c_.threads));
   }
 
+  // Unpartitioned: flow i arrives (and the next arrival is scheduled). Partitioned: flow i,
+  // admitted between windows, posts in its source's LP.
   void on_event(std::uint64_t i) override {
+    if (w_.partitioned()) return post(static_cast<std::size_t>(i));
     arrive(static_cast<std::size_t>(i));
+    post(static_cast<std::size_t>(i));
     if (i + 1 < c_.flows.size()) w_.sched.schedule_at(c_.flows[i + 1].start, *this, i + 1);
   }
 
+  // At the flow's source (its LP, partitioned).
   void delivered(Packet& token) override {
     Message& m = *token.msg;
-    const Time now = w_.sched.now();
-    if (token.ledger.total() != now - m.posted) ++violations;
     const std::uint64_t flow = m.tag;  // m goes back to its pool below
+    SimContext& ctx = w_.ctx_of(c_.flows[flow].src);
+    Part& part = parts_[static_cast<std::size_t>(w_.lp_of(c_.flows[flow].src))];
+    const Time now = ctx.sched.now();
+    if (token.ledger.total() != now - m.posted) ++part.violations;
     FlowRecord& r = records_[flow];
     r.completed = true;
     r.fct = now - m.posted;
     r.slowdown = static_cast<double>(r.fct.count_ps()) / static_cast<double>(r.ideal.count_ps());
-    last_completion = std::max(last_completion, now);
-    w_.packets.release(&token);
-    w_.ctx.release_message(m);
-    w_.sched.schedule_at(now, reaper_, flow);
+    part.last_completion = std::max(part.last_completion, now);
+    ctx.packets.release(&token);
+    ctx.release_message(m);
+    if (w_.partitioned()) part.done.push_back(flow);  // freed between windows, when its QP is idle
+    else w_.sched.schedule_at(now, reaper_, flow);
   }
 
   /// Counters of the QPs not freed during the run (a flow not complete, or its QP still busy).
@@ -67,19 +87,64 @@ class OpenLoop final : public MessageSink, public EventHandler {
   }
 
   HostResources& host(int h) { return *hosts_[static_cast<std::size_t>(h)]; }
-  std::int64_t violations = 0;
-  Time last_completion{};
+  std::int64_t violations() const {
+    std::int64_t n = 0;
+    for (const Part& p : parts_) n += p.violations;
+    return n;
+  }
+  Time last_completion() const {
+    Time t{};
+    for (const Part& p : parts_) t = std::max(t, p.last_completion);
+    return t;
+  }
   RcStats rc;
   std::int64_t failed_qps = 0;
   std::size_t live_qps = 0, peak_live_qps = 0;
 
  private:
+  // What the flows of one LP's sources write while it runs (the whole run's, unpartitioned).
+  struct alignas(64) Part {
+    std::int64_t violations = 0;  // ledger totals that differ from the latency
+    Time last_completion{};
+    std::vector<std::size_t> done;  // partitioned: completed flows whose QP is not freed yet
+  };
+
   void reap(std::size_t i) {
+    if (!free_if_idle(i)) w_.sched.schedule_in(kRecheck, reaper_, i);
+  }
+  bool free_if_idle(std::size_t i) {
     PathInstance& p = *paths_[i];
-    if (!p.idle()) return w_.sched.schedule_in(kRecheck, reaper_, i);
+    if (!p.idle()) return false;
     account(i);
     p.release_fabric_flows();
     paths_[i].reset();
+    return true;
+  }
+
+  // Partitioned, between windows (no worker running): done flows' idle QPs are freed (a busy
+  // one is looked at again after the next window), and the flows that start before the next
+  // window ends are admitted. The next window starts no later than the next flow to admit.
+  ParallelRun::Between between_windows() {
+    for (Part& p : parts_) {
+      std::erase_if(p.done, [&](std::size_t i) { return free_if_idle(i); });
+    }
+    const Time next = admit(w_.parallel->next_event());
+    return ParallelRun::Between{.wake = next};
+  }
+
+  // Builds the QPs of the flows starting before the window that starts at `pending` (or at the
+  // next flow's start, if sooner) ends, and schedules their posts. Returns the start of the first
+  // flow admitted now, or else of the next to admit: the next window must start no later (the
+  // LPs' next events were taken before the posts were scheduled).
+  Time admit(Time pending) {
+    if (next_ == c_.flows.size()) return Time::max();
+    const Time first = c_.flows[next_].start;
+    const Time until = std::min(pending, first) + w_.parallel->lookahead();
+    for (; next_ < c_.flows.size() && c_.flows[next_].start < until; ++next_) {
+      arrive(next_);
+      w_.ctx_of(c_.flows[next_].src).sched.schedule_at(c_.flows[next_].start, *this, next_);
+    }
+    return first;
   }
 
   void account(std::size_t i) {
@@ -91,6 +156,7 @@ class OpenLoop final : public MessageSink, public EventHandler {
     --live_qps;
   }
 
+  // Flow i's QP: its path between its hosts (each side in its host's LP).
   void arrive(std::size_t i) {
     const FlowArrival& f = c_.flows[i];
     FlowRecord& r = records_[i];
@@ -101,14 +167,19 @@ class OpenLoop final : public MessageSink, public EventHandler {
     const PathSpec spec = build_acked_path(sized, resolve(sized), net.appender());
     r.ideal = evaluate_path(spec, f.size, true).total();
     paths_[i] = std::make_unique<PathInstance>(
-        w_.ctx, std::array<HostResources*, 2>{hosts_[static_cast<std::size_t>(f.src)].get(), hosts_[static_cast<std::size_t>(f.dst)].get()},
+        std::array<SimContext*, 2>{&w_.ctx_of(f.src), &w_.ctx_of(f.dst)},
+        std::array<HostResources*, 2>{hosts_[static_cast<std::size_t>(f.src)].get(), hosts_[static_cast<std::size_t>(f.dst)].get()},
         spec, *this, &w_);
     paths_[i]->set_connection(static_cast<std::uint32_t>(i));
     if (f.tc >= 0) paths_[i]->set_traffic_class(f.tc);
     peak_live_qps = std::max(peak_live_qps, ++live_qps);
-    Message& m = *w_.messages.acquire();
+  }
+
+  // Flow i's one WRITE, now (at its start), from its source.
+  void post(std::size_t i) {
+    Message& m = *w_.ctx_of(c_.flows[i].src).messages.acquire();
     m.id = i + 1;
-    m.size = f.size;
+    m.size = c_.flows[i].size;
     m.tag = i;
     paths_[i]->post(m);
   }
@@ -120,6 +191,8 @@ class OpenLoop final : public MessageSink, public EventHandler {
   std::vector<FlowRecord>& records_;
   std::vector<std::unique_ptr<HostResources>> hosts_;
   std::vector<std::unique_ptr<PathInstance>> paths_;  // null before a flow arrives and once its QP is freed
+  std::vector<Part> parts_;  // one per LP (one unpartitioned)
+  std::size_t next_ = 0;     // partitioned: the next flow to admit
   struct Reaper final : EventHandler {
     OpenLoop& loop;
     explicit Reaper(OpenLoop& l) : loop(l) {}
@@ -193,6 +266,12 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
   r.flows.resize(c.flows.size());
   for (std::size_t i = 0; i < c.flows.size(); ++i) r.flows[i].flow = c.flows[i];
   SimWorld w(base.seed);
+  if (c.threads > 0) {
+    if (exports && exports->probe())
+      throw std::invalid_argument("--threads: a partitioned run is not sampled (the dashboard)");
+    if (c.log_pfc) throw std::invalid_argument("--threads: a partitioned run keeps no PFC log (--pfc-out)");
+    w.partition(*topo, fabric_options(base).velocity_mps);
+  }
   OpenLoop loop(r.config, w, topo, r.flows);
   if (!c.flows.empty()) {  // the fabric before the first arrival, so a probe sees its ports
     const FabricNetwork first(topo, base.profile, fabric_options(base), c.flows[0].src, c.flows[0].dst,
@@ -206,9 +285,9 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
   loop.run();
   loop.finish();
   scope.finish();
-  r.events = w.sched.executed();
-  r.invariant_violations = loop.violations;
-  r.simulated = loop.last_completion;
+  r.events = w.executed();
+  r.invariant_violations = loop.violations();
+  r.simulated = loop.last_completion();
   for (const FlowRecord& f : r.flows)
     if (f.completed) ++r.completed;
   r.rc = loop.rc;
@@ -217,7 +296,7 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
   if (!c.flows.empty() && c.flows.back().start > Time::zero())
     r.offered_load = bits / (static_cast<double>(hosts) * static_cast<double>(base.profile.link.rate.bits_per_sec()) *
                              (c.flows.back().start.to_us() / 1e6));
-  w.packets.trim();
+  w.trim_packets();
   if (w.fabric) r.fabric = w.fabric->stats(r.simulated);
   r.buckets = slowdown_buckets(r.flows);
   return r;
