@@ -128,7 +128,7 @@ std::string RunManager::submit(RunRequest req) {
   // The dashboard samples its runs live, which a partitioned run cannot do; and the server's
   // threads are its own to spend.
   if (s.options.threads != 0)
-    throw ApiError(422, "workload.threads", "workload.threads: runs over the API use one scheduler; run bw or a collective with --threads from the command line");
+    throw ApiError(422, "workload.threads", "workload.threads: runs over the API use one scheduler; run bw, a collective or flows with --threads from the command line");
   if (s.command == Command::demo) throw ApiError(422, "command", "command: lat, bw or budget");
   // An open-loop run's flow and CDF files would be the server's: only registered distributions.
   if (!s.options.open_loop.flow_file.empty())
