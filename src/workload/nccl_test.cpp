@@ -164,6 +164,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     std::vector<std::uint64_t> payload;  // the sender's masks of the sent chunks at send time
     CollectiveLedger path;  // the critical path to its send, then its own NVLink hop or peer copy
   };
+  static_assert(alignof(Transfer) > kKindMask, "an event's kind rides in its Transfer address's low bits");
   static std::uint64_t word(const Transfer& x) { return reinterpret_cast<std::uintptr_t>(&x); }
   static Transfer* transfer(std::uint64_t w) { return reinterpret_cast<Transfer*>(w & ~kKindMask); }
 

@@ -125,9 +125,7 @@ class OpenLoop final : public MessageSink, public EventHandler {
   // one is looked at again after the next window), and the flows that start before the next
   // window ends are admitted. The next window starts no later than the next flow to admit.
   ParallelRun::Between between_windows() {
-    for (Part& p : parts_) {
-      std::erase_if(p.done, [&](std::size_t i) { return free_if_idle(i); });
-    }
+    for (Part& p : parts_) std::erase_if(p.done, [&](std::size_t i) { return free_if_idle(i); });
     const Time next = admit(w_.parallel->next_event());
     return ParallelRun::Between{.wake = next};
   }
