@@ -351,3 +351,80 @@ TEST(ParallelRun, AnEventThatThrowsEndsEveryWorkerAndRunRethrows) {
 
 }  // namespace
 }  // namespace rdmasim
+
+namespace rdmasim {
+namespace {
+
+// A small model run on one scheduler and on two LPs: events of both LPs send or schedule tagged
+// events due at one instant T, some at time 0 and some at 10 ns; the tags at T come out in the
+// order one scheduler gives them when crossings are backdated to their sending time.
+class Tagger final : public EventHandler, public CrossingHandler {
+ public:
+  // `run` null: one scheduler `one`, crossings scheduled directly.
+  Tagger(ParallelRun* run, Scheduler& one, int lp, std::vector<std::uint64_t>& log) : run_(run), one_(one), lp_(lp), log_(log) {
+    if (run_) id = run_->add_handler(lp, *this);
+  }
+  Scheduler& sched() { return run_ ? run_->scheduler(lp_) : one_; }
+  // arg: kRoot, kLater (the 10 ns event), or a tag >= 100 logged at T.
+  static constexpr std::uint64_t kRoot = 1, kLater = 2;
+  void on_event(std::uint64_t arg) override {
+    if (arg >= 100) return log_.push_back(arg);
+    const std::uint64_t tag = 100 + 10 * static_cast<std::uint64_t>(lp_) + arg;  // 10x: LP0's, 11x: LP1's
+    if (lp_ == 0) {  // LP0 sends to LP1
+      if (run_) {
+        std::byte b[sizeof tag];
+        std::memcpy(b, &tag, sizeof tag);
+        run_->send(0, peer, kT, b);
+      } else {
+        one_.schedule_at(kT, *peer_handler, tag);
+      }
+    } else {
+      sched().schedule_at(kT, *this, tag);
+    }
+    if (arg == kRoot) sched().schedule_at(Time::ns(10), *this, kLater);
+  }
+  void accept(Time at, std::span<const std::byte> bytes) override {
+    std::uint64_t tag = 0;
+    std::memcpy(&tag, bytes.data(), sizeof tag);
+    run_->scheduler(lp_).schedule_at(at, *this, tag);
+  }
+  static constexpr Time kT = Time::ns(100);
+  int id = -1, peer = -1;
+  Tagger* peer_handler = nullptr;
+
+ private:
+  ParallelRun* run_;
+  Scheduler& one_;
+  int lp_;
+  std::vector<std::uint64_t>& log_;
+};
+
+TEST(ParallelRun, ACrossingRunsAmongItsReceiversEventsAsIfScheduledWhenItWasSent) {
+  std::vector<std::uint64_t> one_log, part_log;
+  {
+    Scheduler one;
+    Tagger a(nullptr, one, 0, one_log), b(nullptr, one, 1, one_log);
+    a.peer_handler = &b;
+    one.schedule_at(Time::zero(), a, Tagger::kRoot);  // the set-up: LP0's model first
+    one.schedule_at(Time::zero(), b, Tagger::kRoot);
+    one.run();
+  }
+  // One scheduler: LP0's tag sent at 0, LP1's scheduled at 0, LP0's sent at 10 ns, LP1's at 10 ns.
+  EXPECT_EQ(one_log, (std::vector<std::uint64_t>{101, 111, 102, 112}));
+  for (int threads : {1, 2}) {
+    part_log.clear();
+    Scheduler unused;
+    ParallelRun run(2, Time::ns(50));
+    Tagger a(&run, unused, 0, part_log), b(&run, unused, 1, part_log);
+    a.peer = b.id;
+    run.scheduler(0).schedule_at(Time::zero(), a, Tagger::kRoot);
+    run.scheduler(1).schedule_at(Time::zero(), b, Tagger::kRoot);
+    run.run(threads);
+    // Delivered after the window, the crossings would run after both local tags (111, 112,
+    // 101, 102); backdated, each runs where one scheduler runs it.
+    EXPECT_EQ(part_log, one_log) << threads << " threads";
+  }
+}
+
+}  // namespace
+}  // namespace rdmasim

@@ -266,3 +266,47 @@ TEST(Scheduler, RunUntilInsideACrowdedBucket) {
   EXPECT_EQ(r.log[51], (std::pair<std::int64_t, std::uint64_t>{10 * 256 + 101, 49}));
   EXPECT_EQ(r.log.back(), (std::pair<std::int64_t, std::uint64_t>{10 * 256 + 199, 0}));
 }
+
+// Backdating (for a parallel run's LPs): an event scheduled between backdate() and
+// end_backdate() runs among the events due at its time as if it had been scheduled at `since`:
+// after every event scheduled at or before it (before the ones scheduled at `since` itself when
+// asked), before any scheduled later, and in `rank` order among its like.
+TEST(Scheduler, ABackdatedEventRunsAsIfScheduledWhenItWasCaused) {
+  Scheduler s;
+  s.enable_backdating();
+  Recorder r(s);
+  struct At : EventHandler {  // schedules arg's tag at 1 us from whenever it runs
+    Scheduler& s;
+    Recorder& r;
+    At(Scheduler& sc, Recorder& rc) : s(sc), r(rc) {}
+    void on_event(std::uint64_t tag) override { s.schedule_at(Time::us(1), r, tag); }
+  } at(s, r);
+  s.schedule_at(Time::ns(10), at, 10);  // tag 10 scheduled at 10 ns
+  s.schedule_at(Time::ns(20), at, 20);
+  s.schedule_at(Time::ns(30), at, 30);
+  s.run_until(Time::ns(30));
+  const std::uint64_t after_20 = s.backdate_gap(Time::ns(20), false), before_20 = s.backdate_gap(Time::ns(20), true);
+  EXPECT_LT(before_20, after_20);
+  EXPECT_EQ(s.backdate_gap(Time::ns(15), false), before_20);  // nothing was scheduled in between
+  s.backdate(after_20, 1);
+  s.schedule_at(Time::us(1), r, 22);
+  s.end_backdate();
+  s.backdate(after_20, 0);
+  s.schedule_at(Time::us(1), r, 21);
+  s.end_backdate();
+  s.backdate(before_20, 0);
+  s.schedule_at(Time::us(1), r, 19);
+  s.end_backdate();
+  s.backdate(s.backdate_gap(Time::ns(40), false), 0);  // after everything so far
+  s.schedule_at(Time::us(1), r, 40);
+  s.end_backdate();
+  s.schedule_at(Time::us(1), r, 50);  // not backdated: last
+  s.run();
+  std::vector<std::uint64_t> tags;
+  for (const auto& e : r.log) tags.push_back(e.second);
+  EXPECT_EQ(tags, (std::vector<std::uint64_t>{10, 19, 20, 21, 22, 30, 40, 50}));
+  Scheduler late;
+  late.schedule_at(Time::ns(1), r);
+  EXPECT_THROW(late.enable_backdating(), std::logic_error);
+  EXPECT_THROW(Scheduler{}.backdate(0, 0), std::logic_error);
+}

@@ -5,11 +5,15 @@
 // side on the worker threads (LP i on worker i mod threads). An LP reaches another only by
 // send(): a crossing due at least `lookahead` after the sender's now (a cable's propagation
 // delay, in a fabric), kept in the (sender, receiver) mailbox until the window ends. Between
-// windows each LP takes the crossings sent to it in (due time, sender, sender's sequence)
-// order, calling the addressed handler's accept(), which schedules what the crossing causes on
-// that LP's scheduler; the next window starts at the earliest event pending in any LP. No
-// crossing can fall inside the window it was sent in, since it is due at or after the
-// window's end.
+// windows each LP takes the crossings sent to it, calling the addressed handler's accept(),
+// which schedules what the crossing causes on that LP's scheduler — backdated to the sender's
+// now (Scheduler::backdate): among the receiver's events due at the same time, it runs after
+// those the receiver scheduled before that instant and before those it scheduled later, as one
+// scheduler would run it; at the instant itself, before the receiver's own when the sender is
+// a lower LP, after them when a higher. Crossings that fall between the same two of the
+// receiver's instants, due at one time, are taken in (sender, sender's order). The next
+// window starts at the earliest event pending in any LP. No crossing can fall inside the
+// window it was sent in, since it is due at or after the window's end.
 //
 // Over several processes (a RankExchange: MPI ranks, apps/rdmasim/mpi_world.hpp) every process
 // builds the whole model and runs LP i when i mod ranks == its rank, one thread each; between
@@ -17,15 +21,17 @@
 // window's start (and whether any rank failed) in one reduction.
 //
 // Determinism: an LP orders its events by its own scheduler (time, then the order they were
-// scheduled in), its incoming crossings by a key no thread decides, and the windows follow from
-// the LPs' pending events alone; so a run is the same, event for event, whatever the number of
-// threads or ranks (one thread runs the same windows on the caller's). The decomposition into LPs is
-// part of the model: another decomposition may order simultaneous events differently.
+// scheduled in, a crossing's as of its sending), its incoming crossings by a key no thread
+// decides, and the windows follow from the LPs' pending events alone; so a run is the same,
+// event for event, whatever the number of threads or ranks (one thread runs the same windows on
+// the caller's). Against one scheduler running the whole model, only events due at one instant
+// that were scheduled at one instant in different LPs can run in another order: one scheduler
+// orders those by the order their causes ran in, which no LP sees.
 //
 // Invariants (checked, std::logic_error): a crossing is due no sooner than lookahead after its
 // sender's now, and addresses a registered handler; lookahead > 0. A handler that throws ends
 // the run: every worker stops at the window's end and run() rethrows the first exception.
-// Memory: a crossing costs 16 B of record plus its bytes in the mailbox, whose storage is kept
+// Memory: a crossing costs 24 B of record plus its bytes in the mailbox, whose storage is kept
 // from window to window (no allocation once the largest window has been seen). Two barriers
 // per window: see bench/parallel_bench.cpp for what they cost.
 #pragma once
@@ -133,8 +139,9 @@ class ParallelRun {
   bool runs_here(int lp) const { return lp % ranks_ == rank_; }
 
  private:
-  struct Record {  // 16 B; its index in the mailbox is its place in the sender's order
+  struct Record {  // 24 B; its index in the mailbox is its place in the sender's order
     std::int64_t at_ps;
+    std::int64_t since_ps;  // the sender's now
     std::uint32_t handler;
     std::uint32_t offset;  // of its bytes in the mailbox's (up to the next record's offset)
   };
@@ -142,8 +149,9 @@ class ParallelRun {
     std::vector<Record> records;
     std::vector<std::byte> bytes;
   };
-  struct Incoming {  // a record being delivered: its sort key (time, sender, index) and where it is
+  struct Incoming {  // a record being delivered: its sort key (time, gap, sender, index) and where it is
     std::int64_t at_ps;
+    std::uint64_t gap;  // the receiver's sequence its backdated events fall just below
     std::uint32_t from;
     std::uint32_t index;
   };

@@ -27,9 +27,30 @@ void Scheduler::grow(std::size_t capacity) {
   capacity_ = capacity;
 }
 
+std::uint64_t Scheduler::backdate_gap(Time since, bool before_since) const {
+  const auto s = static_cast<std::uint64_t>(since.count_ps());
+  const auto it = before_since ? std::lower_bound(instants_.begin(), instants_.end(), s, [](const auto& i, std::uint64_t v) { return i.first < v; })
+                               : std::upper_bound(instants_.begin(), instants_.end(), s, [](std::uint64_t v, const auto& i) { return v < i.first; });
+  return it == instants_.end() ? next_seq_ : it->second;
+}
+
+void Scheduler::enable_backdating() {
+  if (next_seq_ != 0) throw std::logic_error("Scheduler::enable_backdating after events were scheduled");
+  backdating_ = true;
+  seq_step_ = kBackdateGap;
+  next_seq_ = kBackdateGap;  // the first gap lies above 0
+}
+
+void Scheduler::backdate(std::uint64_t gap, std::uint32_t rank) {
+  if (!backdating_) throw std::logic_error("Scheduler::backdate without enable_backdating()");
+  // Room below the gap's top: kBackdateGap - 1 sequences; ranks past it share the last.
+  backdated_ = true;
+  backdate_seq_ = gap - kBackdateGap + 1 + std::min<std::uint64_t>(rank, kBackdateGap - 2);
+}
+
 void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
   if (at < now_) throw std::logic_error("Scheduler: event scheduled in the past");
-  if (next_seq_ >> (64 - kSlotBits)) throw std::logic_error("Scheduler: more than 2^40 events scheduled");
+  if (next_seq_ >> (64 - kSlotBits)) throw std::logic_error(backdating_ ? "Scheduler: more than 2^32 events scheduled" : "Scheduler: more than 2^40 events scheduled");
   const auto t = static_cast<std::uint64_t>(at.count_ps());
   std::uint32_t slot;
   if (!free_slots_.empty()) {
@@ -40,12 +61,23 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
   }
-  const std::uint64_t seq = next_seq_++;
+  std::uint64_t seq;
+  if (backdated_) [[unlikely]] {
+    seq = backdate_seq_;
+  } else {
+    if (backdating_) {  // (always, in a parallel run's LPs)
+      const auto now = static_cast<std::uint64_t>(now_.count_ps());
+      if (instants_.empty() || instants_.back().first != now) instants_.emplace_back(now, next_seq_);
+    }
+    seq = next_seq_;
+    next_seq_ += seq_step_;
+  }
   slots_[slot] = Slot{t, seq << kSlotBits | kSlotMask, &h, arg};
   ++size_;
   if ((t >> kBucketShift) - (static_cast<std::uint64_t>(now_.count_ps()) >> kBucketShift) < bucket_count_) {
-    // Wheel: appended when it sorts last in its bucket (all there have times <= t and smaller
-    // sequences), else inserted after a short walk; a long walk would take the heap instead.
+    // Wheel: appended when it sorts last in its bucket (all there have times <= t and, but for
+    // a backdated event, smaller sequences), else inserted after a short walk; a long walk
+    // would take the heap instead.
     const std::size_t b = bucket_of(t);
     Bucket& bk = buckets_[b];
     const auto offset = static_cast<std::uint32_t>(t & ((std::uint64_t{1} << kBucketShift) - 1));
@@ -58,7 +90,7 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
       ++wheel_count_;
       return;
     }
-    if ((bk.tail >> kSlotBits) <= offset) {
+    if ((bk.tail >> kSlotBits) < offset || ((bk.tail >> kSlotBits) == offset && (!backdated_ || seq_of(bk.tail & kSlotMask) < seq))) {
       set_next(bk.tail & kSlotMask, slot);
       bk.tail = tail;
       ++wheel_count_;
@@ -66,11 +98,12 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
     }
     const bool unsorted = unsorted_[b >> 6] >> (b & 63) & 1;
     if (!unsorted) {
-      // Sorted and it sorts before the tail: inserted after the entries with a time <= t (their
-      // sequences are smaller), if that takes a short walk.
+      // Sorted and it sorts before the tail: inserted after the entries that sort before it, if
+      // that takes a short walk.
       std::uint32_t prev = kNil, at = bk.head;  // insert between prev (kNil: the head) and at
       int walked = 0;
-      while (slots_[at].at <= t && ++walked <= kMaxWalk) prev = at, at = next_of(at);  // ends before the tail
+      while ((slots_[at].at < t || (slots_[at].at == t && seq_of(at) < seq)) && ++walked <= kMaxWalk)
+        prev = at, at = next_of(at);  // ends before the tail
       if (walked <= kMaxWalk) {
         set_next(slot, at);
         if (prev == kNil) bk.head = slot;

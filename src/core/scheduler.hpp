@@ -76,6 +76,24 @@ class Scheduler {
   void schedule_at(Time at, EventHandler& h, std::uint64_t arg = 0);
   void schedule_in(Time delay, EventHandler& h, std::uint64_t arg = 0) { schedule_at(now_ + delay, h, arg); }
 
+  /// Backdating, for the logical processes of a parallel run (ParallelRun), off by default: the
+  /// events a crossing causes are scheduled when the crossing is delivered, after the window
+  /// its sender sent it in, yet were caused at the sender's time. With backdating on, this
+  /// scheduler leaves room in its sequence between the instants it scheduled at (it can then
+  /// take 2^32 events in all, not 2^40), and between backdate(since, rank) and end_backdate()
+  /// schedule_at() gives an event the sequence of one scheduled just after every event this
+  /// scheduler scheduled at or before `since` and before any it scheduled later (`rank` orders
+  /// those that fall between the same two; a crossing due at the same time as a local event
+  /// so runs in the order one scheduler would, unless both were scheduled at one instant).
+  /// `since` must lie in the current window: no earlier than the last clear_backdating().
+  void enable_backdating();
+  void backdate(std::uint64_t gap, std::uint32_t rank);
+  void end_backdate() { backdated_ = false; }
+  /// The sequence an event backdated to `since` falls just below (the first one scheduled after).
+  std::uint64_t backdate_gap(Time since, bool before_since) const;
+  /// Forgets the instants scheduled at so far (a window's end, after its crossings are in).
+  void clear_backdating() { instants_.clear(); }
+
   /// Runs the earliest event; false when none is pending.
   bool step();
   /// Runs until no event is pending, or until an event calls stop().
@@ -168,6 +186,13 @@ class Scheduler {
   std::size_t size_ = 0;  // pending events, wheel and heap
   Time now_{};
   std::uint64_t next_seq_ = 0;
+  static constexpr std::uint64_t kBackdateGap = 256;  // sequences per scheduled event with backdating
+  std::uint64_t seq_step_ = 1;
+  bool backdating_ = false, backdated_ = false;
+  std::uint64_t backdate_seq_ = 0;  // the sequence of the next backdated event
+  // With backdating: each instant schedule_at() was called at (since the last clear) and the
+  // first sequence it gave then.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> instants_;
   std::uint64_t executed_ = 0;
   bool stopped_ = false;
   SliceHook* slice_hook_ = nullptr;
