@@ -10,6 +10,7 @@
 #include <string>
 
 #include "io/nccl_report.hpp"
+#include "jittered_fat_tree.hpp"
 #include "rdmasim/nccl_test.hpp"
 
 using namespace rdmasim;
@@ -92,6 +93,24 @@ TEST(CollectivePartition, DcqcnAndALinkGoingDownAreTheSameOnAnyNumberOfThreads) 
   // The partitioned model is another decomposition: with DCQCN's timers running between
   // iterations, its figures stay within a few per cent of one scheduler's.
   EXPECT_NEAR(time_us(c, 1), time_us(c, 0), 0.05 * time_us(c, 0));
+}
+
+// Over cables of unequal lengths no two causes in different LPs coincide, and the partitioned
+// all_reduce is one scheduler's, row for row, but for the events counted (docs/parallel.md).
+TEST(CollectivePartition, WithoutSimultaneousCausesItIsOneSchedulersRun) {
+  CollectiveConfig c = pods(CollOp::all_reduce, 1);
+  c.base.fabric.topology = "file";
+  c.base.fabric.topology_file = "jittered.topo";
+  c.base.fabric.topology_text = rdmasim::testing::jittered_fat_tree(4);
+  const auto without_events = [&](int threads) {
+    c.threads = threads;
+    auto j = collective_json(run_collective(c));
+    for (auto& row : j["results"]) row.erase("events");
+    return j.dump();
+  };
+  const std::string one_scheduler = without_events(0);
+  EXPECT_NE(one_scheduler.find("\"busbw_GBps\""), std::string::npos);
+  EXPECT_TRUE(without_events(2) == one_scheduler) << "the partitioned all_reduce differs from one scheduler's";
 }
 
 TEST(CollectivePartition, OneLpIsOneScheduler) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "io/flows_report.hpp"
+#include "jittered_fat_tree.hpp"
 #include "rdmasim/flows.hpp"
 
 using namespace rdmasim;
@@ -49,6 +50,23 @@ TEST(FlowsPartition, AnyNumberOfThreadsGivesTheSameReport) {
     EXPECT_EQ(seq.completed, one.completed);
     EXPECT_NEAR(one.buckets.back().mean, seq.buckets.back().mean, 0.05 * seq.buckets.back().mean) << cdf;
   }
+}
+
+// Over cables of unequal lengths no two causes in different LPs coincide, and the partitioned
+// run is one scheduler's, flow for flow, but for the events counted (docs/parallel.md).
+TEST(FlowsPartition, WithoutSimultaneousCausesItIsOneSchedulersRun) {
+  FlowsConfig c = pods("websearch", "dcqcn", Time::us(300));
+  c.base.fabric.topology = "file";
+  c.base.fabric.topology_file = "jittered.topo";
+  c.base.fabric.topology_text = rdmasim::testing::jittered_fat_tree(4);
+  const auto without_events = [&](int threads) {
+    auto j = flows_json(run(c, threads));
+    j.erase("events");
+    return j.dump();
+  };
+  const std::string one_scheduler = without_events(0);
+  EXPECT_NE(one_scheduler.find("\"slowdown\""), std::string::npos);
+  EXPECT_TRUE(without_events(2) == one_scheduler) << "the partitioned flows differ from one scheduler's";
 }
 
 TEST(FlowsPartition, FlowsArrivingAfterAnIdleStretchStillStartOnTime) {

@@ -13,6 +13,7 @@
 #include "rdmasim/traffic.hpp"
 #include "net/topology_file.hpp"
 #include "sim/fabric_partition.hpp"
+#include "jittered_fat_tree.hpp"
 #include "sim_rig.hpp"
 
 using namespace rdmasim;
@@ -133,41 +134,29 @@ TEST(TrafficPartition, WhatAPartitionedRunCannotDoIsRefused) {
 // picosecond that were scheduled at the same picosecond in different LPs (a crossing is
 // backdated to its sending: ParallelRun). A fat-tree's identical cables make such ties common
 // (frames of an incast reach a switch at once from several LPs); with every cable 1-999 mm
-// longer than its nominal length, none occur in this DCQCN incast with PFC and ECN, nor in a
-// permutation with a link going down and coming back, and the partitioned runs are one
+// longer than its nominal length, none occur in this DCQCN incast with PFC and ECN, in a DCQCN
+// permutation, nor in an HPCC incast (its far switches' telemetry handed over between
+// windows), and the partitioned runs are one
 // scheduler's, report for report, but for the events counted (one scheduler counts its PFC
 // deadlock checks as events; an LP makes them between windows). Without backdating, a
 // completion and the next post meeting a crossing at one time still set some flows apart.
 TEST(TrafficPartition, WithoutSimultaneousEventsItIsTheSequentialRun) {
-  TopologyParams tp;
-  tp.name = "fat-tree";
-  tp.k = 4;
-  std::istringstream in(write_topology_file(build_topology(tp)));
-  std::string text, line;
-  std::uint64_t lcg = 5;
-  while (std::getline(in, line)) {
-    if (const auto l = line.find(" length="); line.rfind("link ", 0) == 0 && l != std::string::npos) {
-      const auto end = line.find('m', l);
-      lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
-      const long mm = std::stol(line.substr(l + 8, end - l - 8)) * 1000 + 1 + static_cast<long>((lcg >> 33) % 999);
-      line.replace(l, end - l + 1, " length=" + std::to_string(mm) + "mm");
-    }
-    text += line + "\n";
-  }
+  const std::string text = rdmasim::testing::jittered_fat_tree(4);
   const auto without_events = [](TrafficConfig t, int threads) {
     t.threads = threads;
     auto j = traffic_report_json(run_traffic(t), nullptr);
     j["summary"].erase("events");
     return j.dump();
   };
-  for (const std::string pattern : {"incast", "permutation"}) {
+  for (const auto& [pattern, cc] : {std::pair{"incast", "dcqcn"}, std::pair{"permutation", "dcqcn"}, std::pair{"incast", "hpcc"}}) {
     TrafficConfig c = pods(pattern, 4);
+    c.base.fabric.cc = cc;
     c.base.fabric.topology = "file";
     c.base.fabric.topology_file = "jittered.topo";
     c.base.fabric.topology_text = text;
     const std::string one_scheduler = without_events(c, 0);
     EXPECT_NE(one_scheduler.find("\"pause_tx\":"), std::string::npos);
-    EXPECT_TRUE(without_events(c, 2) == one_scheduler) << "the partitioned " << pattern << " differs from one scheduler's";
+    EXPECT_TRUE(without_events(c, 2) == one_scheduler) << "the partitioned " << pattern << " with " << cc << " differs from one scheduler's";
   }
   // The same incast over the identical cables: the ties fall otherwise, and it differs.
   EXPECT_FALSE(without_events(pods("incast", 4), 2) == without_events(pods("incast", 4), 0));
