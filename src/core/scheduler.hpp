@@ -3,7 +3,9 @@
 //
 // Invariants: events run in non-decreasing time; events at the same time run in the order
 // they were scheduled (the sequence number breaks ties), so a run is deterministic — the exact
-// order of one global (time, sequence) sort, whichever structure holds an event.
+// order of one global (time, sequence) sort, whichever structure holds an event. A backdated
+// event (a parallel run's crossing, below) takes the sequence it would have had if scheduled
+// at an earlier instant.
 //
 // Wheel: 2^15 buckets of 2^8 ps (256 ps), so it spans the next 8.4 us — where nearly all of a
 // fabric's events fall (serialization, propagation, pipelines, host stages); a scheduler that
