@@ -27,7 +27,10 @@ using phold::LpResult;
 
 // The same model and the same rules written plainly, on one thread: a priority queue per LP
 // ordered by (time, insertion count), windows from the earliest head, crossings delivered
-// between windows in (time, sender, sender's order) order.
+// between windows in (time, sender, sender's order) order. It does not backdate crossings:
+// PHOLD's delays, drawn in picoseconds, never make a crossing due at the same time as an event
+// its receiver scheduled (ACrossingRunsAmongItsReceiversEventsAsIfScheduledWhenItWasSent
+// checks backdating).
 struct Reference {
   struct Ev {
     std::int64_t at;
