@@ -28,7 +28,7 @@ using phold::LpResult;
 // The same model and the same rules written plainly, on one thread: a priority queue per LP
 // ordered by (time, insertion count), windows from the earliest head, crossings delivered
 // between windows in (time, sender, sender's order) order. It does not backdate crossings:
-// PHOLD's delays, drawn in picoseconds, never make a crossing due at the same time as an event
+// PHOLD's delays, drawn in picoseconds, make no crossing in this run due at the same time as an event
 // its receiver scheduled (ACrossingRunsAmongItsReceiversEventsAsIfScheduledWhenItWasSent
 // checks backdating).
 struct Reference {
