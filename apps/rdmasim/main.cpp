@@ -359,11 +359,14 @@ int main(int argc, char** argv) {
     commands += (commands.empty() ? "" : ", ") + sub->get_name();
     known = known || sub->check_name(argv[1]);
   }
-  // Under mpirun every rank finds a bad command line alike: rank 0 alone says so (each exits 2).
+  // Under mpirun every rank finds a bad command line alike: rank 0 alone says so and exits 2.
+  // The others exit 0: a rank that exits non-zero first makes mpirun abort the job, which can
+  // kill rank 0 (or drop its output) before its line is out; mpirun still exits 2, rank 0's.
   const bool reports = cli::launched_rank() == 0;
+  const int bad_input = reports ? 2 : 0;
   if (!known) {
     if (reports) std::fprintf(stderr, "rdmasim: unknown command \"%s\" (valid: %s)\n", argv[1], commands.c_str());
-    return 2;
+    return bad_input;
   }
   try {
     app.parse(argc, argv);
@@ -375,7 +378,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (reports) std::fprintf(stderr, "rdmasim: %s\n", e.what());
-    return 2;
+    return bad_input;
   }
   // Under mpirun only `sweep` shares its work out over the ranks (apps/rdmasim/mpi_world.hpp);
   // any other command would run once per rank and write its output as many times.
@@ -385,7 +388,7 @@ int main(int argc, char** argv) {
                  "rdmasim: error: %s under mpirun with %d ranks: only `sweep` shares its work out over MPI ranks; one "
                  "simulation runs in one process (run it without mpirun)\n",
                  argv[1], ranks);
-    return 2;
+    return bad_input;
   }
   const auto dispatch = [&]() -> int {
     if (lat->parsed()) return run_lat(flags(Command::lat, lat_o));
@@ -432,7 +435,7 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const std::invalid_argument& e) {
     if (reports) std::fprintf(stderr, "rdmasim: error: %s\n", e.what());
-    return 2;
+    return bad_input;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rdmasim: internal error: %s\n", e.what());
     return 1;
