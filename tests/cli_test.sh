@@ -124,6 +124,20 @@ expect_error "--cores 3: QPs are placed one process per core, so 1..-q (2)" bw -
 OMPI_COMM_WORLD_SIZE=3 "$bin" bw -n 100 >"$tmp/mpi.out" 2>"$tmp/mpi.err"
 check "bw as one of 3 mpirun ranks: not refused (rc $?)" grep -qF "bw under mpirun with 3 ranks: only \`sweep\`" "$tmp/mpi.err"
 check "bw as one of 3 mpirun ranks: output written" test ! -s "$tmp/mpi.out"
+# Rank 0 alone reports a bad command line and exits 2; another rank says nothing and exits 0,
+# so that mpirun does not abort the job before rank 0's line is out.
+OMPI_COMM_WORLD_SIZE=3 OMPI_COMM_WORLD_RANK=1 "$bin" bw -n 100 >"$tmp/mpi.out" 2>"$tmp/mpi.err"
+rc=$?
+check "bw as rank 1 of 3: exit $rc, not 0" test "$rc" -eq 0
+check "bw as rank 1 of 3: it said something" test ! -s "$tmp/mpi.err"
+OMPI_COMM_WORLD_SIZE=3 OMPI_COMM_WORLD_RANK=1 "$bin" bw --no-such-option >"$tmp/mpi.out" 2>"$tmp/mpi.err"
+rc=$?
+check "a bad option as rank 1 of 3: exit $rc, not 0" test "$rc" -eq 0
+check "a bad option as rank 1 of 3: it said something" test ! -s "$tmp/mpi.err"
+OMPI_COMM_WORLD_SIZE=3 OMPI_COMM_WORLD_RANK=0 "$bin" bw --no-such-option >"$tmp/mpi.out" 2>"$tmp/mpi.err"
+rc=$?
+check "a bad option as rank 0 of 3: exit $rc, not 2" test "$rc" -eq 2
+check "a bad option as rank 0 of 3: not said once" test "$(wc -l <"$tmp/mpi.err")" -eq 1
 expect_error "--trace draws one core per host: drop --cores (or --trace)" bw -q 2 --cores 2 -n 100 --trace "$tmp/cores.json"
 expect_ok "host A: CPU busy 7100.000 usec (99.73% of 2 cores)" bw -s 2 -q 16 --cores 2 -n 20000 --post-list 32 --cq-mod 32
 expect_error "--loss-sweep runs one QP one way" bw --topology fat-tree --to h15 --loss-sweep 0,1e-4 -b

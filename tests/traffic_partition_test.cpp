@@ -5,7 +5,6 @@
 // recover by RC. What a partitioned run cannot do is refused by name.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <stdexcept>
 #include <string>
 

@@ -82,16 +82,19 @@ class Scheduler {
   /// events a crossing causes are scheduled when the crossing is delivered, after the window
   /// its sender sent it in, yet were caused at the sender's time. With backdating on, this
   /// scheduler leaves room in its sequence between the instants it scheduled at (it can then
-  /// take 2^32 events in all, not 2^40), and between backdate(since, rank) and end_backdate()
-  /// schedule_at() gives an event the sequence of one scheduled just after every event this
-  /// scheduler scheduled at or before `since` and before any it scheduled later (`rank` orders
-  /// those that fall between the same two; a crossing due at the same time as a local event
-  /// so runs in the order one scheduler would, unless both were scheduled at one instant).
-  /// `since` must lie in the current window: no earlier than the last clear_backdating().
+  /// take 2^32 events in all, not 2^40), and between backdate(backdate_gap(since, ...), rank)
+  /// and end_backdate() schedule_at() gives an event the sequence of one scheduled just after
+  /// every event this scheduler scheduled at or before `since` and before any it scheduled
+  /// later (`rank` orders those that fall in the same gap; a crossing due at the same time as a
+  /// local event so runs in the order one scheduler would, unless both were scheduled at one
+  /// instant). `since` must lie in the current window: no earlier than the last
+  /// clear_backdating(). Enabled before anything is scheduled.
   void enable_backdating();
   void backdate(std::uint64_t gap, std::uint32_t rank);
   void end_backdate() { backdated_ = false; }
-  /// The sequence an event backdated to `since` falls just below (the first one scheduled after).
+  /// The sequence an event backdated to `since` falls just below: the first one this scheduler
+  /// gave after `since`, or with `before_since` the first it gave at `since` (the event then
+  /// runs before the ones scheduled at that instant, not after them).
   std::uint64_t backdate_gap(Time since, bool before_since) const;
   /// Forgets the instants scheduled at so far (a window's end, after its crossings are in).
   void clear_backdating() { instants_.clear(); }
