@@ -124,7 +124,10 @@ TEST(Capture, BusiestPortsMatchTheirCounters) {
     bool pauses = false;
     for (std::size_t i = 0; i < 6 && i < plain.fabric.ports.size(); ++i) names.push_back(plain.fabric.ports[i].port);
     for (const PortStats& s : plain.fabric.ports)
-      if (s.pause_tx > 0 && names.size() < 8) names.push_back(s.port), pauses = true;
+      if (s.pause_tx > 0 && names.size() < 8) {
+        pauses = true;
+        if (std::find(names.begin(), names.end(), s.port) == names.end()) names.push_back(s.port);
+      }
     TrafficResult r;
     const Pcapng cap = capture_traffic(c, names, &r);
     ASSERT_EQ(cap.interfaces.size(), names.size());

@@ -1,15 +1,15 @@
 // Open-loop flows partitioned into logical processes (FlowsConfig::threads): a flow's QP is built
 // between windows before its start, its WRITE posts in its source's LP, and its QP is freed
 // between windows once idle. WebSearch and Hadoop loads with DCQCN or HPCC give the same report
-// on 1, 2 and 4 threads, every flow completes, QPs are freed during the run, and the slowdowns
-// stay near one scheduler's; what a partitioned run cannot keep is refused.
+// on 1, 2 and 4 threads, every flow completes, QPs are freed during the run, and the report is
+// one scheduler's but for the events counted and the peak of QPs held; what a partitioned run
+// cannot keep is refused.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 
 #include "io/flows_report.hpp"
-#include "jittered_fat_tree.hpp"
 #include "rdmasim/flows.hpp"
 
 using namespace rdmasim;
@@ -45,28 +45,18 @@ TEST(FlowsPartition, AnyNumberOfThreadsGivesTheSameReport) {
     EXPECT_LT(one.peak_qps, static_cast<std::int64_t>(one.flows.size())) << cdf;
     const std::string json = flows_json(one).dump();
     for (int threads : {2, 4}) EXPECT_EQ(flows_json(run(c, threads)).dump(), json) << cdf << " on " << threads << " threads";
-    // Another decomposition of the same model: its slowdowns stay near one scheduler's.
-    const FlowsResult seq = run(c, 0);
-    EXPECT_EQ(seq.completed, one.completed);
-    EXPECT_NEAR(one.buckets.back().mean, seq.buckets.back().mean, 0.05 * seq.buckets.back().mean) << cdf;
+    // One scheduler runs the same events in the same order (Scheduler's ties) but counts its
+    // PFC deadlock checks as events (an LP makes them between windows), and frees a done QP at
+    // its completion and every 10 us after (an LP between windows): the peak of QPs held may
+    // differ by a few.
+    auto without_events = [](const FlowsResult& r) {
+      auto j = flows_json(r);
+      j.erase("events");
+      j.erase("peak_qps");
+      return j.dump();
+    };
+    EXPECT_TRUE(without_events(run(c, 0)) == without_events(one)) << cdf << ": the partitioned flows differ from one scheduler's";
   }
-}
-
-// Over cables of unequal lengths no two causes in different LPs coincide, and the partitioned
-// run is one scheduler's, flow for flow, but for the events counted (docs/parallel.md).
-TEST(FlowsPartition, WithoutSimultaneousCausesItIsOneSchedulersRun) {
-  FlowsConfig c = pods("websearch", "dcqcn", Time::us(300));
-  c.base.fabric.topology = "file";
-  c.base.fabric.topology_file = "jittered.topo";
-  c.base.fabric.topology_text = rdmasim::testing::jittered_fat_tree(4);
-  const auto without_events = [&](int threads) {
-    auto j = flows_json(run(c, threads));
-    j.erase("events");
-    return j.dump();
-  };
-  const std::string one_scheduler = without_events(0);
-  EXPECT_NE(one_scheduler.find("\"slowdown\""), std::string::npos);
-  EXPECT_TRUE(without_events(2) == one_scheduler) << "the partitioned flows differ from one scheduler's";
 }
 
 TEST(FlowsPartition, FlowsArrivingAfterAnIdleStretchStillStartOnTime) {

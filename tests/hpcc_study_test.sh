@@ -12,6 +12,6 @@ p99() {
 }
 dcqcn=$(p99 dcqcn) hpcc=$(p99 hpcc) swift=$(p99 swift)
 echo "short-flow p99 slowdown: dcqcn $dcqcn, hpcc $hpcc, swift $swift"
-[[ $dcqcn == 6.157 && $hpcc == 2.351 && $swift == 4.275 ]] || { echo "FAIL: expected dcqcn 6.157, hpcc 2.351, swift 4.275"; exit 1; }
+[[ $dcqcn == 6.796 && $hpcc == 2.273 && $swift == 4.426 ]] || { echo "FAIL: expected dcqcn 6.796, hpcc 2.273, swift 4.426"; exit 1; }
 awk -v d="$dcqcn" -v h="$hpcc" -v s="$swift" 'BEGIN { exit !(h < d && s < d) }' || { echo "FAIL: ordering"; exit 1; }
 echo ok

@@ -26,31 +26,31 @@ using phold::kLookahead;
 using phold::LpResult;
 
 // The same model and the same rules written plainly, on one thread: a priority queue per LP
-// ordered by (time, insertion count), windows from the earliest head, crossings delivered
-// between windows in (time, sender, sender's order) order. It does not backdate crossings:
-// PHOLD's delays, drawn in picoseconds, make no crossing in this run due at the same time as an event
-// its receiver scheduled (ACrossingRunsAmongItsReceiversEventsAsIfScheduledWhenItWasSent
-// checks backdating).
+// ordered by (time, scheduling time, tag, sequence) — a local event's tag 0, a crossing's its
+// sender's (the sender's LP + 1) with a sequence from its sender's count — windows from the
+// earliest head, crossings delivered between windows.
 struct Reference {
   struct Ev {
     std::int64_t at;
+    std::int64_t since;
+    std::uint32_t tag;
     std::uint64_t seq;
     std::uint64_t token;
-    bool operator>(const Ev& o) const { return std::tie(at, seq) > std::tie(o.at, o.seq); }
+    bool operator>(const Ev& o) const { return std::tie(at, since, tag, seq) > std::tie(o.at, o.since, o.tag, o.seq); }
   };
   struct Lp {
     std::priority_queue<Ev, std::vector<Ev>, std::greater<>> q;
     std::uint64_t seq = 0;
     RandomStream rng;
     LpResult result;
-    void push(std::int64_t at, std::uint64_t token) { q.push(Ev{at, seq++, token}); }
+    void push(std::int64_t at, std::int64_t since, std::uint64_t token) { q.push(Ev{at, since, 0, seq++, token}); }
   };
   std::vector<LpResult> run(int lps, int population, Time until, std::uint64_t& windows) {
     std::vector<Lp> lp;
     for (int i = 0; i < lps; ++i) lp.push_back(Lp{{}, 0, phold::stream_of(i), {}});
     for (int i = 0; i < lps; ++i)
       for (int k = 0; k < population; ++k)
-        lp[static_cast<std::size_t>(i)].push(lp[static_cast<std::size_t>(i)].rng.uniform_time(kLookahead).count_ps(),
+        lp[static_cast<std::size_t>(i)].push(lp[static_cast<std::size_t>(i)].rng.uniform_time(kLookahead).count_ps(), 0,
                                              static_cast<std::uint64_t>(i * 1000 + k));
     windows = 0;
     for (;;) {
@@ -60,16 +60,12 @@ struct Reference {
       if (start == std::numeric_limits<std::int64_t>::max() || start > until.count_ps()) break;
       const std::int64_t limit = start + kLookahead.count_ps() - 1;
       struct Crossing {
-        std::int64_t at;
-        int from;
-        std::size_t order;
         int to;
-        std::uint64_t token;
+        Ev ev;
       };
       std::vector<Crossing> crossings;
       for (int i = 0; i < lps; ++i) {
         Lp& l = lp[static_cast<std::size_t>(i)];
-        std::size_t order = 0;
         while (!l.q.empty() && l.q.top().at <= limit) {
           const Ev e = l.q.top();
           l.q.pop();
@@ -77,13 +73,11 @@ struct Reference {
           ++l.result.events;
           const phold::Draw d = phold::draw(l.rng, i, lps);
           const std::uint64_t next = phold::next_token(e.token, i);
-          if (d.remote) crossings.push_back(Crossing{e.at + d.delay.count_ps(), i, order++, d.target, next});
-          else l.push(e.at + d.delay.count_ps(), next);
+          if (d.remote) crossings.push_back(Crossing{d.target, Ev{e.at + d.delay.count_ps(), e.at, static_cast<std::uint32_t>(i) + 1, l.seq++, next}});
+          else l.push(e.at + d.delay.count_ps(), e.at, next);
         }
       }
-      std::sort(crossings.begin(), crossings.end(),
-                [](const Crossing& a, const Crossing& b) { return std::tie(a.at, a.from, a.order) < std::tie(b.at, b.from, b.order); });
-      for (const Crossing& c : crossings) lp[static_cast<std::size_t>(c.to)].push(c.at, c.token);
+      for (const Crossing& c : crossings) lp[static_cast<std::size_t>(c.to)].q.push(c.ev);
       ++windows;
     }
     std::vector<LpResult> r;
@@ -239,12 +233,13 @@ class PingPong final : public EventHandler, public CrossingHandler {
     const std::uint64_t next = left - 1;
     std::byte b[sizeof next];
     std::memcpy(b, &next, sizeof next);
-    run_.send(lp_, peer, run_.scheduler(lp_).now() + run_.lookahead(), b);
+    Scheduler& s = run_.scheduler(lp_);
+    run_.send(lp_, peer, s.now() + run_.lookahead(), s.tie(static_cast<std::uint32_t>(lp_) + 1), b);
   }
-  void accept(Time at, std::span<const std::byte> bytes) override {
+  void accept(Time at, Scheduler::Tie tie, std::span<const std::byte> bytes) override {
     std::uint64_t left = 0;
     std::memcpy(&left, bytes.data(), sizeof left);
-    run_.scheduler(lp_).schedule_at(at, *this, left);
+    run_.scheduler(lp_).schedule_at(at, *this, left, tie);
   }
   int id = -1, peer = -1;
   std::vector<Time> times;
@@ -309,9 +304,9 @@ class Early final : public EventHandler, public CrossingHandler {
   explicit Early(ParallelRun& r) : run_(r) { id = r.add_handler(1, *this); }
   void on_event(std::uint64_t) override {
     const std::byte b[1]{};
-    run_.send(0, id, run_.scheduler(0).now() + run_.lookahead() - Time::ps(1), b);
+    run_.send(0, id, run_.scheduler(0).now() + run_.lookahead() - Time::ps(1), run_.scheduler(0).tie(1), b);
   }
-  void accept(Time, std::span<const std::byte>) override {}
+  void accept(Time, Scheduler::Tie, std::span<const std::byte>) override {}
   int id = -1;
 
  private:
@@ -332,7 +327,7 @@ TEST(ParallelRun, ACrossingInsideTheLookaheadIsRefused) {
   }
   ParallelRun run(1, Time::ns(1));
   const std::byte b[1]{};
-  EXPECT_THROW(run.send(0, 0, Time::ns(5), b), std::logic_error);  // no handler 0
+  EXPECT_THROW(run.send(0, 0, Time::ns(5), run.scheduler(0).tie(1), b), std::logic_error);  // no handler 0
   EXPECT_THROW(ParallelRun(0, Time::ns(1)), std::invalid_argument);
   EXPECT_THROW(ParallelRun(2, Time::zero()), std::invalid_argument);
 }
@@ -358,9 +353,11 @@ TEST(ParallelRun, AnEventThatThrowsEndsEveryWorkerAndRunRethrows) {
 namespace rdmasim {
 namespace {
 
-// A small model run on one scheduler and on two LPs: events of both LPs send or schedule tagged
-// events due at one instant T, some at time 0 and some at 10 ns; the tags at T come out in the
-// order one scheduler gives them when crossings are backdated to their sending time.
+// A small model run on one scheduler and on three LPs: LP0 and LP2 send crossings to LP1, due
+// at one instant T, at time 0 and at 10 ns, while LP1 schedules its own events for T then too.
+// Tied with their senders' tags (LP0's tag 5, LP2's tag 2, so that tag order is not LP order),
+// every event at T runs in the order one scheduler gives it: those scheduled at 0 first, LP1's
+// own, then LP2's, then LP0's; then those scheduled at 10 ns in the same order.
 class Tagger final : public EventHandler, public CrossingHandler {
  public:
   // `run` null: one scheduler `one`, crossings scheduled directly.
@@ -368,28 +365,29 @@ class Tagger final : public EventHandler, public CrossingHandler {
     if (run_) id = run_->add_handler(lp, *this);
   }
   Scheduler& sched() { return run_ ? run_->scheduler(lp_) : one_; }
-  // arg: kRoot, kLater (the 10 ns event), or a tag >= 100 logged at T.
+  // arg: kRoot, kLater (the 10 ns event), or a mark >= 100 logged at T.
   static constexpr std::uint64_t kRoot = 1, kLater = 2;
   void on_event(std::uint64_t arg) override {
     if (arg >= 100) return log_.push_back(arg);
-    const std::uint64_t tag = 100 + 10 * static_cast<std::uint64_t>(lp_) + arg;  // 10x: LP0's, 11x: LP1's
-    if (lp_ == 0) {  // LP0 sends to LP1
+    const std::uint64_t mark = 100 + 10 * static_cast<std::uint64_t>(lp_) + arg;  // 10x: LP0's, 11x: LP1's, 12x: LP2's
+    if (lp_ != 1) {  // a crossing to LP1
+      const Scheduler::Tie tie = sched().tie(lp_ == 0 ? 5 : 2);
       if (run_) {
-        std::byte b[sizeof tag];
-        std::memcpy(b, &tag, sizeof tag);
-        run_->send(0, peer, kT, b);
+        std::byte b[sizeof mark];
+        std::memcpy(b, &mark, sizeof mark);
+        run_->send(lp_, peer, kT, tie, b);
       } else {
-        one_.schedule_at(kT, *peer_handler, tag);
+        one_.schedule_at(kT, *peer_handler, mark, tie);
       }
     } else {
-      sched().schedule_at(kT, *this, tag);
+      sched().schedule_at(kT, *this, mark);
     }
     if (arg == kRoot) sched().schedule_at(Time::ns(10), *this, kLater);
   }
-  void accept(Time at, std::span<const std::byte> bytes) override {
-    std::uint64_t tag = 0;
-    std::memcpy(&tag, bytes.data(), sizeof tag);
-    run_->scheduler(lp_).schedule_at(at, *this, tag);
+  void accept(Time at, Scheduler::Tie tie, std::span<const std::byte> bytes) override {
+    std::uint64_t mark = 0;
+    std::memcpy(&mark, bytes.data(), sizeof mark);
+    run_->scheduler(lp_).schedule_at(at, *this, mark, tie);
   }
   static constexpr Time kT = Time::ns(100);
   int id = -1, peer = -1;
@@ -402,29 +400,26 @@ class Tagger final : public EventHandler, public CrossingHandler {
   std::vector<std::uint64_t>& log_;
 };
 
-TEST(ParallelRun, ACrossingRunsAmongItsReceiversEventsAsIfScheduledWhenItWasSent) {
+TEST(ParallelRun, ACrossingRunsAmongItsReceiversEventsByItsTie) {
   std::vector<std::uint64_t> one_log, part_log;
   {
     Scheduler one;
-    Tagger a(nullptr, one, 0, one_log), b(nullptr, one, 1, one_log);
-    a.peer_handler = &b;
-    one.schedule_at(Time::zero(), a, Tagger::kRoot);  // the set-up: LP0's model first
-    one.schedule_at(Time::zero(), b, Tagger::kRoot);
+    Tagger a(nullptr, one, 0, one_log), b(nullptr, one, 1, one_log), c(nullptr, one, 2, one_log);
+    a.peer_handler = c.peer_handler = &b;
+    for (Tagger* t : {&a, &b, &c}) one.schedule_at(Time::zero(), *t, Tagger::kRoot);  // the set-up, in LP order
     one.run();
   }
-  // One scheduler: LP0's tag sent at 0, LP1's scheduled at 0, LP0's sent at 10 ns, LP1's at 10 ns.
-  EXPECT_EQ(one_log, (std::vector<std::uint64_t>{101, 111, 102, 112}));
-  for (int threads : {1, 2}) {
+  EXPECT_EQ(one_log, (std::vector<std::uint64_t>{111, 121, 101, 112, 122, 102}));
+  for (int threads : {1, 2, 3}) {
     part_log.clear();
     Scheduler unused;
-    ParallelRun run(2, Time::ns(50));
-    Tagger a(&run, unused, 0, part_log), b(&run, unused, 1, part_log);
-    a.peer = b.id;
-    run.scheduler(0).schedule_at(Time::zero(), a, Tagger::kRoot);
-    run.scheduler(1).schedule_at(Time::zero(), b, Tagger::kRoot);
+    ParallelRun run(3, Time::ns(50));
+    Tagger a(&run, unused, 0, part_log), b(&run, unused, 1, part_log), c(&run, unused, 2, part_log);
+    a.peer = c.peer = b.id;
+    for (int lp = 0; lp < 3; ++lp) run.scheduler(lp).schedule_at(Time::zero(), lp == 0 ? a : lp == 1 ? b : c, Tagger::kRoot);
     run.run(threads);
-    // Delivered after the window, the crossings would run after both local tags (111, 112,
-    // 101, 102); backdated, each runs where one scheduler runs it.
+    // Scheduled untagged when delivered, after the window, LP1 would run them after its own
+    // and in delivery order (sender LP0 first): 111, 112, 101, 102, 121, 122.
     EXPECT_EQ(part_log, one_log) << threads << " threads";
   }
 }

@@ -88,16 +88,16 @@ class Model {
       if (d.remote) {
         std::byte bytes[sizeof next];
         std::memcpy(bytes, &next, sizeof next);
-        model.run_.send(index, model.lps_[static_cast<std::size_t>(d.target)].id, s.now() + d.delay, bytes);
+        model.run_.send(index, model.lps_[static_cast<std::size_t>(d.target)].id, s.now() + d.delay, s.tie(static_cast<std::uint32_t>(index) + 1), bytes);
       } else {
         s.schedule_at(s.now() + d.delay, *this, next);
       }
     }
-    void accept(Time at, std::span<const std::byte> bytes) override {
+    void accept(Time at, Scheduler::Tie tie, std::span<const std::byte> bytes) override {
       std::uint64_t token = 0;
       if (bytes.size() != sizeof token) throw std::logic_error("phold: a crossing of " + std::to_string(bytes.size()) + " bytes");
       std::memcpy(&token, bytes.data(), sizeof token);
-      model.run_.scheduler(index).schedule_at(at, *this, token);
+      model.run_.scheduler(index).schedule_at(at, *this, token, tie);
     }
     Model& model;
     int index;

@@ -179,13 +179,16 @@ TEST(Scheduler, DenseBucketIsSortedWhenItIsReached) {
 }
 
 namespace {
-// The reference order: one std::set of (time, sequence), the definition the scheduler keeps.
+// The reference order: one std::set of (time, scheduling time, tag, sequence), the definition
+// the scheduler keeps; an untagged event's tag is 0.
 struct Oracle {
-  std::set<std::tuple<std::int64_t, std::uint64_t, std::uint64_t>> pending;  // time, sequence, arg
+  std::set<std::tuple<std::int64_t, std::int64_t, std::uint32_t, std::uint64_t, std::uint64_t>> pending;  // + arg
   std::uint64_t seq = 0;
   std::int64_t now = 0;
-  void schedule_at(std::int64_t at, std::uint64_t arg) { pending.emplace(at, seq++, arg); }
+  void schedule_at(std::int64_t at, std::uint64_t arg, std::uint32_t tag = 0) { pending.emplace(at, now, tag, seq++, arg); }
 };
+// One event in four tagged, with one of three tags.
+std::uint32_t draw_tag(RandomStream& rng) { return rng.uniform_u64(0, 3) == 0 ? static_cast<std::uint32_t>(rng.uniform_u64(1, 3)) : 0; }
 
 // Draws a delay that crowds buckets: now, within the bucket, the next few buckets, the wheel's
 // span, and past it.
@@ -200,7 +203,8 @@ std::int64_t crowding_delay(RandomStream& rng) {
 }  // namespace
 
 // Crowded buckets (hundreds of events, inserted out of order, into now's bucket and ahead,
-// some far enough for the heap) run in exactly the order of one (time, sequence) sort: the
+// some far enough for the heap, a quarter of them tagged) run in exactly the order of one
+// (time, tie) sort: the
 // same handler driven by the scheduler and by a std::set gives the same log, event for event.
 // A smaller wheel (a parallel run's LPs take 2^12 buckets; 2^10 spans only 262 ns) sends more
 // events to the heap and keeps the same order.
@@ -221,7 +225,11 @@ TEST(Scheduler, CrowdedBucketsMatchAReferenceOrder) {
         void on_event(std::uint64_t arg) override {
           log.emplace_back(s.now().count_ps(), arg);
           const int n = log.size() < kEvents ? static_cast<int>(rng.uniform_u64(0, 2)) : 0;
-          for (int k = 0; k < n; ++k) s.schedule_in(Time::ps(crowding_delay(rng)), *this, next++);
+          for (int k = 0; k < n; ++k) {
+            const Time at = s.now() + Time::ps(crowding_delay(rng));
+            if (const std::uint32_t tag = draw_tag(rng)) s.schedule_at(at, *this, next++, s.tie(tag));
+            else s.schedule_at(at, *this, next++);
+          }
         }
       } chain(s, got);
       RandomStream init(12, "test.crowded.init");
@@ -235,11 +243,15 @@ TEST(Scheduler, CrowdedBucketsMatchAReferenceOrder) {
       RandomStream init(12, "test.crowded.init");
       for (int i = 0; i < kInitial; ++i) o.schedule_at(static_cast<std::int64_t>(init.uniform_u64(0, 20'000)), static_cast<std::uint64_t>(i));
       while (!o.pending.empty()) {
-        const auto [at, seq, arg] = *o.pending.begin();
+        const auto [at, since, tag, seq, arg] = *o.pending.begin();
         o.pending.erase(o.pending.begin());
+        o.now = at;
         want.emplace_back(at, arg);
         const int n = want.size() < kEvents ? static_cast<int>(rng.uniform_u64(0, 2)) : 0;
-        for (int k = 0; k < n; ++k) o.schedule_at(at + crowding_delay(rng), next++);
+        for (int k = 0; k < n; ++k) {
+          const std::int64_t when = at + crowding_delay(rng);
+          o.schedule_at(when, next++, draw_tag(rng));
+        }
       }
     }
     ASSERT_GT(want.size(), kEvents);
@@ -267,46 +279,49 @@ TEST(Scheduler, RunUntilInsideACrowdedBucket) {
   EXPECT_EQ(r.log.back(), (std::pair<std::int64_t, std::uint64_t>{10 * 256 + 199, 0}));
 }
 
-// Backdating (for a parallel run's LPs): an event scheduled between backdate() and
-// end_backdate() runs among the events due at its time as if it had been scheduled at `since`:
-// after every event scheduled at or before it (before the ones scheduled at `since` itself when
-// asked), before any scheduled later, and in `rank` order among its like.
-TEST(Scheduler, ABackdatedEventRunsAsIfScheduledWhenItWasCaused) {
+// Ties: at one time, events run by when they were scheduled (a tied one: when its tie was
+// taken); of those scheduled at one instant, untagged events first in the order they were
+// scheduled, then tagged ones by tag and, within a tag, in the order their ties were taken, not
+// the order they were scheduled in (a parallel run schedules a crossing a window after its tie
+// was taken).
+TEST(Scheduler, TaggedEventsRunAfterUntaggedOnesByTagThenTie) {
   Scheduler s;
-  s.enable_backdating();
   Recorder r(s);
-  struct At : EventHandler {  // schedules arg's tag at 1 us from whenever it runs
-    Scheduler& s;
-    Recorder& r;
-    At(Scheduler& sc, Recorder& rc) : s(sc), r(rc) {}
-    void on_event(std::uint64_t tag) override { s.schedule_at(Time::us(1), r, tag); }
-  } at(s, r);
-  s.schedule_at(Time::ns(10), at, 10);  // tag 10 scheduled at 10 ns
-  s.schedule_at(Time::ns(20), at, 20);
-  s.schedule_at(Time::ns(30), at, 30);
-  s.run_until(Time::ns(30));
-  const std::uint64_t after_20 = s.backdate_gap(Time::ns(20), false), before_20 = s.backdate_gap(Time::ns(20), true);
-  EXPECT_LT(before_20, after_20);
-  EXPECT_EQ(s.backdate_gap(Time::ns(15), false), before_20);  // nothing was scheduled in between
-  s.backdate(after_20, 1);
-  s.schedule_at(Time::us(1), r, 22);
-  s.end_backdate();
-  s.backdate(after_20, 0);
-  s.schedule_at(Time::us(1), r, 21);
-  s.end_backdate();
-  s.backdate(before_20, 0);
-  s.schedule_at(Time::us(1), r, 19);
-  s.end_backdate();
-  s.backdate(s.backdate_gap(Time::ns(40), false), 0);  // after everything so far
-  s.schedule_at(Time::us(1), r, 40);
-  s.end_backdate();
-  s.schedule_at(Time::us(1), r, 50);  // not backdated: last
+  const Scheduler::Tie a1 = s.tie(7), b1 = s.tie(3), a2 = s.tie(7), b2 = s.tie(3);
+  const Time t = Time::ns(5), far = Time::ms(1);  // the wheel, and the heap
+  for (Time at : {t, far}) {
+    const std::uint64_t base = at == t ? 0 : 100;
+    s.schedule_at(at, r, base + 1, a2);
+    s.schedule_at(at, r, base + 2);
+    s.schedule_at(at, r, base + 3, b2);
+    s.schedule_at(at, r, base + 4, a1);
+    s.schedule_at(at, r, base + 5);
+    s.schedule_at(at, r, base + 6, b1);
+  }
+  s.schedule_at(Time::ns(4), r, 50, s.tie(1));  // an earlier time comes first whatever its tie
+  s.run_until(Time::ns(4));
+  s.schedule_at(t, r, 8, s.tie(1));  // scheduled at 4 ns: after those scheduled at 0, and tagged
+  s.schedule_at(t, r, 7);            // after the untagged one scheduled at 4 ns
   s.run();
-  std::vector<std::uint64_t> tags;
-  for (const auto& e : r.log) tags.push_back(e.second);
-  EXPECT_EQ(tags, (std::vector<std::uint64_t>{10, 19, 20, 21, 22, 30, 40, 50}));
-  Scheduler late;
-  late.schedule_at(Time::ns(1), r);
-  EXPECT_THROW(late.enable_backdating(), std::logic_error);
-  EXPECT_THROW(Scheduler{}.backdate(0, 0), std::logic_error);
+  std::vector<std::uint64_t> order;
+  for (const auto& e : r.log) order.push_back(e.second);
+  EXPECT_EQ(order, (std::vector<std::uint64_t>{50, 2, 5, 6, 3, 4, 1, 7, 8, 102, 105, 106, 103, 104, 101}));
+  // Leads past 2^40 ps (1.1 s) tie as if 1.1 s: a tie taken at 1 ms for 3 s and an untagged
+  // event scheduled at 1.001 s for 3 s share the longest lead, and the untagged one runs first.
+  const Time t0 = s.now(), t3 = t0 + Time::ms(3000);
+  const Scheduler::Tie early = s.tie(1);
+  s.schedule_at(t0 + Time::ms(1000), r, 199);  // the clock to 1.001 s
+  s.run_until(t0 + Time::ms(1000));
+  s.schedule_at(t3, r, 201, early);
+  s.schedule_at(t3, r, 200);
+  r.log.clear();
+  s.run();
+  ASSERT_EQ(r.log.size(), 2u);
+  EXPECT_EQ(r.log[0].second, 200u);
+  EXPECT_EQ(r.log[1].second, 201u);
+  EXPECT_THROW(s.tie(0), std::invalid_argument);
+  EXPECT_THROW(s.tie(1u << 24), std::invalid_argument);
+  EXPECT_THROW(s.schedule_at(t3 + Time::ms(2), r, 0, Scheduler::Tie{1, 5, 0}), std::invalid_argument);  // not from tie()
+  const Scheduler::Tie late = s.tie(2);
+  EXPECT_THROW(s.schedule_at(Time::ps(late.since_ps - 1), r, 0, late), std::logic_error);  // in the past
 }

@@ -75,7 +75,6 @@ ParallelRun::ParallelRun(int lps, Time lookahead) : lookahead_(lookahead), words
   const unsigned shrink = lps >= 8 ? 3u : lps >= 4 ? 2u : lps >= 2 ? 1u : 0u;
   for (int i = 0; i < lps; ++i) {
     lps_.push_back(std::make_unique<Lp>(Scheduler::kWheelBits - shrink));
-    lps_.back()->sched.enable_backdating();
     lps_.back()->out.resize(static_cast<std::size_t>(lps));
     lps_.back()->senders = std::make_unique<std::atomic<std::uint64_t>[]>(words());
   }
@@ -89,7 +88,7 @@ int ParallelRun::add_handler(int lp, CrossingHandler& h) {
   return static_cast<int>(handlers_.size()) - 1;
 }
 
-void ParallelRun::send(int from, int to, Time at, std::span<const std::byte> bytes) {
+void ParallelRun::send(int from, int to, Time at, Scheduler::Tie tie, std::span<const std::byte> bytes) {
   if (to < 0 || static_cast<std::size_t>(to) >= handlers_.size())
     throw std::logic_error("ParallelRun::send: no handler " + std::to_string(to));
   Lp& sender = *lps_[static_cast<std::size_t>(from)];
@@ -102,42 +101,26 @@ void ParallelRun::send(int from, int to, Time at, std::span<const std::byte> byt
     lps_[receiver]->senders[static_cast<std::size_t>(from) / 64].fetch_or(std::uint64_t{1} << (from % 64), std::memory_order_relaxed);
   if (box.bytes.size() + bytes.size() > std::numeric_limits<std::uint32_t>::max())
     throw std::length_error("ParallelRun::send: more than 4 GiB of crossings in one window");
-  box.records.push_back(Record{at.count_ps(), sender.sched.now().count_ps(), static_cast<std::uint32_t>(to), static_cast<std::uint32_t>(box.bytes.size())});
+  box.records.push_back(Record{at.count_ps(), tie.since_ps, tie.seq, tie.tag, static_cast<std::uint32_t>(to), static_cast<std::uint32_t>(box.bytes.size())});
   box.bytes.insert(box.bytes.end(), bytes.begin(), bytes.end());
 }
 
 void ParallelRun::deliver(int lp) {
   Lp& me = *lps_[static_cast<std::size_t>(lp)];
-  me.sorting.clear();
+  // By sender, then in its order: what a crossing causes takes its place among this LP's events
+  // from its tie, so the order of delivery only has to be one no thread decides.
   for (std::size_t w = 0; w < words(); ++w)
     for (std::uint64_t bits = me.senders[w].exchange(0, std::memory_order_relaxed); bits != 0; bits &= bits - 1) {
       const std::size_t f = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
       const Mailbox& box = lps_[f]->out[static_cast<std::size_t>(lp)];
-      for (std::size_t i = 0; i < box.records.size(); ++i)
-        me.sorting.push_back(Incoming{box.records[i].at_ps, me.sched.backdate_gap(Time::ps(box.records[i].since_ps), f < static_cast<std::size_t>(lp)),
-                                      static_cast<std::uint32_t>(f), static_cast<std::uint32_t>(i)});
+      for (std::size_t i = 0; i < box.records.size(); ++i) {
+        const Record& r = box.records[i];
+        const std::size_t end = i + 1 < box.records.size() ? box.records[i + 1].offset : box.bytes.size();
+        handlers_[r.handler].second->accept(Time::ps(r.at_ps), Scheduler::Tie{r.tag, r.seq, r.since_ps},
+                                            std::span<const std::byte>(box.bytes.data() + r.offset, end - r.offset));
+      }
+      me.delivered += box.records.size();
     }
-  // What a crossing causes is scheduled as if when it was sent (backdated: Scheduler); those due
-  // at one time and sent between the same two of this LP's instants by (sender, its order).
-  std::sort(me.sorting.begin(), me.sorting.end(), [](const Incoming& a, const Incoming& b) {
-    if (a.at_ps != b.at_ps) return a.at_ps < b.at_ps;
-    if (a.gap != b.gap) return a.gap < b.gap;
-    if (a.from != b.from) return a.from < b.from;
-    return a.index < b.index;
-  });
-  std::uint32_t rank = 0;
-  for (std::size_t k = 0; k < me.sorting.size(); ++k) {
-    const Incoming& in = me.sorting[k];
-    rank = k > 0 && me.sorting[k - 1].at_ps == in.at_ps && me.sorting[k - 1].gap == in.gap ? rank + 1 : 0;
-    const Mailbox& box = lps_[in.from]->out[static_cast<std::size_t>(lp)];
-    const Record& r = box.records[in.index];
-    const std::size_t end = in.index + 1 < box.records.size() ? box.records[in.index + 1].offset : box.bytes.size();
-    me.sched.backdate(in.gap, rank);
-    handlers_[r.handler].second->accept(Time::ps(r.at_ps), std::span<const std::byte>(box.bytes.data() + r.offset, end - r.offset));
-    me.sched.end_backdate();
-  }
-  me.sched.clear_backdating();
-  me.delivered += me.sorting.size();
 }
 
 void ParallelRun::fail(std::exception_ptr e) {

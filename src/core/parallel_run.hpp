@@ -6,32 +6,30 @@
 // send(): a crossing due at least `lookahead` after the sender's now (a cable's propagation
 // delay, in a fabric), kept in the (sender, receiver) mailbox until the window ends. Between
 // windows each LP takes the crossings sent to it, calling the addressed handler's accept(),
-// which schedules what the crossing causes on that LP's scheduler — backdated to the sender's
-// now (Scheduler::backdate): among the receiver's events due at the same time, it runs after
-// those the receiver scheduled before that instant and before those it scheduled later, as one
-// scheduler would run it; at the instant itself, before the receiver's own when the sender is
-// a lower LP, after them when a higher. Crossings that fall between the same two of the
-// receiver's instants, due at one time, are taken in (sender, sender's order). The next
-// window starts at the earliest event pending in any LP. No crossing can fall inside the
-// window it was sent in, since it is due at or after the window's end.
+// which schedules what the crossing causes on that LP's scheduler, ordered by the tie the sender
+// took (Scheduler::tie, with a tag of the sending node's): among the receiver's events due at
+// the same time, it runs where one scheduler running the whole model would run it. Crossings
+// are delivered in (sender, sender's order). The next window starts at the earliest event
+// pending in any LP. No crossing can fall inside the window it was sent in, since it is due at
+// or after the window's end.
 //
 // Over several processes (a RankExchange: MPI ranks, apps/rdmasim/mpi_world.hpp) every process
 // builds the whole model and runs LP i when i mod ranks == its rank, one thread each; between
 // windows the crossings for another rank's LPs travel to it in one exchange, and the next
 // window's start (and whether any rank failed) in one reduction.
 //
-// Determinism: an LP orders its events by its own scheduler (time, then the order they were
-// scheduled in, a crossing's as of its sending), its incoming crossings by a key no thread
-// decides, and the windows follow from the LPs' pending events alone; so a run is the same,
-// event for event, whatever the number of threads or ranks (one thread runs the same windows on
-// the caller's). Against one scheduler running the whole model, only events due at one instant
-// that were scheduled at one instant in different LPs can run in another order: one scheduler
-// orders those by the order their causes ran in, which no LP sees.
+// Determinism: an LP orders its events by its own scheduler (time, then tie), its incoming
+// crossings by (sender, sender's order), and the windows follow from the LPs' pending events
+// alone; so a run is the same, event for event, whatever the number of threads or ranks (one
+// thread runs the same windows on the caller's). It is one scheduler's run of the whole model
+// when the model tags its crossings so that a tag's ties are all taken in one LP, and schedules
+// nothing untagged across LPs (Scheduler's invariants): the ties then order every event as they
+// would in one scheduler, whichever LPs the model is cut into.
 //
 // Invariants (checked, std::logic_error): a crossing is due no sooner than lookahead after its
 // sender's now, and addresses a registered handler; lookahead > 0. A handler that throws ends
 // the run: every worker stops at the window's end and run() rethrows the first exception.
-// Memory: a crossing costs 24 B of record plus its bytes in the mailbox, whose storage is kept
+// Memory: a crossing costs 40 B of record plus its bytes in the mailbox, whose storage is kept
 // from window to window (no allocation once the largest window has been seen). Two barriers
 // per window: see bench/parallel_bench.cpp for what they cost.
 #pragma once
@@ -54,11 +52,12 @@
 namespace rdmasim {
 
 /// The receiving end of crossings: told, between windows and on its LP's worker, of each
-/// crossing addressed to it, with its due time (never before its LP's now) and the sender's bytes
-/// (valid during the call only).
+/// crossing addressed to it, with its due time (never before its LP's now), the tie its sender
+/// took for it and the sender's bytes (valid during the call only).
 class CrossingHandler {
  public:
-  virtual void accept(Time at, std::span<const std::byte> bytes) = 0;
+  /// Schedules what the crossing causes at `at` with `tie` (the sender's).
+  virtual void accept(Time at, Scheduler::Tie tie, std::span<const std::byte> bytes) = 0;
 
  protected:
   ~CrossingHandler() = default;
@@ -96,8 +95,9 @@ class ParallelRun {
   /// Registers `h` as a receiver in LP `lp`; the returned id addresses it in send().
   int add_handler(int lp, CrossingHandler& h);
   /// Called from an event of LP `from`: a crossing to handler `to`, due at `at` (at least
-  /// lookahead after LP `from`'s now), carrying `bytes`.
-  void send(int from, int to, Time at, std::span<const std::byte> bytes);
+  /// lookahead after LP `from`'s now), ordered by `tie` (from LP `from`'s scheduler), carrying
+  /// `bytes`.
+  void send(int from, int to, Time at, Scheduler::Tie tie, std::span<const std::byte> bytes);
 
   /// Runs windows on `threads` workers (>= 1; the caller is worker 0) or, given `ranks` of more
   /// than one, on this rank's LPs (one thread each) until no LP has an event
@@ -139,21 +139,18 @@ class ParallelRun {
   bool runs_here(int lp) const { return lp % ranks_ == rank_; }
 
  private:
-  struct Record {  // 24 B; its index in the mailbox is its place in the sender's order
+  struct Record {  // 40 B; its index in the mailbox is its place in the sender's order
     std::int64_t at_ps;
-    std::int64_t since_ps;  // the sender's now
+    std::int64_t since_ps;  // the tie's
+    std::uint64_t seq;
+    std::uint32_t tag;
     std::uint32_t handler;
     std::uint32_t offset;  // of its bytes in the mailbox's (up to the next record's offset)
+    std::uint32_t unused = 0;
   };
   struct Mailbox {
     std::vector<Record> records;
     std::vector<std::byte> bytes;
-  };
-  struct Incoming {  // a record being delivered: its sort key (time, gap, sender, index) and where it is
-    std::int64_t at_ps;
-    std::uint64_t gap;  // the receiver's sequence its backdated events fall just below
-    std::uint32_t from;
-    std::uint32_t index;
   };
   struct alignas(64) Lp {  // one cache line apart: written by its own worker only
     explicit Lp(unsigned wheel_bits) : sched(wheel_bits) {}
@@ -163,7 +160,6 @@ class ParallelRun {
     // first crossing to it; read and cleared by its own worker): delivery reads only the
     // mailboxes that hold something, not one per sender.
     std::unique_ptr<std::atomic<std::uint64_t>[]> senders;
-    std::vector<Incoming> sorting;
     Time next{};                  // its earliest pending event after the last delivery
     std::uint64_t delivered = 0;  // crossings it took
   };

@@ -27,30 +27,14 @@ void Scheduler::grow(std::size_t capacity) {
   capacity_ = capacity;
 }
 
-std::uint64_t Scheduler::backdate_gap(Time since, bool before_since) const {
-  const auto s = static_cast<std::uint64_t>(since.count_ps());
-  const auto it = before_since ? std::lower_bound(instants_.begin(), instants_.end(), s, [](const auto& i, std::uint64_t v) { return i.first < v; })
-                               : std::upper_bound(instants_.begin(), instants_.end(), s, [](std::uint64_t v, const auto& i) { return v < i.first; });
-  return it == instants_.end() ? next_seq_ : it->second;
-}
+void Scheduler::bad_tag() { throw std::invalid_argument("Scheduler::tie: tags are 1..2^24 - 1 (0 is the untagged events')"); }
 
-void Scheduler::enable_backdating() {
-  if (next_seq_ != 0) throw std::logic_error("Scheduler::enable_backdating after events were scheduled");
-  backdating_ = true;
-  seq_step_ = kBackdateGap;
-  next_seq_ = kBackdateGap;  // the first gap lies above 0
-}
+void Scheduler::bad_tie() { throw std::invalid_argument("Scheduler::schedule_at: not a tie from tie(), or taken after the event's time"); }
 
-void Scheduler::backdate(std::uint64_t gap, std::uint32_t rank) {
-  if (!backdating_) throw std::logic_error("Scheduler::backdate without enable_backdating()");
-  // Room below the gap's top: kBackdateGap - 1 sequences; ranks past it share the last.
-  backdated_ = true;
-  backdate_seq_ = gap - kBackdateGap + 1 + std::min<std::uint64_t>(rank, kBackdateGap - 2);
-}
+void Scheduler::too_many() { throw std::logic_error("Scheduler: more than 2^39 events scheduled"); }
 
-void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
+void Scheduler::insert(Time at, EventHandler& h, std::uint64_t arg, std::uint64_t seq, std::uint32_t tag, Time since) {
   if (at < now_) throw std::logic_error("Scheduler: event scheduled in the past");
-  if (next_seq_ >> (64 - kSlotBits)) throw std::logic_error(backdating_ ? "Scheduler: more than 2^32 events scheduled" : "Scheduler: more than 2^40 events scheduled");
   const auto t = static_cast<std::uint64_t>(at.count_ps());
   std::uint32_t slot;
   if (!free_slots_.empty()) {
@@ -61,23 +45,13 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
   }
-  std::uint64_t seq;
-  if (backdated_) [[unlikely]] {
-    seq = backdate_seq_;
-  } else {
-    if (backdating_) {  // (always, in a parallel run's LPs)
-      const auto now = static_cast<std::uint64_t>(now_.count_ps());
-      if (instants_.empty() || instants_.back().first != now) instants_.emplace_back(now, next_seq_);
-    }
-    seq = next_seq_;
-    next_seq_ += seq_step_;
-  }
-  slots_[slot] = Slot{t, seq << kSlotBits | kSlotMask, &h, arg};
+  const std::uint64_t cause = cause_of(t, static_cast<std::uint64_t>(since.count_ps()), tag);
+  slots_[slot] = Slot{t, seq << kSlotBits | kSlotMask, &h, arg, cause};
   ++size_;
   if ((t >> kBucketShift) - (static_cast<std::uint64_t>(now_.count_ps()) >> kBucketShift) < bucket_count_) {
-    // Wheel: appended when it sorts last in its bucket (all there have times <= t and, but for
-    // a backdated event, smaller sequences), else inserted after a short walk; a long walk
-    // would take the heap instead.
+    // Wheel: appended when it sorts last in its bucket (the common case: all there have times
+    // <= t and, at t, earlier ties), else inserted after a short walk; a long walk would take
+    // the heap instead.
     const std::size_t b = bucket_of(t);
     Bucket& bk = buckets_[b];
     const auto offset = static_cast<std::uint32_t>(t & ((std::uint64_t{1} << kBucketShift) - 1));
@@ -90,7 +64,7 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
       ++wheel_count_;
       return;
     }
-    if ((bk.tail >> kSlotBits) < offset || ((bk.tail >> kSlotBits) == offset && (!backdated_ || seq_of(bk.tail & kSlotMask) < seq))) {
+    if ((bk.tail >> kSlotBits) < offset || ((bk.tail >> kSlotBits) == offset && before(bk.tail & kSlotMask, t, cause, seq))) {
       set_next(bk.tail & kSlotMask, slot);
       bk.tail = tail;
       ++wheel_count_;
@@ -102,7 +76,7 @@ void Scheduler::schedule_at(Time at, EventHandler& h, std::uint64_t arg) {
       // that takes a short walk.
       std::uint32_t prev = kNil, at = bk.head;  // insert between prev (kNil: the head) and at
       int walked = 0;
-      while ((slots_[at].at < t || (slots_[at].at == t && seq_of(at) < seq)) && ++walked <= kMaxWalk)
+      while (before(at, t, cause, seq) && ++walked <= kMaxWalk)
         prev = at, at = next_of(at);  // ends before the tail
       if (walked <= kMaxWalk) {
         set_next(slot, at);
@@ -189,7 +163,7 @@ std::size_t Scheduler::first_bucket() const {
 [[gnu::noinline, gnu::cold]] void Scheduler::sort_bucket(std::size_t b) {
   scratch_.clear();
   for (std::uint32_t s = buckets_[b].head; s != kNil; s = next_of(s)) scratch_.push_back(Key{slots_[s].at, slots_[s].seq_next >> kSlotBits << kSlotBits | s});
-  std::sort(scratch_.begin(), scratch_.end(), earlier);
+  std::sort(scratch_.begin(), scratch_.end(), [this](const Key& x, const Key& y) { return earlier(x, y); });
   for (std::size_t i = 0; i + 1 < scratch_.size(); ++i) set_next(static_cast<std::uint32_t>(scratch_[i].seq_slot & kSlotMask), static_cast<std::uint32_t>(scratch_[i + 1].seq_slot & kSlotMask));
   const Key& last = scratch_.back();
   const auto last_slot = static_cast<std::uint32_t>(last.seq_slot & kSlotMask);
@@ -210,7 +184,7 @@ std::uint32_t Scheduler::earliest(bool& from_wheel, std::size_t& bucket) {
   if (heap_size_ > 0) {
     const Key& top = key(0);
     const auto hs = static_cast<std::uint32_t>(top.seq_slot & kSlotMask);
-    if (best == kNil || top.at < slots_[best].at || (top.at == slots_[best].at && seq_of(hs) < seq_of(best))) {
+    if (best == kNil || !before(best, hs)) {
       best = hs;
       from_wheel = false;
     }

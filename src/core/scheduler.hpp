@@ -1,18 +1,23 @@
 // Discrete-event scheduler: a timing wheel for the near future over a 4-ary min-heap for the
 // rest, sharing one slot table of (time, sequence, handler, argument).
 //
-// Invariants: events run in non-decreasing time; events at the same time run in the order
-// they were scheduled (the sequence number breaks ties), so a run is deterministic — the exact
-// order of one global (time, sequence) sort, whichever structure holds an event. A backdated
-// event (a parallel run's crossing, below) takes the sequence it would have had if scheduled
-// at an earlier instant.
+// Invariants: events run in non-decreasing time; events at the same time run in the order they
+// were scheduled: by the time they were scheduled at and, of those scheduled at one instant,
+// untagged events first in the order of the calls, then tagged ones (schedule_at with a Tie) by
+// tag and, within a tag, in the order their ties were taken (tie()). So a run is deterministic —
+// the exact order of one global (time, tie) sort, whichever structure holds an event. Tags make
+// that order independent of how a model is cut: a parallel run's LPs (ParallelRun) each have a
+// scheduler, and an event that crosses between them — a frame on a cable — carries the tie its
+// sender took (its sending time, the sending node as tag). When every tag's ties are taken in
+// one LP and an untagged event runs in the LP that scheduled it, each LP orders its events as
+// one scheduler running the whole model does.
 //
 // Wheel: 2^15 buckets of 2^8 ps (256 ps), so it spans the next 8.4 us — where nearly all of a
 // fabric's events fall (serialization, propagation, pipelines, host stages); a scheduler that
 // holds a share of them (a logical process of a parallel run) may take fewer buckets. An event goes to
 // the wheel if its bucket is less than the wheel's size ahead of now's; since now only advances
 // and never passes a pending event, the buckets from now's onwards (cyclically) are in time
-// order. A bucket is a singly linked list of slots, sorted by (time, sequence) unless marked
+// order. A bucket is a singly linked list of slots, sorted by (time, tie) unless marked
 // unsorted; it keeps its tail with the tail's time offset packed beside it, so the common case
 // (the new event sorts last) appends without reading another slot; else the event is inserted
 // after a walk of at most kMaxWalk entries from the head. When that walk is too long, an event
@@ -23,23 +28,28 @@
 // 1 us puts ~256 in each). A two-level bitmap
 // finds the next non-empty bucket. Heap: those events and the ones further out
 // (retransmission timers, link faults), 16-byte keys (time, sequence << 24 | slot) compared as
-// one 128-bit number, four siblings per 64-byte cache line. The next event is the earlier of
-// the wheel's and the heap's. Slots are 32 bytes (the sequence and the bucket link share a
-// word) and recycled LIFO, so the live ones stay dense. Before an event runs, step() starts
+// one 128-bit number unless their times are equal and one is tagged (the sequence's top bit):
+// then the ties compare, from the slots. Four siblings per 64-byte cache line. The next event is the earlier of
+// the wheel's and the heap's. Slots are 40 bytes (the sequence and the bucket link share a
+// word; the tag and the lead — how long before its time an event was scheduled — another) and
+// recycled LIFO, so the live ones stay dense. Before an event runs, step() starts
 // loading the next one's handler and the first three cache lines its argument points to (most
 // arguments are a Packet*; a prefetch never faults, so for the others it is a wasted hint).
-// Limits (checked): 2^24 - 1 events pending at once, 2^40 scheduled in all. No allocation per
+// Limits (checked): 2^24 - 1 events pending at once, 2^39 scheduled or ties taken in all, tags
+// below 2^24; events scheduled more than 2^40 ps (1.1 s) ahead tie as if scheduled 1.1 s ahead. No allocation per
 // event: the arrays only grow when more events are pending than ever before. There is no
 // global instance; components hold a reference to the scheduler they were built with, so
 // several simulations can run side by side in one process. Cancellation is left to handlers
 // (generation counters in `arg`).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "rdmasim/units.hpp"
@@ -75,29 +85,27 @@ class Scheduler {
 
   Time now() const { return now_; }
   /// Schedules `h.on_event(arg)` at absolute time `at` (must not be in the past).
-  void schedule_at(Time at, EventHandler& h, std::uint64_t arg = 0);
+  void schedule_at(Time at, EventHandler& h, std::uint64_t arg = 0) { insert(at, h, arg, next_seq(), 0, now_); }
   void schedule_in(Time delay, EventHandler& h, std::uint64_t arg = 0) { schedule_at(now_ + delay, h, arg); }
 
-  /// Backdating, for the logical processes of a parallel run (ParallelRun), off by default: the
-  /// events a crossing causes are scheduled when the crossing is delivered, after the window
-  /// its sender sent it in, yet were caused at the sender's time. With backdating on, this
-  /// scheduler leaves room in its sequence between the instants it scheduled at (it can then
-  /// take 2^32 events in all, not 2^40), and between backdate(backdate_gap(since, ...), rank)
-  /// and end_backdate() schedule_at() gives an event the sequence of one scheduled just after
-  /// every event this scheduler scheduled at or before `since` and before any it scheduled
-  /// later (`rank` orders those that fall in the same gap; a crossing due at the same time as a
-  /// local event so runs in the order one scheduler would, unless both were scheduled at one
-  /// instant). `since` must lie in the current window: no earlier than the last
-  /// clear_backdating(). Enabled before anything is scheduled.
-  void enable_backdating();
-  void backdate(std::uint64_t gap, std::uint32_t rank);
-  void end_backdate() { backdated_ = false; }
-  /// The sequence an event backdated to `since` falls just below: the first one this scheduler
-  /// gave after `since`, or with `before_since` the first it gave at `since` (the event then
-  /// runs before the ones scheduled at that instant, not after them).
-  std::uint64_t backdate_gap(Time since, bool before_since) const;
-  /// Forgets the instants scheduled at so far (a window's end, after its crossings are in).
-  void clear_backdating() { instants_.clear(); }
+  /// What orders an event among those due at the same time (the invariants above).
+  struct Tie {
+    std::uint32_t tag = 0;     // > 0
+    std::uint64_t seq = 0;     // taken from one scheduler's sequence, top bit set
+    std::int64_t since_ps = 0;  // when it was taken
+  };
+  /// A tie tagged `tag` (> 0) taken now, after every one this scheduler gave before; it may
+  /// order an event on another scheduler (a parallel run's crossing, sent by a node whose tag
+  /// it is).
+  Tie tie(std::uint32_t tag) {
+    if (tag == 0 || tag >> (64 - kLeadBits)) [[unlikely]] bad_tag();
+    return Tie{tag, next_seq() | kTagged, now_.count_ps()};
+  }
+  /// Schedules `h.on_event(arg)` at `at`, ordered among the events due then by `tie`.
+  void schedule_at(Time at, EventHandler& h, std::uint64_t arg, Tie tie) {
+    if (tie.tag == 0 || (tie.seq & ~kTaggedMask) != kTagged || Time::ps(tie.since_ps) > at) [[unlikely]] bad_tie();
+    insert(at, h, arg, tie.seq, tie.tag, Time::ps(tie.since_ps));
+  }
 
   /// Runs the earliest event; false when none is pending.
   bool step();
@@ -128,12 +136,21 @@ class Scheduler {
   static constexpr unsigned kBucketShift = 8;  // 256 ps per bucket
   static constexpr int kMaxWalk = 4;  // longest in-bucket insertion walk before the heap takes it
   static constexpr std::size_t kOffset = 3;  // key(i) lives at keys_[i + 3]: children 4i+1.. start a line
-  struct Slot {  // 32 bytes: two per cache line
+  struct Slot {  // 40 bytes
     std::uint64_t at;        // time in ps (never negative)
     std::uint64_t seq_next;  // insertion sequence << kSlotBits | wheel: the next slot in its bucket (kNilSlot: last)
     EventHandler* handler;
     std::uint64_t arg;
+    std::uint64_t cause;  // tag << kLeadBits | lead: how long before `at` it was scheduled (at most kMaxLead)
   };
+  static constexpr unsigned kLeadBits = 40;
+  static constexpr std::uint64_t kMaxLead = (std::uint64_t{1} << kLeadBits) - 1;  // 1.1 s
+  /// A cause: the event's tag and its lead. Events scheduled more than kMaxLead ahead share
+  /// the longest lead, so their ties compare as if scheduled kMaxLead ahead (an order as
+  /// deterministic and as independent of a cut; sequences stay in lead order).
+  static std::uint64_t cause_of(std::uint64_t at, std::uint64_t since, std::uint32_t tag) {
+    return static_cast<std::uint64_t>(tag) << kLeadBits | std::min(at - since, kMaxLead);
+  }
   static constexpr std::uint32_t kNilSlot = static_cast<std::uint32_t>(kSlotMask);  // never a slot index
   std::uint32_t next_of(std::uint32_t s) const {
     const auto n = static_cast<std::uint32_t>(slots_[s].seq_next & kSlotMask);
@@ -150,10 +167,42 @@ class Scheduler {
   struct AlignedFree {
     void operator()(Key* k) const { ::operator delete[](k, std::align_val_t{64}); }
   };
-  static bool earlier(const Key& a, const Key& b) {
+  static constexpr std::uint64_t kTagged = std::uint64_t{1} << (63 - kSlotBits);  // a tagged event's sequence bit
+  static constexpr std::uint64_t kTaggedKey = kTagged << kSlotBits;
+  static constexpr std::uint64_t kTaggedMask = kTagged - 1;  // a tagged sequence's count
+  [[noreturn]] static void bad_tag();
+  [[noreturn]] static void bad_tie();
+  /// Whether slot a's event runs before an event due at a's time with `cause` and `seq`: by
+  /// scheduling time (the longer lead first), then a tagged pair by tag, then by sequence.
+  bool tie_before(std::uint32_t a, std::uint64_t cause, std::uint64_t seq) const {
+    const std::uint64_t ca = slots_[a].cause;
+    if ((ca & kMaxLead) != (cause & kMaxLead)) return (ca & kMaxLead) > (cause & kMaxLead);
+    const std::uint64_t sa = seq_of(a);
+    if ((sa & seq & kTagged) && (ca >> kLeadBits) != (cause >> kLeadBits)) return (ca >> kLeadBits) < (cause >> kLeadBits);
+    return sa < seq;
+  }
+  /// Whether slot a's event runs before an event at `t` with `cause` and `seq`. Two untagged
+  /// events at one time need no more: their sequences are in the order of their scheduling.
+  bool before(std::uint32_t a, std::uint64_t t, std::uint64_t cause, std::uint64_t seq) const {
+    if (slots_[a].at != t) return slots_[a].at < t;
+    if (!((seq_of(a) | seq) & kTagged)) return seq_of(a) < seq;
+    return tie_before(a, cause, seq);
+  }
+  bool before(std::uint32_t a, std::uint32_t b) const { return before(a, slots_[b].at, slots_[b].cause, seq_of(b)); }
+  bool earlier(const Key& a, const Key& b) const {
     __extension__ typedef unsigned __int128 u128;
+    if (a.at == b.at && ((a.seq_slot | b.seq_slot) & kTaggedKey)) [[unlikely]] {
+      const auto sb = static_cast<std::uint32_t>(b.seq_slot & kSlotMask);
+      return tie_before(static_cast<std::uint32_t>(a.seq_slot & kSlotMask), slots_[sb].cause, b.seq_slot >> kSlotBits);
+    }
     return ((static_cast<u128>(a.at) << 64) | a.seq_slot) < ((static_cast<u128>(b.at) << 64) | b.seq_slot);
   }
+  std::uint64_t next_seq() {
+    if (next_seq_ >= kTagged) [[unlikely]] too_many();
+    return next_seq_++;
+  }
+  [[noreturn]] static void too_many();
+  void insert(Time at, EventHandler& h, std::uint64_t arg, std::uint64_t seq, std::uint32_t tag, Time since);
   std::size_t bucket_of(std::uint64_t at) const { return static_cast<std::size_t>(at >> kBucketShift) & bucket_mask_; }
   Key& key(std::size_t i) { return keys_[i + kOffset]; }
   const Key& key(std::size_t i) const { return keys_[i + kOffset]; }
@@ -191,13 +240,6 @@ class Scheduler {
   std::size_t size_ = 0;  // pending events, wheel and heap
   Time now_{};
   std::uint64_t next_seq_ = 0;
-  static constexpr std::uint64_t kBackdateGap = 256;  // sequences per scheduled event with backdating
-  std::uint64_t seq_step_ = 1;
-  bool backdating_ = false, backdated_ = false;
-  std::uint64_t backdate_seq_ = 0;  // the sequence of the next backdated event
-  // With backdating: each instant schedule_at() was called at (since the last clear) and the
-  // first sequence it gave then.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> instants_;
   std::uint64_t executed_ = 0;
   bool stopped_ = false;
   SliceHook* slice_hook_ = nullptr;

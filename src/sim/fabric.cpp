@@ -127,9 +127,11 @@ void Fabric::attach(Tracer* tracer, WireTap* tap) {
 }
 
 void Fabric::reach(const Port& from, const Port& to, Time at, EventHandler& h, std::uint64_t arg, const Crossing& crossing) {
+  Scheduler& s = sched(from);
+  const Scheduler::Tie tie = s.tie(static_cast<std::uint32_t>(from.node) + 1);
   if (from.lp == to.lp) [[likely]]
-    return sched(from).schedule_at(at, h, arg);
-  run_->send(from.lp, inboxes_[to.lp]->id, at, std::as_bytes(std::span(&crossing, 1)));
+    return s.schedule_at(at, h, arg, tie);
+  run_->send(from.lp, inboxes_[to.lp]->id, at, tie, std::as_bytes(std::span(&crossing, 1)));
 }
 
 void Fabric::note_queue(Port& e) {

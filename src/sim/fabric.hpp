@@ -270,13 +270,15 @@ class Fabric {
   };
   struct Inbox final : CrossingHandler {
     Inbox(Fabric& f, int lp) : f_(f), lp_(lp) {}
-    void accept(Time at, std::span<const std::byte> bytes) override;
+    void accept(Time at, Scheduler::Tie tie, std::span<const std::byte> bytes) override;
     Fabric& f_;
     int lp_;
     int id = -1;  // its handler id in the run
   };
   /// Schedules `h` (arg) for port `to`'s LP at `at`, sent from port `from`'s LP: an event there,
-  /// or a crossing when the LPs differ (`crossing` is what the receiver schedules).
+  /// or a crossing when the LPs differ (`crossing` is what the receiver schedules). Either way
+  /// tied with from's node as tag (Scheduler::tie), so that it runs among the events due at one
+  /// time in the same place whatever the cut.
   void reach(const Port& from, const Port& to, Time at, EventHandler& h, std::uint64_t arg, const Crossing& crossing);
   /// Partitioned: the flow's route memo, filled for its whole (ECMP) path before the run, so
   /// that the switches of the path, on their LPs' workers, only read it.

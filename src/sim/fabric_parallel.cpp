@@ -72,14 +72,14 @@ ParallelRun::Between Fabric::hand_over_hops() {
   return {};
 }
 
-void Fabric::Inbox::accept(Time at, std::span<const std::byte> bytes) {
+void Fabric::Inbox::accept(Time at, Scheduler::Tie tie, std::span<const std::byte> bytes) {
   Crossing c;
   std::memcpy(&c, bytes.data(), sizeof c);
   Scheduler& s = *f_.lp_sched_[static_cast<std::size_t>(lp_)];
-  if (c.control == kControlCrossing) return s.schedule_at(at, f_.control_, c.arg);
-  if (c.control == kLostCrossing) return s.schedule_at(at, f_.lost_, c.arg);
-  if (c.to >= 0) return s.schedule_at(at, f_.ports_[static_cast<std::size_t>(c.to)], c.arg);
-  s.schedule_at(at, f_.arrive_, c.arg);
+  if (c.control == kControlCrossing) return s.schedule_at(at, f_.control_, c.arg, tie);
+  if (c.control == kLostCrossing) return s.schedule_at(at, f_.lost_, c.arg, tie);
+  if (c.to >= 0) return s.schedule_at(at, f_.ports_[static_cast<std::size_t>(c.to)], c.arg, tie);
+  s.schedule_at(at, f_.arrive_, c.arg, tie);
 }
 
 void Fabric::hand_back(const Port& at, Packet& p) {
@@ -89,7 +89,8 @@ void Fabric::hand_back(const Port& at, Packet& p) {
     const Port& home = ports_[static_cast<std::size_t>(host_port(p.flow->dst))];
     if (home.lp != at.lp) {
       const Crossing c{packet_arg(p), -1, kLostCrossing};
-      run_->send(at.lp, inboxes_[home.lp]->id, now_at(at) + run_->lookahead(), std::as_bytes(std::span(&c, 1)));
+      run_->send(at.lp, inboxes_[home.lp]->id, now_at(at) + run_->lookahead(), sched(at).tie(static_cast<std::uint32_t>(at.node) + 1),
+                 std::as_bytes(std::span(&c, 1)));
       return;
     }
   }

@@ -88,10 +88,10 @@ TEST(Hpcc, TheWindowIsTheBdpScaledByTheRate) {
 
 TEST(Hpcc, ItsWindowCutsTheIncastBurst) {
   // Rate pacing alone lets the first round trip's burst through at line rate; the window holds
-  // each sender to one BDP in flight: pause frames 266 -> 70, mean queue 6.6 -> 4.0 KB.
+  // each sender to one BDP in flight: pause frames 268 -> 70, mean queue 6.6 -> 4.0 KB.
   const auto [w, r] = rdmasim::testing::incast_with_and_without_window("hpcc", &Profile::hpcc);
   EXPECT_EQ(w.fabric.pause_frames, 70u);
-  EXPECT_EQ(r.fabric.pause_frames, 266u);
+  EXPECT_EQ(r.fabric.pause_frames, 268u);
   using rdmasim::testing::bottleneck;
   EXPECT_LT(bottleneck(w).mean_queue_bytes, 0.7 * bottleneck(r).mean_queue_bytes);
 }

@@ -107,10 +107,10 @@ TEST(Swift, TheWindowIsCwndPacketsOfTheMeanSize) {
 
 TEST(Swift, ItsWindowHoldsTheIncastWithoutPfc) {
   // A window of cwnd packets with an ACK per packet against pacing alone: the first round trip's
-  // burst no longer overflows into PFC (pause frames 6920 -> 154) and the link stays full.
+  // burst no longer overflows into PFC (pause frames 6798 -> 158) and the link stays full.
   const auto [w, r] = rdmasim::testing::incast_with_and_without_window("swift", &Profile::swift);
-  EXPECT_EQ(w.fabric.pause_frames, 154u);
-  EXPECT_EQ(r.fabric.pause_frames, 6920u);
+  EXPECT_EQ(w.fabric.pause_frames, 158u);
+  EXPECT_EQ(r.fabric.pause_frames, 6798u);
   EXPECT_GT(w.aggregate_bps, 0.99 * 98e9);
 }
 
