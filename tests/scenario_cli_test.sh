@@ -29,7 +29,7 @@ check "run [outputs] csv: no messages.csv" test -s "$tmp/csv-only/messages.csv"
 expect_ok "PFC pause frames" run "$s/incast-pfc.toml" --set "outputs.csv=$tmp/csv-pattern"
 check "run --set outputs.csv on a pattern: no flows.csv" test -s "$tmp/csv-pattern/flows.csv"
 expect_failed_run "PFC DEADLOCK at" "a PFC deadlock" run "$s/pfc-deadlock.toml"
-expect_ok "PFC watchdog: 360 storms" run "$s/pfc-watchdog.toml"
+expect_ok "PFC watchdog: 352 storms" run "$s/pfc-watchdog.toml"
 expect_ok '"t_typical"' run "$s/latency-decomposition.toml" --set workload.iters=100 --json
 expect_ok "t_typical_us" compare "$s/tcp-baseline.toml" "$s/latency-decomposition.toml"
 expect_ok "network.mtu=4096" compare "$s/mtu-goodput.toml" --vs network.mtu=4096 --set workload.iters=50

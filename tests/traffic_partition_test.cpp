@@ -37,6 +37,15 @@ std::string report(TrafficConfig c, int threads) {
   return traffic_report_json(run_traffic(c), nullptr).dump();
 }
 
+// The report but for the events counted: one scheduler counts its PFC deadlock checks as
+// events, an LP makes them between windows.
+std::string without_events(TrafficConfig c, int threads) {
+  c.threads = threads;
+  auto j = traffic_report_json(run_traffic(c), nullptr);
+  j["summary"].erase("events");
+  return j.dump();
+}
+
 }  // namespace
 
 TEST(FabricCut, PodsWithTheirHostsAndTheCoreDealtToThem) {
@@ -129,20 +138,13 @@ TEST(TrafficPartition, WhatAPartitionedRunCannotDoIsRefused) {
   refused(c, "load balancer 'adaptive'");
 }
 
-// A partitioned run is one scheduler's run, report for report, but for the events counted (one
-// scheduler counts its PFC deadlock checks as events; an LP makes them between windows): each
+// A partitioned run is one scheduler's run, report for report, but for the events counted: each
 // frame crossing a cable is tied to its sending (Scheduler::tie), so the events of one instant
 // run in one order whatever the cut — on a fat-tree's identical cables, where frames of an
 // incast reach a switch at once from several LPs. A DCQCN incast with PFC and ECN, a DCQCN
 // permutation, an HPCC incast (its far switches' telemetry handed over between windows), an
-// incast under PFC alone, and a k=8 permutation.
+// incast under PFC alone, and a k=8 permutation, with and without a link going down.
 TEST(TrafficPartition, ItIsOneSchedulersRun) {
-  const auto without_events = [](TrafficConfig t, int threads) {
-    t.threads = threads;
-    auto j = traffic_report_json(run_traffic(t), nullptr);
-    j["summary"].erase("events");
-    return j.dump();
-  };
   for (const auto& [pattern, cc, k] : {std::tuple{"incast", "dcqcn", 4}, std::tuple{"permutation", "dcqcn", 4}, std::tuple{"incast", "hpcc", 4},
                                        std::tuple{"incast", "none", 4}, std::tuple{"permutation", "dcqcn", 8}}) {
     TrafficConfig c = pods(pattern, k);
@@ -154,6 +156,14 @@ TEST(TrafficPartition, ItIsOneSchedulersRun) {
       EXPECT_TRUE(without_events(c, threads) == one_scheduler)
           << "the partitioned k=" << k << " " << pattern << " with " << cc << " on " << threads << " threads differs from one scheduler's";
   }
+  // And with a link between pod 0 and a core switch of another LP going down for 40 us.
+  TrafficConfig down = pods("permutation", 8);
+  down.base.iters = 5;
+  down.base.fabric.outages = {{"agg0.1", "core4", Time::us(20), Time::us(60)}};
+  down.base.profile.sw.route_convergence = Time::us(10);
+  const std::string one_scheduler = without_events(down, 0);
+  EXPECT_NE(one_scheduler.find("\"link_drops\":"), std::string::npos);
+  EXPECT_TRUE(without_events(down, 2) == one_scheduler) << "the partitioned k=8 permutation with a link down differs";
 }
 
 // HPCC's in-band telemetry: every switch egress on a flow's path reports to its sender, the
@@ -179,9 +189,10 @@ TEST(TrafficPartition, HpccHearsEverySwitchOnAnyNumberOfThreads) {
 }
 
 // Lost frames: each is counted where it is lost and its transport hears of it in its far host's
-// LP (a lookahead later from another LP). A lossy class overflowing under an incast, and cables
-// that corrupt frames (data and ACKs, so the requester loses ACKs that its responder, in another
-// LP, cannot see), recover by RC and give the same report on any number of threads.
+// LP, the longest cable's propagation later (partitioned or not). A lossy class overflowing under
+// an incast, and cables that corrupt frames (data and ACKs, so the requester loses ACKs that its
+// responder, in another LP, cannot see: the requester marks its resends), recover by RC and
+// give the same report on any number of threads, and one scheduler's.
 TEST(TrafficPartition, LostFramesAreRecoveredTheSameOnAnyNumberOfThreads) {
   TrafficConfig overflow = pods("incast", 4);
   overflow.base.profile.sw.lossless = false;  // a small lossy buffer drops under the incast
@@ -191,7 +202,8 @@ TEST(TrafficPartition, LostFramesAreRecoveredTheSameOnAnyNumberOfThreads) {
   TrafficConfig corrupt = pods("permutation", 4);
   corrupt.base.fabric.loss = 5e-3;
   // Five messages a flow: a flow loses its last message's ACK, which no later ACK covers; its
-  // requester times out, and the responder (in another LP) answers the resend's first duplicate.
+  // requester times out and marks its resend, and the responder (in another LP) answers that
+  // duplicate.
   TrafficConfig last_ack = corrupt;
   last_ack.base.iters = 5;
   for (TrafficConfig c : {overflow, corrupt, last_ack}) {
@@ -212,12 +224,14 @@ TEST(TrafficPartition, LostFramesAreRecoveredTheSameOnAnyNumberOfThreads) {
     if (c.base.fabric.loss > 0) EXPECT_GT(acks_lost, 0u);
     const std::string one = traffic_report_json(r, nullptr).dump();
     for (int threads : {2, 4}) EXPECT_EQ(report(c, threads), one) << c.pattern << " on " << threads << " threads";
+    EXPECT_TRUE(without_events(c, 0) == without_events(c, 1)) << c.pattern << ": one scheduler's run differs";
   }
 }
 
 // A link going down and back up: each end changes in its own LP (agg0.1 in pod 0, core2 dealt
 // to another), the frames on it are lost, every LP's switches converge on the tables planned
-// for the two changes, RC recovers, and the report is the same on any number of threads.
+// for the two changes, RC recovers, and the report is the same on any number of threads, and
+// one scheduler's (a frame on the wire when the link goes down is counted where it arrives).
 TEST(TrafficPartition, ALinkGoingDownIsTheSameOnAnyNumberOfThreads) {
   for (const std::string pattern : {"permutation", "incast"}) {
     TrafficConfig c = pods(pattern, 4);
@@ -235,5 +249,6 @@ TEST(TrafficPartition, ALinkGoingDownIsTheSameOnAnyNumberOfThreads) {
     for (const FlowResult& f : r.flows) EXPECT_EQ(f.completed, 20) << f.src << "->" << f.dst;
     const std::string one = traffic_report_json(r, nullptr).dump();
     for (int threads : {2, 4}) EXPECT_EQ(report(c, threads), one) << pattern << " on " << threads << " threads";
+    EXPECT_TRUE(without_events(c, 0) == without_events(c, 1)) << pattern << ": one scheduler's run differs";
   }
 }

@@ -288,8 +288,8 @@ std::vector<ScenarioKey> build_keys() {
   r.push_back(integer("workload.threads", "--threads", kBw | kAllreduce | kFlows,
                       "bw --pattern, the collectives and flows: cut the fabric into logical processes (a fat-tree pod, a "
                       "leaf or a scalable unit of rail leaves with its hosts or servers) and run them on N worker "
-                      "threads, with the same report for every N >= 1 (0: one scheduler, the same report but for the "
-                      "events counted unless frames are lost)",
+                      "threads, with the same report for every N >= 1 (0: one scheduler; bw's report is the same but for "
+                      "the events counted)",
                       0, 256, F(threads)));
   r.push_back(integer("workload.seeds", "--seeds", kBw, "pattern: run seeds seed .. seed+N-1 and report the spread", 1, 1000,
                       F(seeds)));

@@ -7,8 +7,8 @@
 // delay, in a fabric), kept in the (sender, receiver) mailbox until the window ends. Between
 // windows each LP takes the crossings sent to it, calling the addressed handler's accept(),
 // which schedules what the crossing causes on that LP's scheduler, ordered by the tie the sender
-// took (Scheduler::tie, with a tag of the sending node's): among the receiver's events due at
-// the same time, it runs where one scheduler running the whole model would run it. Crossings
+// took (Scheduler::tie; a fabric tags it with the sending node): among the receiver's events due
+// at the same time, it runs where one scheduler running the whole model would run it. Crossings
 // are delivered in (sender, sender's order). The next window starts at the earliest event
 // pending in any LP. No crossing can fall inside the window it was sent in, since it is due at
 // or after the window's end.
@@ -22,9 +22,10 @@
 // crossings by (sender, sender's order), and the windows follow from the LPs' pending events
 // alone; so a run is the same, event for event, whatever the number of threads or ranks (one
 // thread runs the same windows on the caller's). It is one scheduler's run of the whole model
-// when the model tags its crossings so that a tag's ties are all taken in one LP, and schedules
-// nothing untagged across LPs (Scheduler's invariants): the ties then order every event as they
-// would in one scheduler, whichever LPs the model is cut into.
+// when the model tags its crossings so that a tag's ties are all taken in one LP, schedules
+// nothing untagged across LPs (Scheduler's invariants), and its hooks between windows schedule
+// what one scheduler would, when it would: the ties then order every event as they would in
+// one scheduler, whichever LPs the model is cut into.
 //
 // Invariants (checked, std::logic_error): a crossing is due no sooner than lookahead after its
 // sender's now, and addresses a registered handler; lookahead > 0. A handler that throws ends

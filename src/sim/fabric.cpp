@@ -32,6 +32,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {
     const Cable& c = cables[ci];
     const Time prop = cable_propagation(c, opt_.velocity_mps);
+    notice_delay_ = std::max(notice_delay_, prop);
     for (int dir = 0; dir < 2; ++dir) {
       Port* port = &ports_.emplace_back(*this, static_cast<int>(ci) * 2 + dir);
       port->node = dir == 0 ? c.a : c.b;
@@ -448,8 +449,8 @@ void Fabric::arrive(Packet& p, Port* routed) {
 }
 
 bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
-  if (ip.down) {  // the link went down under it: counted at its transmitter, or on arrival from another LP
-    link_drop(tp.lp == ip.lp ? tp : ip, p);
+  if (ip.down) {  // the link went down under it: counted where it arrives (its LP, whatever the cut)
+    link_drop(ip, p);
     return true;
   }
   const bool scheduled = tp.losses && tp.losses->lose(now_at(ip));

@@ -68,8 +68,8 @@
 // of another LP leaves as a crossing, due when it would have arrived (at least one cable's
 // propagation later, the run's lookahead); everything a port does otherwise stays in its LP.
 // Counters are kept per LP and summed. A lost frame is counted where it is lost; its client
-// (the transport) hears of it in its destination host's LP, a lookahead later from another LP
-// (Fabric::hand_back). Deadlock detection looks at every LP between windows. A link fault is
+// (the transport) hears of it in its destination host's LP, the longest cable's propagation
+// later whether partitioned or not (Fabric::hand_back). Deadlock detection looks at every LP between windows. A link fault is
 // known before the run: each end of the cable changes in its own LP at the same instant (a
 // frame arriving at a down end is lost), and every LP switches at each convergence to a
 // next-hop table planned before the run (with faults, flows keep no route memo). What reaches
@@ -283,10 +283,11 @@ class Fabric {
   /// Partitioned: the flow's route memo, filled for its whole (ECMP) path before the run, so
   /// that the switches of the path, on their LPs' workers, only read it.
   void fill_memo(FabricFlow& f);
-  /// `p` is lost at `at` (counted there) and handed back to its flow's client. Partitioned, the
-  /// client runs in the LP of the flow's destination host (an RC data flow's responder releases
-  /// the packet, an ACK flow's requester keeps a lost ACK), so from another LP the notice
-  /// crosses, a lookahead later.
+  /// `p` is lost at `at` (counted there) and handed back to its flow's client (an RC data flow's
+  /// responder releases the packet, an ACK flow's requester keeps a lost ACK) the longest cable's
+  /// propagation later (notice_delay_), tied to the losing node: partitioned, the client runs in
+  /// the LP of the flow's destination host, so from another LP the notice crosses, and that delay
+  /// is no shorter than any cut's lookahead.
   void hand_back(const Port& at, Packet& p);
   void on_lost(std::uint64_t arg);  // the client hears that the packet (arg) was lost
   struct SwitchState {
@@ -408,6 +409,7 @@ class Fabric {
   Handler arrive_{*this, &Fabric::on_arrive};
   Handler control_{*this, &Fabric::on_control};
   Handler lost_{*this, &Fabric::on_lost};
+  Time notice_delay_{};  // a lost frame's notice to its client: the longest cable's propagation
   std::vector<Tally> tally_ = std::vector<Tally>(1);  // by LP
   bool faults_ = false;  // some cable goes down or up during the run
   // Partitioned with link faults: the next-hop tables in convergence order (0: every link up)

@@ -85,16 +85,9 @@ void Fabric::Inbox::accept(Time at, Scheduler::Tie tie, std::span<const std::byt
 void Fabric::hand_back(const Port& at, Packet& p) {
   ++tally(at).dropped;
   p.fab_port = -1;
-  if (run_) {  // the client hears of it in its far host's LP, a lookahead later when that is another
-    const Port& home = ports_[static_cast<std::size_t>(host_port(p.flow->dst))];
-    if (home.lp != at.lp) {
-      const Crossing c{packet_arg(p), -1, kLostCrossing};
-      run_->send(at.lp, inboxes_[home.lp]->id, now_at(at) + run_->lookahead(), sched(at).tie(static_cast<std::uint32_t>(at.node) + 1),
-                 std::as_bytes(std::span(&c, 1)));
-      return;
-    }
-  }
-  on_lost(packet_arg(p));
+  // The client hears of it in its far host's LP, at a delay no cut's lookahead exceeds.
+  const Port& home = ports_[static_cast<std::size_t>(host_port(p.flow->dst))];
+  reach(at, home, now_at(at) + notice_delay_, lost_, packet_arg(p), {packet_arg(p), -1, kLostCrossing});
 }
 
 void Fabric::on_lost(std::uint64_t arg) {

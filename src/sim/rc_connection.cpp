@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "net/wire_format.hpp"
 #include "sim/packet_queue.hpp"
@@ -28,7 +29,6 @@ std::string_view to_string(QpStatus s) {
 RcConnection::RcConnection(SimContext& ctx, SimContext& responder, const RcOptions& o)
     : ctx_(ctx), rctx_(responder), o_(o), timeout_(Time::ps(4'096'000LL << o.rc.timeout)),
       rnr_wait_(verbs::rnr_timer_delay(static_cast<std::uint8_t>(o.rc.min_rnr_timer))), slot_(ctx.relay.add(*this)) {
-  apart_ = &ctx_ != &rctx_;
   if (o_.cc && o_.cc->make) {
     cc_ = o_.cc->make(*o_.profile, o_.line);
     cnps_ = o_.cc->cnps;
@@ -187,8 +187,15 @@ void RcConnection::go_back(std::uint32_t from) {
   resend_copies(from, snd_nxt_, false);
 }
 
+bool RcConnection::ack_lost(const Message& m) const {
+  for (const Packet* t = lost_head_; t; t = t->next_in_queue)
+    if (t->msg == &m) return true;
+  return false;
+}
+
 void RcConnection::resend_copies(std::uint32_t from, std::uint32_t below, bool selective) {
   const Time now = ctx_.sched.now();
+  const Message* prev = nullptr;
   copies_.for_each([&](const Packet& c) {
     if (c.psn < from || c.psn >= below) return;
     if (selective) {
@@ -198,6 +205,7 @@ void RcConnection::resend_copies(std::uint32_t from, std::uint32_t below, bool s
     }
     Packet& r = clone(c);
     r.charge(Category::recovery, now);
+    if (lost_head_ && r.msg != std::exchange(prev, r.msg) && ack_lost(*r.msg)) r.sack = kAckLost;
     queue_push(resend_head_, resend_tail_, r);
   });
   deadline_ = now + timeout_;
@@ -519,7 +527,6 @@ void RcConnection::data_arrived(Packet& p) {
     rnr_pending_ = false;
   }
   if (fresh) {
-    dup_run_ = false;
     // Echoed on the message's ACK (AckSignal::ce_marked); with an ACK per packet, each ACK
     // echoes its own packet's mark.
     if (p.ce && (!per_packet_ || last_of_message(p))) ++p.msg->rc_ce;
@@ -564,28 +571,10 @@ void RcConnection::data_arrived(Packet& p) {
       ++c_.naks_sent;
       send_control(kSack, rcv_nxt_, p.psn);
     }
-    bool resent = false;
-    if (apart_) {
-      // The requester's lost ACKs are not visible from the responder's LP: the first duplicate
-      // of each resend (a PSN not above the previous duplicate's) is answered with a cumulative
-      // ACK, which completes them there. Selective repeat answers every duplicate already.
-      if (!o_.rc.selective_repeat && p.psn < rcv_nxt_ && (!dup_run_ || p.psn <= dup_prev_)) send_control(kAck, rcv_nxt_, kDuplicateAck);
-      dup_run_ = true;
-      dup_prev_ = p.psn;
-    }
-    // The ACK of this message was lost: acknowledge again.
-    for (Packet **link = &lost_head_, *prev = nullptr; !apart_ && *link; prev = *link, link = &(*link)->next_in_queue) {
-      if ((*link)->msg != p.msg) continue;
-      Packet& t = **link;
-      *link = t.next_in_queue;
-      if (lost_tail_ == &t) lost_tail_ = prev;
-      t.next_in_queue = nullptr;
-      t.charge(Category::recovery, now);
-      t.route->rc_ack->inject(t);
-      resent = true;
-      break;
-    }
-    if (!resent && o_.endpoint && first_of_message(p)) o_.endpoint->duplicate(*p.msg);
+    // The first packet of a resend of a message whose ACK was lost: acknowledge it again.
+    const bool ack_lost = !o_.rc.selective_repeat && p.sack == kAckLost;
+    if (ack_lost) send_control(kAck, rcv_nxt_, kDuplicateAck);
+    if (!ack_lost && o_.endpoint && first_of_message(p)) o_.endpoint->duplicate(*p.msg);
   }
   release_at_responder(p);
 }

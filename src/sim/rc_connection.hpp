@@ -20,10 +20,11 @@
 //
 // Responder: accepts packets in PSN order. A later PSN is a sequence error: discarded, and
 // answered with one NAK carrying the expected PSN until that PSN arrives; an earlier PSN is a
-// duplicate: discarded (and, when the ACK of its message was lost, that ACK is sent again;
-// with the two sides in different contexts, the LPs of a partitioned run, the responder cannot
-// see which ACKs the requester lost, so it answers the first duplicate of each resend with a
-// cumulative ACK, which completes them).
+// duplicate: discarded. When the ACK of a message was lost, the requester (told by the fabric)
+// marks the first packet of each resend of that message; the responder answers that duplicate
+// with a cumulative ACK, which completes the message (its ACK acknowledged again: IBA C9-105).
+// What the responder knows travels in packets only, so the two sides may run in different LPs
+// of a partitioned run.
 // With out-of-order placement (rc.ooo_placement) it accepts any new PSN and recovers losses by
 // timeout: a message's ACK acknowledges only up to the first PSN still missing, so the
 // requester keeps that packet's copy, times out and resends it. For a rate control that uses CNPs (DCQCN) it sends a CNP for a CE-marked packet at
@@ -42,7 +43,7 @@
 //
 // Ledger: a resent packet continues its copy's ledger (accounted up to its first injection)
 // and charges the time until it is resent to `recovery`; a pacing wait is `queue`; a lost ACK
-// resent or completed by a later ACK charges its wait to `recovery`; so do the RNR wait of the
+// completed by a later ACK charges its wait to `recovery`; so do the RNR wait of the
 // resent packets and new packets held behind it. So the ledger of every
 // completed message still sums to its end-to-end time.
 // Several paths may share one RcConnection (a verbs QP's WRITE, SEND and inline requests take
@@ -189,6 +190,11 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   // A kAck's `sack` word: its packet's CE mark (0 or 1), or this for the answer to a duplicate,
   // which tells the rate control nothing (no packet of its own, so no RTT or mark).
   static constexpr std::uint32_t kDuplicateAck = 2;
+  // A resent data packet's `sack` word: its message's ACK was lost (the requester heard so from
+  // the fabric), so the responder, to whom it is a duplicate, acknowledges again.
+  static constexpr std::uint32_t kAckLost = 1;
+  /// Whether the ACK of message `m` is among the lost ones.
+  bool ack_lost(const Message& m) const;
   enum Timer : std::uint64_t { kRetransmit = 1, kPacer = 2, kRnr = 3 };
 
   Packet& clone(const Packet& p);
@@ -273,12 +279,9 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   std::uint32_t rnr_psn_ = 0;      // the PSN resent when it ends
   int rnr_tries_ = 0;
   bool resend_in_nic_ = false;  // a resend handed to the NIC that has not started on the wire
-  // ACK tokens the fabric dropped, in order (resent on a duplicate, or completed by a later ACK).
+  // ACK tokens the fabric dropped, in order (completed by a later cumulative ACK).
   Packet* lost_head_ = nullptr;
   Packet* lost_tail_ = nullptr;
-  // The two sides run in different contexts (LPs of a partitioned run): the responder cannot
-  // look at lost_head_, so it answers the first duplicate of each resend with a cumulative ACK.
-  bool apart_ = false;
 
   // Responder.
   std::uint32_t rcv_nxt_ = 0;
@@ -289,8 +292,6 @@ class RcConnection final : public EventHandler, public TxPacer, public NetTransp
   bool rq_modelled_ = false;
   std::int64_t receives_ = 0;    // receives posted and not yet consumed
   bool rnr_pending_ = false;     // an RNR NAK for rcv_nxt_ is outstanding: later PSNs are dropped
-  bool dup_run_ = false;         // apart_: duplicates arrived since the last packet accepted
-  std::uint32_t dup_prev_ = 0;   // the PSN of the last of them
   EventRelay::Slot slot_;  // its timers go through ctx_.relay, so it may be destroyed with one pending
   Message control_msg_[6];  // the wire identity of NAKs, CNPs, RNR NAKs, selective NACKs and packet ACKs (captures)
 };
