@@ -151,7 +151,9 @@ TEST(TrafficPartition, ItIsOneSchedulersRun) {
     c.base.fabric.cc = cc;
     if (k == 8) c.base.iters = 5;
     const std::string one_scheduler = without_events(c, 0);
-    if (std::string(pattern) == "incast") EXPECT_NE(one_scheduler.find("\"pause_tx\":"), std::string::npos);
+    if (std::string(pattern) == "incast") {
+      EXPECT_NE(one_scheduler.find("\"pause_tx\":"), std::string::npos);
+    }
     for (int threads : {2, 4})
       EXPECT_TRUE(without_events(c, threads) == one_scheduler)
           << "the partitioned k=" << k << " " << pattern << " with " << cc << " on " << threads << " threads differs from one scheduler's";

@@ -27,20 +27,19 @@
 // events in a fat-tree run; the hold model of bench/engine_bench with 10^6 pending within
 // 1 us puts ~256 in each). A two-level bitmap
 // finds the next non-empty bucket. Heap: those events and the ones further out
-// (retransmission timers, link faults), 16-byte keys (time, sequence << 24 | slot) compared as
-// one 128-bit number unless their times are equal and one is tagged (the sequence's top bit):
-// then the ties compare, from the slots. Four siblings per 64-byte cache line. The next event is the earlier of
-// the wheel's and the heap's. Slots are 40 bytes (the sequence and the bucket link share a
-// word; the tag and the lead — how long before its time an event was scheduled — another) and
-// recycled LIFO, so the live ones stay dense. Before an event runs, step() starts
-// loading the next one's handler and the first three cache lines its argument points to (most
-// arguments are a Packet*; a prefetch never faults, so for the others it is a wasted hint).
-// Limits (checked): 2^24 - 1 events pending at once, 2^39 scheduled or ties taken in all, tags
-// below 2^24; events scheduled more than 2^40 ps (1.1 s) ahead tie as if scheduled 1.1 s ahead. No allocation per
-// event: the arrays only grow when more events are pending than ever before. There is no
-// global instance; components hold a reference to the scheduler they were built with, so
-// several simulations can run side by side in one process. Cancellation is left to handlers
-// (generation counters in `arg`).
+// (retransmission timers, link faults), 16-byte keys (time, sequence << 24 | slot) compared as one
+// 128-bit number unless their times are equal and one is tagged (the sequence's top bit): then the
+// ties compare, from the slots. Four siblings per 64-byte cache line. The next event is the earlier
+// of the wheel's and the heap's. Slots are 40 bytes (the sequence and the bucket link share a word;
+// the tag and the lead — how long before its time an event was scheduled — another) and recycled
+// LIFO, so the live ones stay dense. Before an event runs, step() starts loading the next one's
+// handler and the first three cache lines its argument points to (most arguments are a Packet*; a
+// prefetch never faults, so for the others it is a wasted hint). Limits (checked): 2^24 - 1 events
+// pending at once, 2^39 scheduled or ties taken in all, tags below 2^24; events scheduled more than
+// 2^40 ps (1.1 s) ahead tie as if scheduled 1.1 s ahead. No allocation per event: the arrays only
+// grow when more events are pending than ever before. There is no global instance; components hold
+// a reference to the scheduler they were built with, so several simulations can run side by side in
+// one process. Cancellation is left to handlers (generation counters in `arg`).
 #pragma once
 
 #include <algorithm>

@@ -67,12 +67,12 @@
 // process of a ParallelRun (core/parallel_run.hpp). A frame or a PFC / credit frame for a port
 // of another LP leaves as a crossing, due when it would have arrived (at least one cable's
 // propagation later, the run's lookahead); everything a port does otherwise stays in its LP.
-// Counters are kept per LP and summed. A lost frame is counted where it is lost; its client
-// (the transport) hears of it in its destination host's LP, the longest cable's propagation
-// later whether partitioned or not (Fabric::hand_back). Deadlock detection looks at every LP between windows. A link fault is
-// known before the run: each end of the cable changes in its own LP at the same instant (a
-// frame arriving at a down end is lost), and every LP switches at each convergence to a
-// next-hop table planned before the run (with faults, flows keep no route memo). What reaches
+// Counters are kept per LP and summed. A lost frame is counted where it is lost; its client (the
+// transport) hears of it in its destination host's LP, the longest cable's propagation later
+// whether partitioned or not (Fabric::hand_back). Deadlock detection looks at every LP between
+// windows. A link fault is known before the run: each end of the cable changes in its own LP at the
+// same instant (a frame arriving at a down end is lost), and every LP switches at each convergence
+// to a next-hop table planned before the run (with faults, flows keep no route memo). What reaches
 // across LPs at once is refused: a balancer that reads the queues or the time, the trace, the
 // capture and the PFC log. In-band telemetry from another LP's switch reaches its sender between
 // windows (stamp_telemetry). The switches of a flow's path may run at

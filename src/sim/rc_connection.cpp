@@ -205,7 +205,7 @@ void RcConnection::resend_copies(std::uint32_t from, std::uint32_t below, bool s
     }
     Packet& r = clone(c);
     r.charge(Category::recovery, now);
-    if (lost_head_ && r.msg != std::exchange(prev, r.msg) && ack_lost(*r.msg)) r.sack = kAckLost;
+    if (!selective && lost_head_ && r.msg != std::exchange(prev, r.msg) && ack_lost(*r.msg)) r.sack = kAckLost;
     queue_push(resend_head_, resend_tail_, r);
   });
   deadline_ = now + timeout_;
@@ -572,9 +572,9 @@ void RcConnection::data_arrived(Packet& p) {
       send_control(kSack, rcv_nxt_, p.psn);
     }
     // The first packet of a resend of a message whose ACK was lost: acknowledge it again.
-    const bool ack_lost = !o_.rc.selective_repeat && p.sack == kAckLost;
-    if (ack_lost) send_control(kAck, rcv_nxt_, kDuplicateAck);
-    if (!ack_lost && o_.endpoint && first_of_message(p)) o_.endpoint->duplicate(*p.msg);
+    const bool re_ack = !o_.rc.selective_repeat && p.sack == kAckLost;
+    if (re_ack) send_control(kAck, rcv_nxt_, kDuplicateAck);
+    else if (o_.endpoint && first_of_message(p)) o_.endpoint->duplicate(*p.msg);
   }
   release_at_responder(p);
 }
