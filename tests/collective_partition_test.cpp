@@ -1,9 +1,10 @@
 // Collectives partitioned into logical processes (CollectiveConfig::threads): each rank runs in
 // its server's (or host's) LP, what a step waits for from another LP arrives as a fabric
 // crossing, and the iteration's barrier is found between windows. The nccl-tests JSON is the
-// same on 1, 2 and 4 threads for rings, alltoall and broadcast, with GPUDirect and staged,
-// with PXN over a rail-optimized fabric of several scalable units, with DCQCN and a link going
-// down; a cut of one LP is one scheduler; a server whose NICs the cut splits is refused.
+// same on 1, 2 and 4 threads for rings, alltoall and broadcast, with GPUDirect and staged, with
+// PXN over a rail-optimized fabric of several scalable units; but for the events counted it is
+// one scheduler's, with DCQCN and a link going down too; a cut of one LP is one scheduler; a
+// server whose NICs the cut splits is refused.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -79,37 +80,32 @@ TEST(CollectivePartition, RailsWithPxnAcrossScalableUnitsAreTheSameOnAnyNumberOf
   staged.gpudirect = false;
   staged.pxn = false;
   expect_same_on_any_threads(staged, "all_reduce on 64 GPUs, staged, no PXN");
-  // Without a rate control nothing depends on the instant an iteration starts: the barrier
-  // found at a window's end (a lookahead late at most) costs the iterations nothing here.
   EXPECT_EQ(time_us(rails(), 2), time_us(rails(), 0));
 }
 
-TEST(CollectivePartition, DcqcnAndALinkGoingDownAreTheSameOnAnyNumberOfThreads) {
-  CollectiveConfig c = pods(CollOp::all_reduce, 1);
-  c.base.fabric.cc = "dcqcn";
-  c.base.fabric.outages = {{"agg0.1", "core2", Time::us(20), Time::us(60)}};
-  expect_same_on_any_threads(c, "all_reduce with DCQCN, agg0.1-core2 down 20-60 us");
-  // The partitioned model is another decomposition: with DCQCN's timers running between
-  // iterations, its figures stay within a few per cent of one scheduler's.
-  EXPECT_NEAR(time_us(c, 1), time_us(c, 0), 0.05 * time_us(c, 0));
-}
-
-// Without a rate control, the partitioned all_reduce is one scheduler's, row for row, but for
-// the events counted: a frame crossing a cable is tied to its sending (Scheduler::tie), so the
-// events of one instant run in one order whatever the cut (docs/parallel.md). (An alltoall's
-// next iteration, started at the window's end rather than at the last finish, can meet the last
-// one's ACKs otherwise.)
+// The partitioned collective is one scheduler's, row for row, but for the events counted (an LP
+// starts its ranks' iteration in an event of its own): a frame crossing a cable is tied to its
+// sending (Scheduler::tie), and the next iteration starts a barrier (the longest cable's
+// propagation, no shorter than a window) after the last finish in both (docs/parallel.md). The
+// alltoall meets the last iteration's ACKs, DCQCN's timers run between iterations.
 TEST(CollectivePartition, ItIsOneSchedulersRun) {
-  CollectiveConfig c = pods(CollOp::all_reduce, 1);
-  const auto without_events = [&](int threads) {
+  const auto without_events = [](CollectiveConfig c, int threads) {
     c.threads = threads;
     auto j = collective_json(run_collective(c));
     for (auto& row : j["results"]) row.erase("events");
     return j.dump();
   };
-  const std::string one_scheduler = without_events(0);
-  EXPECT_NE(one_scheduler.find("\"busbw_GBps\""), std::string::npos);
-  EXPECT_TRUE(without_events(2) == one_scheduler) << "the partitioned all_reduce differs from one scheduler's";
+  CollectiveConfig dcqcn = pods(CollOp::all_reduce, 1);
+  dcqcn.base.fabric.cc = "dcqcn";
+  dcqcn.base.fabric.outages = {{"agg0.1", "core2", Time::us(20), Time::us(60)}};
+  for (const auto& [c, what] : {std::pair{pods(CollOp::all_reduce, 1), "all_reduce"}, std::pair{pods(CollOp::alltoall, 1), "alltoall"},
+                                std::pair{dcqcn, "all_reduce with DCQCN, agg0.1-core2 down 20-60 us"}}) {
+    const std::string one_scheduler = without_events(c, 0);
+    EXPECT_NE(one_scheduler.find("\"busbw_GBps\""), std::string::npos);
+    EXPECT_NE(one_scheduler.find("\"wrong\":0"), std::string::npos) << what;
+    for (int threads : {1, 2, 4})
+      EXPECT_TRUE(without_events(c, threads) == one_scheduler) << what << " on " << threads << " threads differs from one scheduler's";
+  }
 }
 
 TEST(CollectivePartition, OneLpIsOneScheduler) {

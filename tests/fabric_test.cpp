@@ -221,7 +221,9 @@ TEST(Fabric, EcnDrawsAtAPortDoNotDependOnOtherPortsTraffic) {
     r.send(2, 0, 40);
     if (second_incast) r.send(5, 4, 40);
     r.sched.run();
-    if (second_incast) EXPECT_GT(r.port("sw0->h4").ecn_marked, 0u);
+    if (second_incast) {
+      EXPECT_GT(r.port("sw0->h4").ecn_marked, 0u);
+    }
     return r.port("sw0->h0").ecn_marked;
   };
   const std::uint64_t alone = run(false);

@@ -12,6 +12,7 @@
 #include "io/command_report.hpp"
 #include "rdmasim/traffic.hpp"
 #include "net/topology_file.hpp"
+#include "path/link.hpp"
 #include "sim/fabric_partition.hpp"
 #include "sim_rig.hpp"
 
@@ -55,16 +56,25 @@ TEST(FabricCut, PodsWithTheirHostsAndTheCoreDealtToThem) {
   EXPECT_EQ(p.lookahead, Time::ns(50));  // a 10 m switch-to-switch cable
   for (std::size_t n = 0; n < t.nodes().size(); ++n) {
     const Node& node = t.nodes()[n];
-    if (node.pod >= 0 && node.kind == NodeKind::switch_) EXPECT_EQ(p.lp_of_node[n], node.pod) << node.name;
-    if (node.name.rfind("core", 0) == 0) EXPECT_EQ(p.lp_of_node[n], std::stoi(node.name.substr(4)) % 4) << node.name;
+    if (node.pod >= 0 && node.kind == NodeKind::switch_) {
+      EXPECT_EQ(p.lp_of_node[n], node.pod) << node.name;
+    }
+    if (node.name.rfind("core", 0) == 0) {
+      EXPECT_EQ(p.lp_of_node[n], std::stoi(node.name.substr(4)) % 4) << node.name;
+    }
   }
   for (int h = 0; h < 16; ++h) EXPECT_EQ(p.lp_of_node[static_cast<std::size_t>(t.host_node(h))], h / 4) << h;
   TopologyParams one;
   one.name = "single-switch";
   one.hosts = 4;
-  const FabricPartition single = partition_fabric(build_topology(one), 200'000'000);
+  EXPECT_EQ(longest_propagation(t, 200'000'000), Time::ns(50));
+  const Topology star = build_topology(one);
+  const FabricPartition single = partition_fabric(star, 200'000'000);
   EXPECT_EQ(single.lps, 1);
-  EXPECT_EQ(single.lookahead, Time::us(1));
+  // No cable across: the longest cable's (a 3 m host cable), which a collective's barrier
+  // between iterations is (no window may be longer).
+  EXPECT_EQ(single.lookahead, longest_propagation(star, 200'000'000));
+  EXPECT_EQ(single.lookahead, Time::ns(15));
 }
 
 TEST(TrafficPartition, AnyNumberOfThreadsGivesTheSameReport) {
@@ -223,7 +233,9 @@ TEST(TrafficPartition, LostFramesAreRecoveredTheSameOnAnyNumberOfThreads) {
       acks_lost += f.rc.acks_lost;
     }
     EXPECT_EQ(dropped, r.fabric.dropped);  // every loss reached its flow
-    if (c.base.fabric.loss > 0) EXPECT_GT(acks_lost, 0u);
+    if (c.base.fabric.loss > 0) {
+      EXPECT_GT(acks_lost, 0u);
+    }
     const std::string one = traffic_report_json(r, nullptr).dump();
     for (int threads : {2, 4}) EXPECT_EQ(report(c, threads), one) << c.pattern << " on " << threads << " threads";
     EXPECT_TRUE(without_events(c, 0) == without_events(c, 1)) << c.pattern << ": one scheduler's run differs";

@@ -93,11 +93,14 @@ class Scheduler {
     std::uint64_t seq = 0;     // taken from one scheduler's sequence, top bit set
     std::int64_t since_ps = 0;  // when it was taken
   };
+  /// The largest tag: above every node's, for a model-wide event (a collective's barrier) that
+  /// runs after the frames due at its time.
+  static constexpr std::uint32_t kMaxTag = (std::uint32_t{1} << 24) - 1;
   /// A tie tagged `tag` (> 0) taken now, after every one this scheduler gave before; it may
   /// order an event on another scheduler (a parallel run's crossing, sent by a node whose tag
   /// it is).
   Tie tie(std::uint32_t tag) {
-    if (tag == 0 || tag >> (64 - kLeadBits)) [[unlikely]] bad_tag();
+    if (tag == 0 || tag > kMaxTag) [[unlikely]] bad_tag();
     return Tie{tag, next_seq() | kTagged, now_.count_ps()};
   }
   /// Schedules `h.on_event(arg)` at `at`, ordered among the events due then by `tie`.
@@ -144,6 +147,7 @@ class Scheduler {
   };
   static constexpr unsigned kLeadBits = 40;
   static constexpr std::uint64_t kMaxLead = (std::uint64_t{1} << kLeadBits) - 1;  // 1.1 s
+  static_assert(kMaxTag == (std::uint64_t{1} << (64 - kLeadBits)) - 1, "a cause holds a tag above the lead");
   /// A cause: the event's tag and its lead. Events scheduled more than kMaxLead ahead share
   /// the longest lead, so their ties compare as if scheduled kMaxLead ahead (an order as
   /// deterministic and as independent of a cut; sequences stay in lead order).

@@ -1,5 +1,7 @@
 #include "path/link.hpp"
 
+#include <algorithm>
+
 namespace rdmasim {
 
 Time Link::propagation() const {
@@ -15,6 +17,12 @@ Time cable_propagation(const Cable& c, std::int64_t velocity_mps) {
   lp.length_mm = c.length_mm;
   lp.velocity_mps = velocity_mps;
   return Link(lp).propagation();
+}
+
+Time longest_propagation(const Topology& t, std::int64_t velocity_mps) {
+  Time longest{};
+  for (const Cable& c : t.cables()) longest = std::max(longest, cable_propagation(c, velocity_mps));
+  return longest;
 }
 
 void Link::append(PathSpec& path, int from) const {

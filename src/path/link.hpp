@@ -24,5 +24,9 @@ class Link {
 
 /// A fabric cable's propagation delay at `velocity_mps` (Link::propagation of its length).
 Time cable_propagation(const Cable& c, std::int64_t velocity_mps);
+/// The longest of the topology's cables' propagations (zero with no cable): no cut's lookahead
+/// is longer, so a model-wide event due that long after its cause — a lost frame's notice, a
+/// collective's barrier — never falls in a window already run.
+Time longest_propagation(const Topology& t, std::int64_t velocity_mps);
 
 }  // namespace rdmasim

@@ -24,7 +24,7 @@ std::int64_t bytes_in(Time t, Rate r) {
 }  // namespace
 
 Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOptions& o, std::uint64_t seed)
-    : sched_(s), topo_(std::move(t)), hops_(*topo_), opt_(o), lp_sched_{&s} {
+    : sched_(s), topo_(std::move(t)), hops_(*topo_), opt_(o), notice_delay_(longest_propagation(*topo_, o.velocity_mps)), lp_sched_{&s} {
   const Topology& topo = *topo_;
   const auto& cables = topo.cables();
   switches_.resize(topo.nodes().size());
@@ -32,7 +32,6 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {
     const Cable& c = cables[ci];
     const Time prop = cable_propagation(c, opt_.velocity_mps);
-    notice_delay_ = std::max(notice_delay_, prop);
     for (int dir = 0; dir < 2; ++dir) {
       Port* port = &ports_.emplace_back(*this, static_cast<int>(ci) * 2 + dir);
       port->node = dir == 0 ? c.a : c.b;

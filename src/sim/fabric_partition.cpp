@@ -36,7 +36,10 @@ FabricPartition partition_fabric(const Topology& t, std::int64_t velocity_mps) {
     if (p.lp_of_node[static_cast<std::size_t>(c.a)] != p.lp_of_node[static_cast<std::size_t>(c.b)])
       p.lookahead = std::min(p.lookahead, cable_propagation(c, velocity_mps));
   }
-  if (p.lookahead == Time::max()) p.lookahead = Time::us(1);
+  if (p.lookahead == Time::max()) {
+    const Time longest = longest_propagation(t, velocity_mps);
+    p.lookahead = longest > Time::zero() ? longest : Time::us(1);
+  }
   return p;
 }
 

@@ -9,7 +9,8 @@
 // steps, chunk masks, NVLink transfers and the critical path an arrival hands on are that LP's
 // (a Part); a step's data reaches another LP as the WRITE's frames, and its arrival runs in
 // the receiver's LP. The iteration barrier is found between windows: the iteration ends at the
-// latest finish (lowest LP among equals) and the next starts at that window's end in every LP.
+// latest finish (lowest LP among equals) and the next starts a barrier's delay later in every
+// LP, as on one scheduler (the delay is no shorter than a window).
 #include "rdmasim/nccl_test.hpp"
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include <utility>
 
 #include "model/path.hpp"
+#include "path/link.hpp"
 #include "net/wire_format.hpp"
 #include "rdmasim/collective.hpp"
 #include "host/gpu.hpp"
@@ -64,9 +66,9 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   }
 
   void run() {
-    // The next iteration starts when the last rank finishes (a barrier); the scheduler then
-    // still drains the transports' timers, which do not count. Partitioned, the barrier is
-    // found between windows and the next iteration starts at the window's end.
+    // The next iteration starts a barrier's delay after the last rank finishes (barrier());
+    // the scheduler then still drains the transports' timers, which do not count.
+    // Partitioned, the barrier is found between windows.
     iteration_ = 0;
     reset_iteration(Time::zero());
     for (int r = 0; r < n_; ++r) advance(r);
@@ -375,6 +377,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   // The LPs (partitioned: the fabric's cut, a server with its NICs in one; else one) and the
   // ranks each runs. Every domain an LP's events touch exists before the run.
   void make_parts(const Topology& topo, const FabricOptions& opts) {
+    barrier_ = longest_propagation(topo, opts.velocity_mps);
     if (c_.threads > 0) w_.partition(topo, opts.velocity_mps);
     const int lps = w_.partitioned() ? w_.cut.lps : 1;
     for (int lp = 0; lp < lps; ++lp) {
@@ -398,7 +401,12 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     }
     if (c_.base.profile.gpu.nvlink_bw.bits_per_sec() > 0)
       for (int h = 0; h * c_.gpus < n_; ++h) nvlink(h);
-    if (w_.partitioned()) w_.parallel->add_between_windows([this](Time end) { return between_windows(end); });
+    if (!w_.partitioned()) return;
+    if (c_.warmup + c_.iters > 1 && barrier() < w_.parallel->lookahead())
+      throw std::invalid_argument("--threads: the barrier between iterations (the longest cable's propagation, " +
+                                  std::to_string(barrier().count_ps()) + " ps) is shorter than the lookahead (" +
+                                  std::to_string(w_.parallel->lookahead().count_ps()) + " ps): run one iteration (-n 1 -w 0)");
+    w_.parallel->add_between_windows([this](Time end) { return between_windows(end); });
   }
 
   // Every rank's data as the collective starts, at `at`; its ranks then start.
@@ -422,7 +430,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
 
   // Partitioned, between windows (every LP stopped at `end`): the iteration ends when every
   // rank has finished, at the latest finish (the lowest LP among equals), and the next starts
-  // at the window's end in every LP. The LPs' free transfers even out.
+  // a barrier() later in every LP. The LPs' free transfers even out.
   ParallelRun::Between between_windows(Time end) {
     for (auto& r : parts_) {
       if (r->free.size() >= 16) continue;
@@ -443,10 +451,16 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     finish_iteration(last->last_finish, last->last_cause);
     for (auto& p : parts_) p->finished = 0;
     if (iteration_ == c_.warmup + c_.iters) return {};
-    reset_iteration(end);
-    for (const auto& p : parts_)
-      if (!p->ranks.empty()) p->ctx->sched.schedule_at(end, *this, p->index << 3 | kStart);
-    return ParallelRun::Between{.wake = end};
+    const Time start = last->last_finish + barrier();
+    if (start < end) throw std::logic_error("collective: a barrier shorter than the window it was found in");
+    reset_iteration(start);
+    for (const auto& p : parts_) {
+      if (p->ranks.empty()) continue;
+      Scheduler::Tie tie = p->ctx->sched.tie(Scheduler::kMaxTag);
+      tie.since_ps = last->last_finish.count_ps();  // tied as one scheduler ties it: from the last finish
+      p->ctx->sched.schedule_at(start, *this, p->index << 3 | kStart, tie);
+    }
+    return ParallelRun::Between{.wake = start};
   }
 
   // Sends every step of rank r whose input has arrived, channel by channel; the rank is done
@@ -472,8 +486,16 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     p.last_cause = p.cause;
     if (w_.partitioned() || p.finished < n_) return;
     finish_iteration(p.last_finish, p.cause);
-    if (iteration_ < c_.warmup + c_.iters) p.ctx->sched.schedule_in(Time::zero(), *this, kNextIteration);
+    if (iteration_ < c_.warmup + c_.iters)
+      p.ctx->sched.schedule_at(p.last_finish + barrier(), *this, kNextIteration, p.ctx->sched.tie(Scheduler::kMaxTag));
   }
+
+  // How long after the last rank finishes the next iteration starts: the barrier's word
+  // reaching every rank, taken as the longest cable's propagation (a lower bound of a real
+  // barrier; the timed iterations do not include it). No window is longer, so a partitioned run
+  // finds the barrier between windows in time to start the next iteration where one scheduler
+  // does. Its start is tied after every frame due then (the largest tag), from the last finish.
+  Time barrier() const { return barrier_; }
 
   void send(int r, int k) {
     const CollStep& s = sched_[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
@@ -581,6 +603,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   std::vector<int> rank_part_;               // by rank
   int iteration_ = 0;
   Time started_{}, timed_{};
+  Time barrier_{};  // barrier()
   CollectiveLedger ledger_;  // the timed iterations' critical paths
   std::int64_t violations_ = 0;
 };
