@@ -33,6 +33,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/huge_pages.hpp"
 #include "net/packet.hpp"
 #include "rdmasim/exports.hpp"
 #include "rdmasim/latency.hpp"
@@ -116,6 +117,7 @@ double peak_rss_mib() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  rdmasim::use_huge_pages(argv);  // as rdmasim does (core/huge_pages.hpp); RDMASIM_HUGE_PAGES=0: not
   CLI::App app{"fabric_bench: packet-level fabric throughput on a fat-tree permutation of RDMA WRITE flows"};
   int k = 12;
   std::string size_text = "2MiB";
@@ -152,9 +154,9 @@ int main(int argc, char** argv) {
     c.threads = threads;
 
     std::printf("# fabric_bench: fat-tree permutation, RDMA WRITE, default profile (100 Gb/s, PFC, ECN), MTU %lld, "
-                "routing %s, tx-depth %d; sizeof(Packet) = %zu B, sizeof(Message) = %zu B\n",
+                "routing %s, tx-depth %d; sizeof(Packet) = %zu B, sizeof(Message) = %zu B; heap: %s\n",
                 static_cast<long long>(c.base.mtu.count()), routing.c_str(), tx_depth, sizeof(rdmasim::Packet),
-                sizeof(rdmasim::Message));
+                sizeof(rdmasim::Message), rdmasim::heap_tunables().empty() ? "4 KiB pages" : rdmasim::heap_tunables().c_str());
     std::printf("%4s %6s %6s %10s %6s %9s %12s %12s %12s %12s %12s %8s %8s %9s %10s %10s %7s %9s\n", "k", "hosts",
                 "flows", "msg_B", "iters", "wall_s", "sim_s", "events", "events/s", "pkt_hops", "hops/s", "agg%",
                 "pauses", "drops", "nic_maxq", "sw_maxq", "ok", "rss_MiB");

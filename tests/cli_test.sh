@@ -374,6 +374,15 @@ expect_error "--root: 3: rdmasim models root 0 only" broadcast -r 3
 # perftest and nccl-tests habits: hardware selection accepted with a note, other transports refused.
 expect_ok "rdmasim 0.1.0" --version
 expect_ok "rdmasim 0.1.0" bw --version
+# The heap: re-executed once with glibc's huge-page tunable (core/huge_pages.hpp), unless the
+# user set GLIBC_TUNABLES or RDMASIM_HUGE_PAGES=0, or a sanitizer's allocator runs it.
+if ldd "$bin" 2>/dev/null | grep -q -e libasan -e libtsan; then heap="heap: 4 KiB pages"; else heap="heap: transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)"; fi
+check "--version names the heap's pages" sh -c "env -u GLIBC_TUNABLES '$bin' --version | grep -qxF '$heap'"
+check "RDMASIM_HUGE_PAGES=0 keeps 4 KiB pages" sh -c "env -u GLIBC_TUNABLES RDMASIM_HUGE_PAGES=0 '$bin' --version | grep -qxF 'heap: 4 KiB pages'"
+check "the user's GLIBC_TUNABLES is kept" sh -c "GLIBC_TUNABLES=glibc.malloc.arena_max=2 '$bin' --version | grep -qxF 'heap: 4 KiB pages (GLIBC_TUNABLES=glibc.malloc.arena_max=2)'"
+printf 'command = "lat"\nworkload.size = 3\n' > "$tmp/stdin.toml"
+check "the re-executed program keeps its input" sh -c "env -u GLIBC_TUNABLES '$bin' run /dev/stdin < '$tmp/stdin.toml' | grep -qE '^ +3 +1000 '"
+check "the re-executed program keeps its exit status" sh -c "env -u GLIBC_TUNABLES '$bin' bw -s 3x >/dev/null 2>&1; test \$? -eq 2"
 expect_error "unknown command \"nosuch\" (valid: lat, budget, bw, all_reduce, all_gather, reduce_scatter, alltoall, broadcast, sendrecv, flows, demo" nosuch
 expect_ok " #bytes #iterations" lat -d mlx5_0 -i 1 -x 3 -p 18515 -F -c RC -n 10
 check "-d mlx5_0 gets a note on stderr" sh -c "'$bin' lat -d mlx5_0 -n 10 2>&1 >/dev/null | grep -q 'note: -d mlx5_0: ignored (the simulated NIC is the profile'"

@@ -26,6 +26,7 @@
 #include "io/json_schema.hpp"
 #include "io/demo_report.hpp"
 #include "core/atomic_file.hpp"
+#include "core/huge_pages.hpp"
 #include "io/command_report.hpp"
 #include "io/live_run.hpp"
 #include "config/sweeps.hpp"
@@ -260,6 +261,7 @@ int run_demo_cmd(const ScenarioOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  use_huge_pages(argv);  // first: it may re-execute the program (core/huge_pages.hpp)
   CLI::App app{"rdmasim: a packet-level simulator of RDMA data paths with an exact latency ledger"};
   app.require_subcommand(1);
   ScenarioOptions lat_o = cli::default_options(Command::lat), budget_o = cli::default_options(Command::budget),
@@ -350,7 +352,10 @@ int main(int argc, char** argv) {
       });
 
   // --version on the program and on every command; an unknown command lists the valid ones.
-  const std::string version = std::string("rdmasim ") + RDMASIM_VERSION;
+  const std::string tunables = heap_tunables();
+  const std::string version = std::string("rdmasim ") + RDMASIM_VERSION + "\nheap: " +
+                              (tunables.find("glibc.malloc.hugetlb=1") != std::string::npos ? "transparent huge pages" : "4 KiB pages") +
+                              (tunables.empty() ? "" : " (GLIBC_TUNABLES=" + tunables + ")");
   app.set_version_flag("--version", version);
   std::string commands;
   bool known = argc < 2 || argv[1][0] == '-';
