@@ -52,7 +52,9 @@ TEST(ToolHabits, NoFlagTakenTwiceInACommand) {
     for (const ScenarioKey& k : scenario_keys()) {
       if ((k.commands & bit) == 0 || k.flags.empty()) continue;
       for (const std::string& n : names_of(k.flags))
-        if (n.rfind("--", 0) == 0 || (k.long_only & bit) == 0) EXPECT_TRUE(names.insert(n).second) << n;
+        if (n.rfind("--", 0) == 0 || (k.long_only & bit) == 0) {
+          EXPECT_TRUE(names.insert(n).second) << n;
+        }
     }
     for (const ToolHabit& h : tool_habits()) {
       if ((h.commands & bit) == 0) continue;

@@ -152,8 +152,12 @@ TEST_F(WebApi, PresetsParseAndRun) {
       EXPECT_EQ(x["ports"][0], "edge0.0->h0");
       EXPECT_EQ(x["ports"][16], "agg0.0->core0");  // then the others, cable by cable
     }
-    if (x["id"] == "pfc-deadlock") EXPECT_EQ(x["ports"][1], "sw1->h1");
-    if (x["id"] == "tcp-baseline") EXPECT_EQ(x["ports"].size(), 0u);
+    if (x["id"] == "pfc-deadlock") {
+      EXPECT_EQ(x["ports"][1], "sw1->h1");
+    }
+    if (x["id"] == "tcp-baseline") {
+      EXPECT_EQ(x["ports"].size(), 0u);
+    }
   }
   EXPECT_TRUE(found);
   const json j = finished(start("", "?preset=incast-pfc&ports=edge0.0-%3Eh0"));

@@ -139,7 +139,12 @@ struct FlowsResult {
   std::int64_t invariant_violations = 0;  // ledger totals that differ from a message's latency (must be 0)
   RcStats rc;                      // every QP's RC counters summed
   std::int64_t failed_qps = 0;
-  std::int64_t peak_qps = 0;       // the most QPs held at once (a QP is freed once its flow is done)
+  std::int64_t peak_qps = 0;       // the most flows in progress at once (start to completion; an
+                                   // incomplete flow to the end), each with its QP
+  std::int64_t peak_qps_held = 0;  // the most QPs the simulation held at once: a done flow's is freed
+                                   // once none of its packets is in flight (every 10 us, or between a
+                                   // partitioned run's windows) and a partitioned run builds a QP up
+                                   // to a window ahead, so it depends on the cut (not reported)
   FabricStats fabric;
   std::vector<PfcFrame> pfc;       // with FlowsConfig::log_pfc: every PFC frame a port received, in time order
 };

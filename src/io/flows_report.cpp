@@ -20,7 +20,7 @@ void print_flows(std::FILE* out, const FlowsResult& r) {
   std::fprintf(out, "open-loop flows: %zu flows (%" PRId64 " completed) on a %s, cc %s, routing %s; offered load %.3f\n",
                r.flows.size(), r.completed, b.fabric.topology.c_str(), b.fabric.cc.c_str(), b.fabric.routing.c_str(),
                r.offered_load);
-  std::fprintf(out, "simulated %.3f us, %" PRIu64 " events; at most %" PRId64 " QPs at once (each freed once its flow is done)\n\n",
+  std::fprintf(out, "simulated %.3f us, %" PRIu64 " events; at most %" PRId64 " flows in progress at once (a QP each)\n\n",
                r.simulated.to_us(), r.events, r.peak_qps);
   std::fprintf(out, " FCT slowdown (FCT / the same flow alone on its path, closed form)\n");
   std::fprintf(out, " %-16s %8s %9s %9s %9s %9s\n", "flow size", "flows", "p50", "p95", "p99", "mean");

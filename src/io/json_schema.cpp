@@ -147,7 +147,7 @@ const std::vector<JsonDocumentDoc>& json_documents() {
         {"offered_load", "the load offered, a fraction of the hosts' link rate", ""},
         {"simulated_us", "simulated time", ""},
         {"events", "scheduler events simulated", ""},
-        {"peak_qps", "the most QPs held at once", ""},
+        {"peak_qps", "the most flows in progress at once (start to completion), a QP each", ""},
         {"slowdown", "per flow-size bucket: flows, p50, p95, p99, mean FCT slowdown", ""},
         {"rc", kRc, ""},
         {"fabric", kFabric, ""},

@@ -221,6 +221,21 @@ SlowdownRow bucket(const std::vector<FlowRecord>& flows, std::string name, std::
   return row;
 }
 
+// The most flows in progress at once: each from its start to its completion (an incomplete
+// one to the end); a flow that completes at an instant another starts is not counted with it.
+std::int64_t most_in_progress(const std::vector<FlowRecord>& flows) {
+  std::vector<std::pair<Time, int>> edges;  // (time, -1 for a completion, +1 for a start)
+  edges.reserve(flows.size() * 2);
+  for (const FlowRecord& f : flows) {
+    edges.emplace_back(f.flow.start, 1);
+    if (f.completed) edges.emplace_back(f.flow.start + f.fct, -1);
+  }
+  std::sort(edges.begin(), edges.end());
+  std::int64_t now = 0, most = 0;
+  for (const auto& [at, delta] : edges) most = std::max(most, now += delta);
+  return most;
+}
+
 }  // namespace
 
 std::vector<SlowdownRow> slowdown_buckets(const std::vector<FlowRecord>& flows) {
@@ -290,7 +305,8 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
     if (f.completed) ++r.completed;
   r.rc = loop.rc;
   r.failed_qps = loop.failed_qps;
-  r.peak_qps = static_cast<std::int64_t>(loop.peak_live_qps);
+  r.peak_qps_held = static_cast<std::int64_t>(loop.peak_live_qps);
+  r.peak_qps = most_in_progress(r.flows);
   if (!c.flows.empty() && c.flows.back().start > Time::zero())
     r.offered_load = bits / (static_cast<double>(hosts) * static_cast<double>(base.profile.link.rate.bits_per_sec()) *
                              (c.flows.back().start.to_us() / 1e6));
