@@ -262,6 +262,40 @@ TEST(Scheduler, CrowdedBucketsMatchAReferenceOrder) {
   EXPECT_THROW(Scheduler(16), std::invalid_argument);
 }
 
+// The next bucket, crowded and out of order, is read ahead one link per event run before it
+// (walk_ahead) while those events append to it: it still runs in (time, scheduling) order.
+TEST(Scheduler, ABucketReadAheadWhileItGrowsRunsInOrder) {
+  constexpr std::int64_t kA = 10 * 256, kB = 11 * 256;  // two neighbouring buckets
+  Scheduler s;
+  struct Appender : EventHandler {
+    Scheduler& s;
+    std::vector<std::pair<std::int64_t, std::uint64_t>> log;
+    explicit Appender(Scheduler& sc) : s(sc) {}
+    void on_event(std::uint64_t arg) override {
+      log.emplace_back(s.now().count_ps(), arg);
+      if (arg < 100) s.schedule_at(Time::ps(kB + static_cast<std::int64_t>(arg * 37 % 200)), *this, 1000 + arg);
+    }
+  } a(s);
+  std::vector<std::tuple<std::int64_t, int, std::uint64_t>> want;  // (time, scheduled when, arg)
+  for (std::uint64_t k = 0; k < 50; ++k) {  // B first, its times out of order: unsorted
+    const std::int64_t at = kB + static_cast<std::int64_t>(k * 53 % 250);
+    s.schedule_at(Time::ps(at), a, 500 + k);
+    want.emplace_back(at, 0, 500 + k);
+  }
+  for (std::uint64_t k = 0; k < 30; ++k) {  // A: each appends one event to B when it runs
+    s.schedule_at(Time::ps(kA + static_cast<std::int64_t>(k)), a, k);
+    want.emplace_back(kA + static_cast<std::int64_t>(k), 0, k);
+    want.emplace_back(kB + static_cast<std::int64_t>(k * 37 % 200), 1 + static_cast<int>(k), 1000 + k);
+  }
+  s.run();
+  std::stable_sort(want.begin(), want.end(), [](const auto& x, const auto& y) {
+    return std::get<0>(x) != std::get<0>(y) ? std::get<0>(x) < std::get<0>(y) : std::get<1>(x) < std::get<1>(y);
+  });
+  ASSERT_EQ(a.log.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    ASSERT_EQ(a.log[i], std::make_pair(std::get<0>(want[i]), std::get<2>(want[i]))) << "event " << i;
+}
+
 // run_until() stops before a crowded bucket's later events and leaves them in order.
 TEST(Scheduler, RunUntilInsideACrowdedBucket) {
   Scheduler s;

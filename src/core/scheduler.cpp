@@ -162,7 +162,13 @@ std::size_t Scheduler::first_bucket() const {
 
 [[gnu::noinline, gnu::cold]] void Scheduler::sort_bucket(std::size_t b) {
   scratch_.clear();
-  for (std::uint32_t s = buckets_[b].head; s != kNil; s = next_of(s)) scratch_.push_back(Key{slots_[s].at, slots_[s].seq_next >> kSlotBits << kSlotBits | s});
+  std::uint32_t s = buckets_[b].head;
+  if (ahead_bucket_ == b) {  // its first links were read ahead
+    scratch_.swap(ahead_keys_);
+    if (ahead_last_ != kNil) s = next_of(ahead_last_);
+    ahead_bucket_ = kNoBucket;
+  }
+  for (; s != kNil; s = next_of(s)) scratch_.push_back(Key{slots_[s].at, slots_[s].seq_next >> kSlotBits << kSlotBits | s});
   std::sort(scratch_.begin(), scratch_.end(), [this](const Key& x, const Key& y) { return earlier(x, y); });
   for (std::size_t i = 0; i + 1 < scratch_.size(); ++i) set_next(static_cast<std::uint32_t>(scratch_[i].seq_slot & kSlotMask), static_cast<std::uint32_t>(scratch_[i + 1].seq_slot & kSlotMask));
   const Key& last = scratch_.back();
@@ -171,6 +177,24 @@ std::size_t Scheduler::first_bucket() const {
   buckets_[b].head = static_cast<std::uint32_t>(scratch_.front().seq_slot & kSlotMask);
   buckets_[b].tail = last_slot | static_cast<std::uint32_t>(last.at & ((std::uint64_t{1} << kBucketShift) - 1)) << kSlotBits;
   unsorted_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+}
+
+void Scheduler::walk_ahead(std::size_t b) {
+  if (ahead_bucket_ != b) {
+    ahead_bucket_ = b;
+    ahead_keys_.clear();
+    ahead_last_ = kNil;
+    ahead_next_ = buckets_[b].head;
+  } else if (ahead_next_ == kNil) {
+    ahead_next_ = next_of(ahead_last_);  // appended to since the last link was read
+  }
+  const std::uint32_t s = ahead_next_;
+  if (s == kNil) return;
+  const Slot& slot = slots_[s];
+  ahead_keys_.push_back(Key{slot.at, slot.seq_next >> kSlotBits << kSlotBits | s});
+  ahead_last_ = s;
+  ahead_next_ = next_of(s);
+  if (ahead_next_ != kNil) __builtin_prefetch(&slots_[ahead_next_]);
 }
 
 std::uint32_t Scheduler::earliest(bool& from_wheel, std::size_t& bucket) {
@@ -221,9 +245,11 @@ bool Scheduler::step() {
     // event is nearly always the new head of this bucket or of the next non-empty bucket in
     // the same bitmap word (a fabric's buckets hold 1-3 events); further ones are not looked for.
     std::uint32_t n = buckets_[b].head;
-    if (n == kNil && wheel) {  // (from the heap: b is the wheel's first bucket, its head next)
-      const std::uint64_t m = bits_[b >> 6] & (~std::uint64_t{1} << (b & 63));
-      if (m) n = buckets_[(b & ~std::size_t{63}) | static_cast<std::size_t>(__builtin_ctzll(m))].head;
+    if (const std::uint64_t m = bits_[b >> 6] & (~std::uint64_t{1} << (b & 63)); m && wheel) {
+      // (from the heap: b is the wheel's first bucket, its head next)
+      const std::size_t nb = (b & ~std::size_t{63}) | static_cast<std::size_t>(__builtin_ctzll(m));
+      if (n == kNil) n = buckets_[nb].head;
+      if (unsorted_[nb >> 6] >> (nb & 63) & 1) walk_ahead(nb);
     }
     if (n != kNil) {
       __builtin_prefetch(slots_[n].handler);

@@ -220,6 +220,12 @@ class Scheduler {
   std::uint32_t earliest(bool& from_wheel, std::size_t& bucket);
   /// Sorts bucket b's list by (time, sequence) and clears its unsorted mark.
   void sort_bucket(std::size_t b);
+  /// Reads one more link of the next bucket's list when it is unsorted (its keys then wait in
+  /// ahead_keys_ for sort_bucket), the link after it prefetched: a crowded bucket's list is a
+  /// chain of slots in no order a cache follows, walked one link per event in the events before
+  /// it comes due rather than all at once then. An unsorted bucket that is not the earliest
+  /// only grows at its tail, so the keys read stay its list's first ones.
+  void walk_ahead(std::size_t b);
 
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
@@ -237,6 +243,11 @@ class Scheduler {
   std::vector<std::uint64_t> summary_;   // bitmap of non-zero words of bits_
   std::vector<std::uint64_t> unsorted_;  // buckets whose list is not in (time, sequence) order
   std::vector<Key> scratch_;                      // sort_bucket's keys (grows to the largest bucket)
+  static constexpr std::size_t kNoBucket = ~std::size_t{0};
+  std::size_t ahead_bucket_ = kNoBucket;  // walk_ahead's bucket, its list read up to ahead_last_
+  std::uint32_t ahead_last_ = kNil;       // (kNil: none read), the next link ahead_next_ (prefetched)
+  std::uint32_t ahead_next_ = kNil;
+  std::vector<Key> ahead_keys_;
   std::size_t wheel_count_ = 0;
   std::unique_ptr<Key[], AlignedFree> keys_;
   std::size_t heap_size_ = 0, capacity_ = 0;
