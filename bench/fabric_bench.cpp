@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
     std::printf("# fabric_bench: fat-tree permutation, RDMA WRITE, default profile (100 Gb/s, PFC, ECN), MTU %lld, "
                 "routing %s, tx-depth %d; sizeof(Packet) = %zu B, sizeof(Message) = %zu B; heap: %s\n",
                 static_cast<long long>(c.base.mtu.count()), routing.c_str(), tx_depth, sizeof(rdmasim::Packet),
-                sizeof(rdmasim::Message), rdmasim::heap_tunables().empty() ? "4 KiB pages" : rdmasim::heap_tunables().c_str());
+                sizeof(rdmasim::Message), rdmasim::heap_pages().c_str());
     std::printf("%4s %6s %6s %10s %6s %9s %12s %12s %12s %12s %12s %8s %8s %9s %10s %10s %7s %9s\n", "k", "hosts",
                 "flows", "msg_B", "iters", "wall_s", "sim_s", "events", "events/s", "pkt_hops", "hops/s", "agg%",
                 "pauses", "drops", "nic_maxq", "sw_maxq", "ok", "rss_MiB");

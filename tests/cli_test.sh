@@ -370,6 +370,9 @@ expect_ok "# Out of bounds values : 0 OK" reduce_scatter --hosts 4 --algo recurs
 expect_ok "1 steps per rank, 1048576 bytes sent by rank 0 (S = 1048576.0)" sendrecv --hosts 4 -b 1M -e 1M -n 1
 expect_error "command line: --algo: unknown alltoall algorithm \"ring\" (valid: windowed, direct, pairwise)" alltoall --algo ring
 expect_error "--root: 3: rdmasim models root 0 only" broadcast -r 3
+# A collective's barrier is the longest cable's propagation: with every cable 0 m long it is
+# shorter than a one-LP cut's lookahead (1 us), and several iterations on threads are refused.
+expect_error "--threads: the barrier between iterations (the longest cable's propagation, 0 ps) is shorter than the lookahead (1000000 ps): run one iteration (-n 1 -w 0)" all_reduce --hosts 4 --topology single-switch --set link.length=0m -b 1M -e 1M -n 2 --threads 1
 
 # perftest and nccl-tests habits: hardware selection accepted with a note, other transports refused.
 expect_ok "rdmasim 0.1.0" --version
@@ -379,6 +382,7 @@ expect_ok "rdmasim 0.1.0" bw --version
 if ldd "$bin" 2>/dev/null | grep -q -e libasan -e libtsan; then heap="heap: 4 KiB pages"; else heap="heap: transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)"; fi
 check "--version names the heap's pages" sh -c "env -u GLIBC_TUNABLES '$bin' --version | grep -qxF '$heap'"
 check "RDMASIM_HUGE_PAGES=0 keeps 4 KiB pages" sh -c "env -u GLIBC_TUNABLES RDMASIM_HUGE_PAGES=0 '$bin' --version | grep -qxF 'heap: 4 KiB pages'"
+check "GLIBC_TUNABLES set to the tunable is named as huge pages" sh -c "GLIBC_TUNABLES=glibc.malloc.hugetlb=1 '$bin' --version | grep -qxF 'heap: transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)'"
 check "the user's GLIBC_TUNABLES is kept" sh -c "GLIBC_TUNABLES=glibc.malloc.arena_max=2 '$bin' --version | grep -qxF 'heap: 4 KiB pages (GLIBC_TUNABLES=glibc.malloc.arena_max=2)'"
 printf 'command = "lat"\nworkload.size = 3\n' > "$tmp/stdin.toml"
 check "the re-executed program keeps its input" sh -c "env -u GLIBC_TUNABLES '$bin' run /dev/stdin < '$tmp/stdin.toml' | grep -qE '^ +3 +1000 '"

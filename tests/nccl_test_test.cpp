@@ -416,7 +416,9 @@ TEST(Collectives, ChannelsSpreadRingsOverTheNics) {
             << rank;
       }
     }
-    if (spec->op == CollOp::broadcast) EXPECT_EQ(sum, 7 * (1 << 20));
+    if (spec->op == CollOp::broadcast) {
+      EXPECT_EQ(sum, 7 * (1 << 20));
+    }
     if (!spec->balanced) {
       EXPECT_NEAR(static_cast<double>(sum), 8 * bus_factor(spec->op, 8) * (1 << 20), 4.0 * 3 * 8);
     } else {

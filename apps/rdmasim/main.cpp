@@ -352,10 +352,7 @@ int main(int argc, char** argv) {
       });
 
   // --version on the program and on every command; an unknown command lists the valid ones.
-  const std::string tunables = heap_tunables();
-  const std::string version = std::string("rdmasim ") + RDMASIM_VERSION + "\nheap: " +
-                              (tunables.find("glibc.malloc.hugetlb=1") != std::string::npos ? "transparent huge pages" : "4 KiB pages") +
-                              (tunables.empty() ? "" : " (GLIBC_TUNABLES=" + tunables + ")");
+  const std::string version = std::string("rdmasim ") + RDMASIM_VERSION + "\nheap: " + heap_pages();
   app.set_version_flag("--version", version);
   std::string commands;
   bool known = argc < 2 || argv[1][0] == '-';

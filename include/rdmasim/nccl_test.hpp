@@ -17,7 +17,8 @@
 // before the send, the receive path's H2D copy after placement. Each chunk's value is tracked as
 // the set of ranks whose data it holds (a sum: the union), so #wrong counts elements that do not
 // end as chunk_after says. Iterations are separated by a barrier: the next starts the longest
-// cable's propagation after the last rank finishes; time is the mean iteration makespan. Reduction arithmetic on the GPU is not timed.
+// cable's propagation after the last rank finishes; time is the mean iteration makespan.
+// Reduction arithmetic on the GPU is not timed.
 //
 // The ledger of a collective is its critical path's: the last transfer to arrive, the transfer
 // whose arrival let its sender send it, and so back to the iteration's start. Each transfer on

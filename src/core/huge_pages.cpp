@@ -25,9 +25,12 @@ constexpr bool kSanitized =
 
 }  // namespace
 
-std::string heap_tunables() {
+std::string heap_pages() {
   const char* t = std::getenv("GLIBC_TUNABLES");
-  return t == nullptr ? std::string() : std::string(t);
+  if (t == nullptr) return "4 KiB pages";
+  const std::string tunables(t);
+  return (tunables.find(kTunable) != std::string::npos ? "transparent huge pages" : "4 KiB pages") +
+         std::string(" (GLIBC_TUNABLES=") + tunables + ")";
 }
 
 bool should_reexec_for_huge_pages(const char* tunables, const char* opt_out, const char* preload) {

@@ -14,9 +14,10 @@
 
 namespace rdmasim {
 
-/// The tunable this process's heap runs with: "glibc.malloc.hugetlb=1" where use_huge_pages()
-/// set it, else whatever GLIBC_TUNABLES holds ("" if unset).
-std::string heap_tunables();
+/// The heap's pages as this process runs: "transparent huge pages" where GLIBC_TUNABLES holds
+/// glibc.malloc.hugetlb=1 (use_huge_pages() set it, or the user did), else "4 KiB pages";
+/// followed by " (GLIBC_TUNABLES=...)" when that is set.
+std::string heap_pages();
 
 /// What use_huge_pages() decides from the environment: true to re-execute with the tunable.
 /// `tunables`, `opt_out` and `preload` are GLIBC_TUNABLES, RDMASIM_HUGE_PAGES and LD_PRELOAD

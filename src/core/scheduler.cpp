@@ -244,9 +244,10 @@ bool Scheduler::step() {
     // a Packet*; a prefetch never faults, so one that is not costs only the hint). The next
     // event is nearly always the new head of this bucket or of the next non-empty bucket in
     // the same bitmap word (a fabric's buckets hold 1-3 events); further ones are not looked for.
+    // The next bucket in the word, if crowded and unsorted, is read ahead one link (walk_ahead).
+    // (From the heap, b is the wheel's first bucket: its head is next, and nothing is read ahead.)
     std::uint32_t n = buckets_[b].head;
     if (const std::uint64_t m = bits_[b >> 6] & (~std::uint64_t{1} << (b & 63)); m && wheel) {
-      // (from the heap: b is the wheel's first bucket, its head next)
       const std::size_t nb = (b & ~std::size_t{63}) | static_cast<std::size_t>(__builtin_ctzll(m));
       if (n == kNil) n = buckets_[nb].head;
       if (unsorted_[nb >> 6] >> (nb & 63) & 1) walk_ahead(nb);

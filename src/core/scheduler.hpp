@@ -22,7 +22,8 @@
 // (the new event sorts last) appends without reading another slot; else the event is inserted
 // after a walk of at most kMaxWalk entries from the head. When that walk is too long, an event
 // for a later bucket is appended and the bucket marked unsorted — it is sorted once, when it
-// becomes the earliest — and one for now's bucket (being run) goes to the heap; so inserting
+// becomes the earliest, its list read ahead one link per event while the bucket before it runs
+// (walk_ahead) — and one for now's bucket (being run) goes to the heap; so inserting
 // stays O(1) and a crowded bucket costs O(log n) per event once (buckets this fine hold ~1-3
 // events in a fat-tree run; the hold model of bench/engine_bench with 10^6 pending within
 // 1 us puts ~256 in each). A two-level bitmap
