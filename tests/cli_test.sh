@@ -122,7 +122,7 @@ expect_error "--transport" cmtime --transport tcp
 expect_error "-q/--qp, --cores, -b/--bidirectional and -D/--duration are for the two-host bw test" bw --topology fat-tree --pattern permutation -q 2
 expect_error "--cores 3: QPs are placed one process per core, so 1..-q (2)" bw -q 2 --cores 3 -n 100
 OMPI_COMM_WORLD_SIZE=3 "$bin" bw -n 100 >"$tmp/mpi.out" 2>"$tmp/mpi.err"
-check "bw as one of 3 mpirun ranks: not refused (rc $?)" grep -qF "bw under mpirun with 3 ranks: only \`sweep\`" "$tmp/mpi.err"
+check "bw as one of 3 mpirun ranks: not refused (rc $?)" grep -qF "bw under mpirun with 3 ranks: only a traffic pattern's fabric run (--pattern) runs over MPI ranks" "$tmp/mpi.err"
 check "bw as one of 3 mpirun ranks: output written" test ! -s "$tmp/mpi.out"
 # Rank 0 alone reports a bad command line and exits 2; another rank says nothing and exits 0,
 # so that mpirun does not abort the job before rank 0's line is out.

@@ -2,7 +2,8 @@
 # `mpirun -np N rdmasim sweep ...`: the ranks share the points out (rank r runs share r + 1 of
 # N) and rank 0 writes exactly the table `sweep -j 1` writes, CSV and JSON, for 1, 2 and 4
 # ranks (more ranks than cores: --oversubscribe). --shard under mpirun is refused, and so is
-# any other command. Errors every rank finds alike are reported by rank 0 alone.
+# any other command but `bw --pattern` (tests/mpi_fabric_test.sh). Errors every rank finds
+# alike are reported by rank 0 alone.
 # Usage: mpi_sweep_test.sh path/to/rdmasim path/to/source-dir path/to/mpiexec
 set -u
 bin=$1
@@ -31,7 +32,7 @@ check "--shard under mpirun: output written" test ! -s "$tmp/shard.out"
 "$mpiexec" --oversubscribe -np 2 "$bin" lat -n 10 >"$tmp/lat.out" 2>"$tmp/lat.err"
 rc=$?
 check "lat under mpirun: exit $rc, not 2" test "$rc" -eq 2
-check "lat under mpirun: no refusal" grep -qF -- "lat under mpirun with 2 ranks: only \`sweep\` shares its work out" "$tmp/lat.err"
+check "lat under mpirun: no refusal" grep -qF -- "lat under mpirun with 2 ranks: only \`sweep\` (its points) and \`bw --pattern\` (its fabric) run over MPI ranks" "$tmp/lat.err"
 check "lat under mpirun: the refusal is not said once (rank 0 alone reports)" test "$(grep -c 'under mpirun' "$tmp/lat.err")" -eq 1
 # A bad sweep is the same error on every rank: said once, exit 2.
 "$mpiexec" --oversubscribe -np 2 "$bin" sweep "$s/fat-tree-multipath.toml" --param network.no_such_key=1,2 >"$tmp/bad.out" 2>"$tmp/bad.err"

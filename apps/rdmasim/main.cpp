@@ -120,8 +120,26 @@ int run_budget_cmd(const Scenario& s) {
   return 0;
 }
 
+// `mpirun -np N rdmasim bw --pattern ...`: the partitioned fabric over the ranks (one thread
+// each); every rank gets the whole result and rank 0 reports it.
+int run_pattern_over_ranks(const Scenario& s) {
+  const ScenarioOptions& o = s.options;
+  if (o.seeds > 1) throw std::invalid_argument("--seeds: over MPI ranks one run takes every rank (sweep the seeds instead)");
+  if (!o.csv.empty() || o.exports != ExportOptions{})
+    throw std::invalid_argument("over MPI ranks: a partitioned run is neither traced, captured nor sampled (--trace, --pcap, "
+                                "--hop-ledger, --csv)");
+  cli::MpiWorld mpi;
+  const TrafficResult r = std::get<TrafficResult>(run(s, nullptr, nullptr, &mpi).detail);
+  if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+  if (mpi.rank() != 0) return 0;  // rank 0 reports (a rank failing first would have mpirun abort the job)
+  if (!(wants_json(o) && emit_json(o, traffic_report_json(r, nullptr)))) print_traffic_report(stdout, r, nullptr);
+  const std::string why = traffic_failure(r);
+  return why.empty() ? 0 : experiment_failed(why);
+}
+
 int run_pattern(const Scenario& s) {
   const ScenarioOptions& o = s.options;
+  if (cli::launched_ranks() > 1) return run_pattern_over_ranks(s);
   const TrafficConfig t = cli::to_traffic_config(o);
   const auto exports = cli::open_exports(o);
   const auto csv = cli::open_csv(o);
@@ -159,6 +177,10 @@ int run_bw(const Scenario& s) {
     return 0;
   }
   if (!o.pattern.empty()) return run_pattern(s);
+  if (const int ranks = cli::launched_ranks(); ranks > 1)
+    throw std::invalid_argument("bw under mpirun with " + std::to_string(ranks) +
+                                " ranks: only a traffic pattern's fabric run (--pattern) runs over MPI ranks; run this one "
+                                "without mpirun");
   const BwConfig b = cli::to_bw_config(o);
   const std::vector<Scenario> runs = config::per_size(s);
   std::vector<BwResult> rows;
@@ -382,13 +404,14 @@ int main(int argc, char** argv) {
     if (reports) std::fprintf(stderr, "rdmasim: %s\n", e.what());
     return bad_input;
   }
-  // Under mpirun only `sweep` shares its work out over the ranks (apps/rdmasim/mpi_world.hpp);
-  // any other command would run once per rank and write its output as many times.
-  if (const int ranks = cli::launched_ranks(); ranks > 1 && std::string_view(argv[1]) != "sweep") {
+  // Under mpirun `sweep` shares its points out over the ranks and `bw --pattern` its fabric's
+  // partitions (apps/rdmasim/mpi_world.hpp); any other command would run once per rank and
+  // write its output as many times.
+  if (const int ranks = cli::launched_ranks(); ranks > 1 && std::string_view(argv[1]) != "sweep" && std::string_view(argv[1]) != "bw") {
     if (reports)
       std::fprintf(stderr,
-                 "rdmasim: error: %s under mpirun with %d ranks: only `sweep` shares its work out over MPI ranks; one "
-                 "simulation runs in one process (run it without mpirun)\n",
+                 "rdmasim: error: %s under mpirun with %d ranks: only `sweep` (its points) and `bw --pattern` (its "
+                 "fabric) run over MPI ranks; run it without mpirun\n",
                  argv[1], ranks);
     return bad_input;
   }

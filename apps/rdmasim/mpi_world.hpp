@@ -1,7 +1,8 @@
 // MpiWorld: the ranks of `mpirun -np N rdmasim ...` (Open MPI), for commands that split their
 // work over processes and machines (`sweep`: rank r runs share r + 1 of N, rank 0 gathers the
-// shares and merges them), and the exchange a parallel run over ranks needs between windows
-// (core/parallel_run.hpp's RankExchange: MPI_Alltoall + MPI_Alltoallv, MPI_Allreduce). Built with RDMASIM_MPI (CMake option, on when Open MPI is found);
+// shares and merges them; `bw --pattern`: one fabric run's LPs), and the exchange a parallel
+// run over ranks needs (rdmasim/rank_exchange.hpp: MPI_Alltoall + MPI_Alltoallv,
+// MPI_Allreduce). Built with RDMASIM_MPI (CMake option, on when Open MPI is found);
 // a process not started by mpirun, or started with one rank, is a world of one and never
 // initializes MPI. A build without MPI started by mpirun with several ranks refuses (each rank
 // would otherwise do all of the work and write the same output).

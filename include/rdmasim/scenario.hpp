@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "rdmasim/rank_exchange.hpp"
 #include "rdmasim/nccl_test.hpp"
 #include "rdmasim/bandwidth.hpp"
 #include "rdmasim/cmtime.hpp"
@@ -191,7 +192,10 @@ struct RunResult {
 /// simulates nothing and is not observed. run() writes no files: a scenario with outputs
 /// (trace, pcap, csv) is refused unless the caller passes `exports`, the recorders it opened
 /// and will write (rdmasim/exports.hpp; `rdmasim` does), and keeps the per-message samples a
-/// CSV needs in the result (config.record_samples).
-RunResult run(const Scenario& s, RunObserver* observer = nullptr, Exports* exports = nullptr);
+/// CSV needs in the result (config.record_samples). `ranks` (optional, MPI: rdmasim/rank_exchange.hpp):
+/// when there are several, a fabric run of a traffic pattern (`bw` with `workload.pattern`) runs
+/// its partitions over them and every rank returns the whole run's result; any other command is
+/// refused (std::invalid_argument).
+RunResult run(const Scenario& s, RunObserver* observer = nullptr, Exports* exports = nullptr, RankExchange* ranks = nullptr);
 
 }  // namespace rdmasim

@@ -19,6 +19,7 @@
 
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/rank_exchange.hpp"
 #include "rdmasim/rc_stats.hpp"
 #include "rdmasim/tcp_stats.hpp"
 
@@ -71,7 +72,10 @@ struct TrafficResult {
 };
 
 /// `exports` (optional, rdmasim/exports.hpp): trace and capture the run (the client is fabric.from).
-TrafficResult run_traffic(const TrafficConfig& c, Exports* exports = nullptr);
+/// `ranks` (optional, rdmasim/rank_exchange.hpp; MPI): when there are several, this process runs
+/// its share of the partitioned fabric (one thread: `threads` 0 or 1), and every rank returns
+/// the whole run's result, the same as on threads.
+TrafficResult run_traffic(const TrafficConfig& c, Exports* exports = nullptr, RankExchange* ranks = nullptr);
 /// What failed in a many-flow run ("" when nothing did): QPs in error ("4 QPs in
 /// RETRY_EXC_ERR"), a PFC deadlock, drops in a lossless class.
 std::string traffic_failure(const TrafficResult& r);

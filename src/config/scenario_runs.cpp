@@ -39,7 +39,7 @@ void add_fabric(std::vector<Metric>& m, const FabricStats& f) {
 namespace {
 
 // Runs `s` with `exports` (null: unobserved) into `out`.
-void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult& out) {
+void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult& out, RankExchange* ranks) {
   std::vector<Metric>& m = out.metrics;
   switch (s.command) {
     case Command::lat: {
@@ -62,7 +62,7 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
     }
     case Command::bw: {
       if (!s.options.pattern.empty()) {
-        const TrafficResult& r = out.detail.emplace<TrafficResult>(run_traffic(to_traffic_config(s.options), exports));
+        const TrafficResult& r = out.detail.emplace<TrafficResult>(run_traffic(to_traffic_config(s.options), exports, ranks));
         m.push_back({"aggregate_Gbps", r.aggregate_bps / 1e9});
         m.push_back({"ideal_aggregate_Gbps", r.ideal_aggregate_bps / 1e9});
         m.push_back({"share_of_ideal", r.aggregate_bps / r.ideal_aggregate_bps});
@@ -167,14 +167,17 @@ double RunResult::metric(std::string_view name) const {
   throw std::out_of_range("no metric \"" + std::string(name) + "\" in this run");
 }
 
-RunResult run(const Scenario& s, RunObserver* observer, Exports* exports) {
+RunResult run(const Scenario& s, RunObserver* observer, Exports* exports, RankExchange* ranks) {
   if (!exports) config::refuse_outputs(s, "run() writes no files (`rdmasim run` does)");
+  if (ranks && ranks->ranks() > 1 && (s.command != Command::bw || s.options.pattern.empty()))
+    throw std::invalid_argument(s.path + ": over MPI ranks only a traffic pattern's fabric run (bw with workload.pattern) runs; " +
+                                "this one runs in one process");
   const LatConfig c = config::scenario_config(s);
   if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: a run takes one size");
   RunResult out;
   out.command = s.command;
   if (!observer || s.command == Command::budget) {
-    config::run_into(s, c, exports, out);
+    config::run_into(s, c, exports, out, ranks);
     return out;
   }
   ProbeOptions po;
@@ -198,7 +201,7 @@ RunResult run(const Scenario& s, RunObserver* observer, Exports* exports) {
   Exports& x = exports ? *exports : own;
   x.set_probe(&probe);
   try {
-    config::run_into(s, c, &x, out);
+    config::run_into(s, c, &x, out, ranks);
   } catch (...) {
     x.set_probe(nullptr);
     throw;

@@ -1,5 +1,7 @@
 #include "core/parallel_run.hpp"
 
+#include "core/byte_io.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -205,13 +207,6 @@ void ParallelRun::worker(int index, int threads, Time until, Barrier& barrier) {
   }
 }
 
-namespace {
-void put(std::vector<std::byte>& out, const void* p, std::size_t n) {
-  const auto* b = static_cast<const std::byte*>(p);
-  out.insert(out.end(), b, b + n);
-}
-}  // namespace
-
 void ParallelRun::swap_crossings() {
   // A block per (sender here, receiver there) mailbox that holds crossings: sender, receiver,
   // record count, byte count (4 x u32), the records, the bytes.
@@ -220,12 +215,12 @@ void ParallelRun::swap_crossings() {
     for (std::size_t t = 0; t < lps_.size(); ++t) {
       const Mailbox& box = lps_[f]->out[t];
       if (box.records.empty() || runs_here(static_cast<int>(t))) continue;
-      std::vector<std::byte>& o = rank_out_[t % static_cast<std::size_t>(ranks_)];
+      ByteWriter o(rank_out_[t % static_cast<std::size_t>(ranks_)]);
       const std::uint32_t head[4] = {static_cast<std::uint32_t>(f), static_cast<std::uint32_t>(t),
                                      static_cast<std::uint32_t>(box.records.size()), static_cast<std::uint32_t>(box.bytes.size())};
-      put(o, head, sizeof head);
-      put(o, box.records.data(), box.records.size() * sizeof(Record));
-      put(o, box.bytes.data(), box.bytes.size());
+      o.put(head);
+      o.raw(box.records.data(), box.records.size() * sizeof(Record));
+      o.raw(box.bytes.data(), box.bytes.size());
     }
   exchange_->exchange(rank_out_, rank_in_);
   for (const std::vector<std::byte>& in : rank_in_)
@@ -254,7 +249,6 @@ void ParallelRun::run(int threads, Time until, RankExchange* ranks) {
   rank_ = exchange_ ? exchange_->rank() : 0;
   ranks_ = exchange_ ? exchange_->ranks() : 1;
   if (exchange_ && threads > 1) throw std::invalid_argument("ParallelRun::run: over ranks, one thread per rank");
-  if (exchange_ && !between_.empty()) throw std::invalid_argument("ParallelRun::run: a hook between windows does not run over ranks");
   if (halted_) return;
   here_.clear();
   for (int lp = 0; lp < lps(); ++lp)

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "core/scheduler.hpp"
+#include "rdmasim/rank_exchange.hpp"
 #include "rdmasim/units.hpp"
 
 namespace rdmasim {
@@ -62,23 +63,6 @@ class CrossingHandler {
 
  protected:
   ~CrossingHandler() = default;
-};
-
-/// The processes of a run over several ranks (MPI: apps/rdmasim/mpi_world.hpp); every rank
-/// builds the whole model and runs the LPs i with i mod ranks() == rank(). Both calls are
-/// collective: every rank makes them, in the same order.
-class RankExchange {
- public:
-  virtual int rank() const = 0;
-  virtual int ranks() const = 0;
-  /// Sends out[r] to each rank r (its own: empty) and returns in `in` what each rank sent
-  /// this one, by rank.
-  virtual void exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) = 0;
-  /// The earliest of every rank's `next`, and whether any rank `failed`.
-  virtual std::pair<Time, bool> earliest(Time next, bool failed) = 0;
-
- protected:
-  ~RankExchange() = default;
 };
 
 class ParallelRun {
@@ -119,16 +103,20 @@ class ParallelRun {
   /// the whole model at one instant (a fabric's PFC deadlock check, the pools' balance). Hooks
   /// run in the order added; the run halts if any asks, and wakes at the earliest wake. A hook
   /// that schedules events must ask to wake no later than the earliest of them: the LPs' next
-  /// events were taken before the hooks ran. Not over ranks (a rank holds only its LPs' state).
+  /// events were taken before the hooks ran. Over ranks every rank runs its hooks, each seeing
+  /// this rank's LPs only: a hook that needs the whole model gets the rest through ranks()
+  /// (the same calls on every rank), and every rank's hooks must answer alike.
   void add_between_windows(std::function<Between(Time)> hook) { between_.push_back(std::move(hook)); }
   /// In a hook between windows: the earliest event pending in any LP (Time::max() if none),
-  /// crossings just delivered included, taken before the hooks ran.
+  /// crossings just delivered included, taken before the hooks ran (over ranks: in this rank's).
   Time next_event() const {
     Time t = Time::max();
-    for (const auto& lp : lps_) t = std::min(t, lp->next);
+    for (std::size_t lp : here_) t = std::min(t, lps_[lp]->next);
     return t;
   }
   bool halted() const { return halted_; }
+  /// During a run over ranks, the ranks (for a hook between windows); null otherwise.
+  RankExchange* ranks() const { return exchange_; }
 
   /// Windows run so far and crossings delivered (all runs together; over ranks, to this
   /// rank's LPs).

@@ -45,6 +45,7 @@ struct Message {
   Bytes size{};
   Time posted{};
   std::int32_t packets = 0;   // set when the message is split
+  std::uint32_t splits = 0;   // splits so far (the data's, its ACK's...): the later split's `packets` holds
   std::int32_t arrived = 0;   // packets merged so far
   std::int32_t next_index = 0;  // merge: one past the highest packet index seen
   std::uint64_t tag = 0;      // owner's cookie (workload iteration, direction)

@@ -131,6 +131,7 @@ void Fabric::reach(const Port& from, const Port& to, Time at, EventHandler& h, s
   const Scheduler::Tie tie = s.tie(static_cast<std::uint32_t>(from.node) + 1);
   if (from.lp == to.lp) [[likely]]
     return s.schedule_at(at, h, arg, tie);
+  if (crossing.control != kControlCrossing && !run_->runs_here(to.lp)) return send_away(from, to, at, tie, crossing);
   run_->send(from.lp, inboxes_[to.lp]->id, at, tie, std::as_bytes(std::span(&crossing, 1)));
 }
 

@@ -75,7 +75,11 @@
 // to a next-hop table planned before the run (with faults, flows keep no route memo). What reaches
 // across LPs at once is refused: a balancer that reads the queues or the time, the trace, the
 // capture and the PFC log. In-band telemetry from another LP's switch reaches its sender between
-// windows (stamp_telemetry). The switches of a flow's path may run at
+// windows (stamp_telemetry). Over MPI ranks (the run's ParallelRun::ranks()), a frame for an LP
+// another process runs crosses as bytes (sim/packet_transfer.hpp) and is made again there from
+// that LP's pool; each rank counts what its LPs did, and merge_ranks() joins the counts after the
+// run; the deadlock check and telemetry, which read other LPs' state, are refused
+// (refuse_over_ranks). The switches of a flow's path may run at
 // once, so a flow's route memo is filled for its whole path when the flow is added (ECMP: one
 // path) and only read in the run; under spray each hop looks its next hops up.
 #pragma once
@@ -107,11 +111,15 @@
 #include "sim/telemetry_sink.hpp"
 #include "rdmasim/profile.hpp"
 #include "sim/critical_path.hpp"
+#include "sim/packet_transfer.hpp"
 #include "sim/tracer.hpp"
 #include "sim/waits_for.hpp"
 #include "sim/wire_tap.hpp"
 
 namespace rdmasim {
+
+struct Route;
+struct SimContext;
 
 struct PortCounters {  // like `ethtool -S` / `perfquery` for one port
   std::uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
@@ -169,6 +177,8 @@ struct FabricFlow {
   static constexpr int kMemoSlots = 6;  // a 3-tier fat-tree path crosses at most 5 switches
   std::array<RouteMemo, kMemoSlots> memo{};
   TelemetrySink* telemetry = nullptr;  // its packets' switch egresses go here (Fabric::stamp_telemetry)
+  std::int32_t index = 0;              // in the fabric's flows (a crossing between ranks names it)
+  const Route* route = nullptr;        // the route its routed packets follow (set_route; over ranks)
 };
 
 class Fabric {
@@ -180,6 +190,9 @@ class Fabric {
 
   /// The flow's packets enter at `src`'s NIC port and leave to `client` at `dst`'s.
   FabricFlow& add_flow(int src, int dst, const FlowKey& key, FabricClient& client);
+  /// The route the flow's routed packets follow (one path's): a packet crossing to another rank
+  /// is given it again there.
+  static void set_route(FabricFlow& f, const Route& r) { f.route = &r; }
   /// The flow is done (none of its packets queued or in flight: std::logic_error otherwise): a
   /// later add_flow reuses its memory. Its packets' counts stay in the fabric's totals.
   void release_flow(FabricFlow& f);
@@ -197,6 +210,16 @@ class Fabric {
   /// Optional observers (nullptr = off): the trace of the traced messages' steps and port
   /// queue depths, and the capture of frames starting on ports. Before the run.
   void attach(Tracer* tracer, WireTap* tap);
+  /// Partitioned: the context (its pools) of each LP, by LP: where a frame from another rank is
+  /// made again and where one leaving for another rank is freed. Before the run.
+  void use_contexts(std::vector<SimContext*> by_lp) { contexts_ = std::move(by_lp); }
+  /// Throws std::invalid_argument naming what cannot run over several ranks (the deadlock check
+  /// and in-band telemetry read other LPs' state between windows).
+  void refuse_over_ranks() const;
+  /// After a run over ranks: every rank's counts joined into this one's (the ports, LP tallies
+  /// and flow counts each rank's LPs kept), so stats() and check_invariants() speak of the
+  /// whole fabric on every rank. Collective.
+  void merge_ranks(RankExchange& ranks);
   /// Runs node n's ports on LP lp_of_node[n] of `run` (see the header comment), before
   /// anything is injected. std::invalid_argument naming what cannot be partitioned (a link
   /// balancer that reads queues or time, an observer) or a cable between two LPs
@@ -262,7 +285,8 @@ class Fabric {
   // What crosses to another LP (ParallelRun::send): a frame arriving (arg: the packet; to: the
   // egress chosen for it at departure, or -1) or a control frame (arg: on_control's word).
   // A lost frame's notice (arg: the packet) goes to its client, which runs in the flow's far host's LP.
-  enum : std::int32_t { kFrameCrossing = 0, kControlCrossing = 1, kLostCrossing = 2 };
+  // kFromRank (or-ed in): the packet's image follows the crossing (send_away), not its address.
+  enum : std::int32_t { kFrameCrossing = 0, kControlCrossing = 1, kLostCrossing = 2, kFromRank = 4 };
   struct Crossing {
     std::uint64_t arg;
     std::int32_t to;
@@ -280,6 +304,12 @@ class Fabric {
   /// tied with from's node as tag (Scheduler::tie), so that it runs among the events due at one
   /// time in the same place whatever the cut.
   void reach(const Port& from, const Port& to, Time at, EventHandler& h, std::uint64_t arg, const Crossing& crossing);
+  /// reach() for a frame whose LP another rank runs: its image crosses, and it is freed here.
+  void send_away(const Port& from, const Port& to, Time at, Scheduler::Tie tie, const Crossing& crossing);
+  /// The frame an image from another rank carries, made again in LP `lp`.
+  Packet& receive_from_rank(int lp, std::span<const std::byte> image);
+  /// The rank running host `host` (over ranks).
+  int rank_of_host(int host) const;
   /// Partitioned: the flow's route memo, filled for its whole (ECMP) path before the run, so
   /// that the switches of the path, on their LPs' workers, only read it.
   void fill_memo(FabricFlow& f);
@@ -420,6 +450,10 @@ class Fabric {
   ParallelRun* run_ = nullptr;                   // partitioned: the run its LPs belong to
   std::vector<Scheduler*> lp_sched_;             // by LP (unpartitioned: the one scheduler)
   std::vector<std::unique_ptr<Inbox>> inboxes_;  // by LP
+  std::vector<SimContext*> contexts_;            // by LP (use_contexts)
+  std::unique_ptr<PacketTransfer> transfer_;     // over ranks: frames to and from other ranks
+  std::vector<std::byte> image_;                 // send_away's scratch (one worker per rank)
+  std::uint64_t queued_elsewhere_ = 0;           // merge_ranks: frames other ranks' queues hold
   bool memo_ = true;  // flows keep their route memo (not partitioned)
   // Partitioned: when the next deadlock check is due (ps; max: none), the earliest any LP's
   // pause asked for.

@@ -8,6 +8,8 @@
 
 #include "sim/fabric.hpp"
 #include "sim/fabric_port.hpp"
+#include "sim/stage.hpp"
+#include "core/byte_io.hpp"
 
 namespace rdmasim {
 
@@ -75,11 +77,50 @@ ParallelRun::Between Fabric::hand_over_hops() {
 void Fabric::Inbox::accept(Time at, Scheduler::Tie tie, std::span<const std::byte> bytes) {
   Crossing c;
   std::memcpy(&c, bytes.data(), sizeof c);
+  if (c.control & kFromRank) {
+    c.control &= ~kFromRank;
+    c.arg = packet_arg(f_.receive_from_rank(lp_, bytes.subspan(sizeof c)));
+  }
   Scheduler& s = *f_.lp_sched_[static_cast<std::size_t>(lp_)];
   if (c.control == kControlCrossing) return s.schedule_at(at, f_.control_, c.arg, tie);
   if (c.control == kLostCrossing) return s.schedule_at(at, f_.lost_, c.arg, tie);
   if (c.to >= 0) return s.schedule_at(at, f_.ports_[static_cast<std::size_t>(c.to)], c.arg, tie);
   s.schedule_at(at, f_.arrive_, c.arg, tie);
+}
+
+int Fabric::rank_of_host(int host) const {
+  return node_lp_[static_cast<std::size_t>(topo_->host_node(host))] % run_->ranks()->ranks();
+}
+
+void Fabric::send_away(const Port& from, const Port& to, Time at, Scheduler::Tie tie, const Crossing& crossing) {
+  if (contexts_.size() != static_cast<std::size_t>(run_->lps()))
+    throw std::logic_error("fabric: over ranks without the LPs' contexts (use_contexts)");
+  if (!transfer_) transfer_ = std::make_unique<PacketTransfer>(run_->ranks()->rank());
+  Packet& p = arg_packet(crossing.arg);
+  if (p.route && p.route != p.flow->route) throw std::logic_error("fabric: a frame off its flow's route cannot cross ranks");
+  image_.clear();
+  const Crossing head{0, crossing.to, crossing.control | kFromRank};
+  ByteWriter(image_).put(head);
+  transfer_->write(p, p.flow->index, image_);
+  run_->send(from.lp, inboxes_[to.lp]->id, at, tie, image_);
+  SimContext& ctx = *contexts_[from.lp];  // it lives on in the other rank's copy
+  if (p.pinned && transfer_->is_shadow(p.msg)) ctx.unpin(*p.msg);  // an original keeps its pin (PacketTransfer)
+  ctx.packets.release(&p);
+}
+
+Packet& Fabric::receive_from_rank(int lp, std::span<const std::byte> image) {
+  if (!transfer_) transfer_ = std::make_unique<PacketTransfer>(run_->ranks()->rank());
+  const PacketTransfer::Header h = PacketTransfer::header(image);
+  if (h.flow < 0 || static_cast<std::size_t>(h.flow) >= flows_.size()) throw std::logic_error("fabric: a frame of no flow from another rank");
+  FabricFlow& f = flows_[static_cast<std::size_t>(h.flow)];
+  // The message's responder is the flow's end on another rank than the message's maker (both
+  // ends on one rank: that one).
+  const int src = rank_of_host(f.src), dst = rank_of_host(f.dst);
+  Packet& p = *contexts_[static_cast<std::size_t>(lp)]->packets.acquire();
+  transfer_->read(image, p, src == h.origin ? dst : src);
+  p.flow = &f;
+  p.route = h.routed ? f.route : nullptr;
+  return p;
 }
 
 void Fabric::hand_back(const Port& at, Packet& p) {

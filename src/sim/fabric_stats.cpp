@@ -1,10 +1,12 @@
 // The fabric's bookkeeping off the per-packet path (sim/fabric.hpp): flows added and released,
 // packet conservation, the statistics a run reports, and the log of PFC frames received.
+#include <array>
 #include <stdexcept>
 #include <string>
 
 #include "sim/fabric.hpp"
 #include "sim/fabric_port.hpp"
+#include "core/byte_io.hpp"
 
 namespace rdmasim {
 
@@ -20,7 +22,56 @@ std::uint64_t Fabric::in_flight() const {
   }
   for (const FabricFlow& f : flows_)
     for (const Packet* q = f.head; q; q = q->next_in_queue) ++n;
-  return n;
+  return n + queued_elsewhere_;
+}
+
+void Fabric::refuse_over_ranks() const {
+  const auto refuse = [](const std::string& what) {
+    throw std::invalid_argument(what + " does not run over MPI ranks (it reads every LP's switches between windows)");
+  };
+  if (opt_.sw.deadlock_detect > Time::zero())
+    refuse("the PFC deadlock check (switch.deadlock_detect; 0 turns it off)");
+  if (telemetry_) refuse("in-band telemetry (a rate control reading the switches, as HPCC)");
+}
+
+void Fabric::merge_ranks(RankExchange& ranks) {
+  // What this rank's LPs counted: their tallies, their ports' counters (a pause still open
+  // closed at its LP's now), the flows' counts (each rank counted its LPs' share) and the frames
+  // still queued here.
+  std::vector<std::byte> mine;
+  ByteWriter w(mine);
+  std::uint64_t queued = in_flight() - queued_elsewhere_;
+  for (const Tally& t : tally_) queued -= static_cast<std::uint64_t>(t.in_transit);
+  w.put(queued);
+  for (int lp = 0; lp < run_->lps(); ++lp)
+    if (run_->runs_here(lp)) w.put(lp), w.put(tally_[static_cast<std::size_t>(lp)]);
+  w.put(-1);
+  for (const Port& p : ports_) {
+    if (!run_->runs_here(p.lp)) continue;
+    PortCounters c = p.c;
+    if (p.blocked) c.paused += now_at(p) - p.blocked_since;
+    w.put(p.id);
+    w.put(c);
+  }
+  w.put(-1);
+  for (const FabricFlow& f : flows_) w.put(std::array{f.injected, f.delivered, f.dropped, f.ce_marked});
+  const std::vector<std::vector<std::byte>> all = ranks.all_gather(mine);
+  for (int r = 0; r < ranks.ranks(); ++r) {
+    if (r == ranks.rank()) continue;
+    ByteReader in(all[static_cast<std::size_t>(r)]);
+    queued_elsewhere_ += in.get<std::uint64_t>();
+    for (int lp; (lp = in.get<int>()) >= 0;) tally_.at(static_cast<std::size_t>(lp)) = in.get<Tally>();
+    for (int id; (id = in.get<int>()) >= 0;) {
+      Port& p = ports_.at(static_cast<std::size_t>(id));
+      p.c = in.get<PortCounters>();
+      p.blocked = false;
+    }
+    for (FabricFlow& f : flows_) {
+      const auto n = in.get<std::array<std::uint64_t, 4>>();
+      f.injected += n[0], f.delivered += n[1], f.dropped += n[2], f.ce_marked += n[3];
+    }
+    if (!in.done()) throw std::logic_error("fabric: a rank's counts do not match this rank's fabric");
+  }
 }
 
 void Fabric::check_invariants() const {
@@ -91,9 +142,12 @@ FabricFlow& Fabric::add_flow(int src, int dst, const FlowKey& key, FabricClient&
   if (!free_flows_.empty()) {
     reuse = free_flows_.back();
     free_flows_.pop_back();
+    const std::int32_t index = reuse->index;
     *reuse = FabricFlow{};
+    reuse->index = index;
   }
   FabricFlow& f = reuse ? *reuse : flows_.emplace_back();
+  if (!reuse) f.index = static_cast<std::int32_t>(flows_.size() - 1);
   f.src = src;
   f.dst = dst;
   f.key = key;

@@ -159,6 +159,7 @@ PathInstance::PathInstance(std::array<SimContext*, 2> ctx, std::array<HostResour
       case StageKind::network: {
         if (!fabrics || !s.network) throw std::logic_error("network stage without a fabric: " + s.label);
         auto n = std::make_unique<NetworkStage>(sc, fabrics->fabric_for(*s.network), *s.network);
+        n->set_route(route_);
         network_.push_back(n.get());
         if (s.role == NetRole::rc_data) rc_data = {n.get(), s.network.get()}, rc_side = s.side;
         if (s.role == NetRole::rc_ack) rc_ack = n.get();

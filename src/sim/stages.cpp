@@ -103,6 +103,7 @@ void SplitStage::receive(Packet& token) {
   Message& m = *token.msg;
   const std::int32_t n = split_.header_only ? 1 : packet_count(m.size, split_.segment);
   m.packets = n;
+  ++m.splits;
   m.arrived = 0;
   if (ctx_.tap) [[unlikely]] stamp_wire(m, *token.route, n);
   if (split_.window.count() > 0) {

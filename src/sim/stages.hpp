@@ -167,6 +167,9 @@ class NetworkStage final : public Stage, public FabricClient {
   bool flow_idle() const { return !flow_.head && flow_.injected == flow_.delivered + flow_.dropped; }
   /// Gives its fabric flow back (flow_idle(); Fabric::release_flow): the stage must not be used again.
   void release_flow() { fabric_.release_flow(flow_); }
+  /// Its packets that have a route follow `r` (a frame crossing to another rank is given it
+  /// again there).
+  void set_route(const Route& r) { Fabric::set_route(flow_, r); }
   /// The switches report this stage's packets' egresses to `sink`.
   void stamp_telemetry(TelemetrySink& sink) { fabric_.stamp_telemetry(flow_, sink); }
 

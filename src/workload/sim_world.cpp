@@ -7,7 +7,12 @@ namespace rdmasim {
 Fabric& SimWorld::fabric_for(const NetworkSpec& spec) {
   if (!fabric) {
     fabric = std::make_unique<Fabric>(parallel ? parallel->scheduler(0) : sched, spec.topology, spec.options, seed_);
-    if (parallel) fabric->partition(*parallel, cut.lp_of_node);
+    if (parallel) {
+      fabric->partition(*parallel, cut.lp_of_node);
+      std::vector<SimContext*> contexts;
+      for (const auto& lp : lps_) contexts.push_back(&lp->ctx);
+      fabric->use_contexts(std::move(contexts));
+    }
   } else if (fabric->topology_ptr() != spec.topology) {
     throw std::logic_error("one simulation, one fabric topology");
   }

@@ -38,7 +38,16 @@ struct SimWorld : FabricProvider {
   /// Runs the simulation to its end (partitioned: on `threads` workers), then checks the
   /// fabric's invariants (packets conserved, none dropped in a lossless class:
   /// Fabric::check_invariants throws std::logic_error).
-  void run(int threads = 1) {
+  /// Over `ranks` (MPI, partitioned runs only) this process runs its share of the LPs: the
+  /// invariants hold only once the ranks' counts are merged (Fabric::merge_ranks), where the
+  /// caller checks them.
+  void run(int threads = 1, RankExchange* ranks = nullptr) {
+    if (ranks && ranks->ranks() > 1) {
+      if (!parallel) throw std::logic_error("SimWorld::run: over ranks, unpartitioned");
+      if (fabric) fabric->refuse_over_ranks();
+      parallel->run(1, Time::max(), ranks);
+      return;
+    }
     if (parallel) parallel->run(threads);
     else sched.run();
     if (fabric) fabric->check_invariants();

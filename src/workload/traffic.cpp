@@ -3,10 +3,13 @@
 #include "rdmasim/traffic.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <map>
 #include <memory>
 #include <stdexcept>
 
+#include "core/byte_io.hpp"
 #include "model/path.hpp"
 #include "workload/max_min.hpp"
 #include "rdmasim/traffic_pattern.hpp"
@@ -53,6 +56,30 @@ std::vector<std::pair<int, int>> pattern_flows(const TrafficConfig& c, int hosts
 }
 
 
+// An RC QP's report as bytes; `requester`: false sends the counts alone (the side counted on
+// another rank than the requester's: its state, failure time and rate are not its to tell).
+void put_rc(ByteWriter& out, const RcStats& s, bool requester) {
+  out.put_all(std::span<const char>(requester ? s.status : std::string("ok")));
+  out.put_all(std::span<const char>(s.recovery));
+  out.put(std::array{requester ? s.failed_at_us : 0.0, requester ? s.final_rate_bps : 0.0});
+  out.put(std::array{s.sent, s.retransmitted, s.retransmitted_bytes, s.timeouts, s.naks, s.out_of_sequence, s.duplicates,
+                     s.acks_lost, s.cnps, s.rnr_naks_sent, s.rnr_naks, s.not_ready, s.max_unacked});
+}
+
+RcStats get_rc(ByteReader& in) {
+  RcStats s;
+  const std::vector<char> status = in.get_all<char>(), recovery = in.get_all<char>();
+  s.status.assign(status.begin(), status.end());
+  s.recovery.assign(recovery.begin(), recovery.end());
+  const auto d = in.get<std::array<double, 2>>();
+  s.failed_at_us = d[0], s.final_rate_bps = d[1];
+  const auto n = in.get<std::array<std::uint64_t, 13>>();
+  s.sent = n[0], s.retransmitted = n[1], s.retransmitted_bytes = n[2], s.timeouts = n[3], s.naks = n[4];
+  s.out_of_sequence = n[5], s.duplicates = n[6], s.acks_lost = n[7], s.cnps = n[8], s.rnr_naks_sent = n[9];
+  s.rnr_naks = n[10], s.not_ready = n[11], s.max_unacked = n[12];
+  return s;
+}
+
 class Traffic final : public MessageSink {
  public:
   Traffic(const TrafficConfig& c, SimWorld& w) : c_(c), w_(w) {}
@@ -63,13 +90,15 @@ class Traffic final : public MessageSink {
     flows_.back()->path = std::make_unique<PathInstance>(std::array<SimContext*, 2>{&w_.ctx_of(s), &w_.ctx_of(d)},
                                                          std::array<HostResources*, 2>{&src, &dst}, spec, *this, &w_);
     flows_.back()->path->set_connection(static_cast<std::uint32_t>(flows_.size() - 1));
+    flows_.back()->src = s;
   }
 
-  void run() {
+  void run(RankExchange* ranks) {
     for (auto& f : flows_) f->completions.reserve(static_cast<std::size_t>(c_.base.iters));
     for (std::size_t f = 0; f < flows_.size(); ++f)
-      while (flows_[f]->posted < c_.base.iters && flows_[f]->posted < c_.tx_depth) post(f);
-    w_.run(std::max(1, c_.threads));
+      if (!ranks || w_.parallel->runs_here(w_.lp_of(flows_[f]->src)))
+        while (flows_[f]->posted < c_.base.iters && flows_[f]->posted < c_.tx_depth) post(f);
+    w_.run(std::max(1, c_.threads), ranks);
   }
 
   // At the flow's requester (its LP when partitioned): what a flow records is its own.
@@ -90,12 +119,63 @@ class Traffic final : public MessageSink {
 
   struct Flow {
     SimContext* ctx = nullptr;  // its requester's
+    int src = 0;                // its requester's host
     std::unique_ptr<PathInstance> path;
     std::int64_t posted = 0, completed = 0, violations = 0;
     Time first_post{}, last_completion{};
     std::vector<Time> completions;  // reserved for every message before the run
   };
   std::vector<std::unique_ptr<Flow>> flows_;
+
+  /// After a run over ranks: what every rank's LPs did, joined on every rank — the flows'
+  /// records (their requesters'), their QPs' counts (`rc`: each side's rank counted its own;
+  /// the state, time of failure and rate are the requester's), the fabric's counts, the
+  /// events and reorderings.
+  void join_ranks(RankExchange& ranks, std::vector<RcStats>& rc, std::uint64_t& events, std::uint64_t& out_of_order) {
+    w_.fabric->merge_ranks(ranks);
+    w_.fabric->check_invariants();
+    std::vector<std::byte> mine;
+    ByteWriter out(mine);
+    out.put(events);
+    out.put(out_of_order);
+    for (std::size_t i = 0; i < flows_.size(); ++i) {
+      const Flow& f = *flows_[i];
+      const bool requester = w_.parallel->runs_here(w_.lp_of(f.src));
+      out.put(requester);
+      if (requester) {
+        out.put(std::array{f.posted, f.completed, f.violations});
+        out.put(std::array{f.first_post, f.last_completion});
+        out.put_all(std::span<const Time>(f.completions));
+      }
+      put_rc(out, rc[i], requester);
+    }
+    const std::vector<std::vector<std::byte>> all = ranks.all_gather(mine);
+    std::vector<RcStats> joined(rc.size());
+    std::vector<std::vector<RcStats>> others(rc.size());
+    events = out_of_order = 0;
+    for (const std::vector<std::byte>& part : all) {
+      ByteReader in(part);
+      events += in.get<std::uint64_t>();
+      out_of_order += in.get<std::uint64_t>();
+      for (std::size_t i = 0; i < flows_.size(); ++i) {
+        Flow& f = *flows_[i];
+        const bool requester = in.get<bool>();
+        if (requester) {
+          const auto n = in.get<std::array<std::int64_t, 3>>();
+          f.posted = n[0], f.completed = n[1], f.violations = n[2];
+          const auto t = in.get<std::array<Time, 2>>();
+          f.first_post = t[0], f.last_completion = t[1];
+          f.completions = in.get_all<Time>();
+        }
+        (requester ? joined[i] : others[i].emplace_back()) = get_rc(in);
+      }
+      if (!in.done()) throw std::logic_error("traffic: a rank's flows do not match this rank's");
+    }
+    for (std::size_t i = 0; i < rc.size(); ++i) {
+      for (const RcStats& o : others[i]) accumulate(joined[i], o);
+      rc[i] = joined[i];
+    }
+  }
   std::int64_t violations() const {
     std::int64_t n = 0;
     for (const auto& f : flows_) n += f->violations;
@@ -122,7 +202,7 @@ class Traffic final : public MessageSink {
 
 }  // namespace
 
-TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
+TrafficResult run_traffic(const TrafficConfig& c, Exports* exports, RankExchange* ranks) {
   LatConfig base = c.base;
   base.topology = LatTopology::fabric;
   const bool tcp = base.transport == Transport::tcp;  // kernel TCP sockets (sim/tcp_connection.hpp)
@@ -142,10 +222,13 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
   const ResolvedToggles tog = resolve(base);
   const FabricOptions opts = fabric_options(base);
   SimWorld w(base.seed);
-  if (c.threads > 0) {
-    if (tcp) throw std::invalid_argument("--threads: kernel TCP flows (--transport tcp) do not run partitioned");
+  const bool over_ranks = ranks && ranks->ranks() > 1;  // MPI: this process runs its share of the LPs
+  if (over_ranks && c.threads > 1) throw std::invalid_argument("--threads: over MPI ranks, one thread per rank");
+  if (c.threads > 0 || over_ranks) {
+    const std::string how = over_ranks ? "over MPI ranks" : "--threads";
+    if (tcp) throw std::invalid_argument(how + ": kernel TCP flows (--transport tcp) do not run partitioned");
     if (exports && (exports->trace() || exports->pcap() || exports->probe()))
-      throw std::invalid_argument("--threads: a partitioned run is neither traced, captured nor sampled (--trace, --pcap, the dashboard)");
+      throw std::invalid_argument(how + ": a partitioned run is neither traced, captured nor sampled (--trace, --pcap, the dashboard)");
     w.partition(*topo, opts.velocity_mps);
   }
   std::vector<std::unique_ptr<HostResources>> host_res;
@@ -186,11 +269,15 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
     r.flows.push_back(fr);
   }
   scope.start(base.fabric.from);
-  traffic.run();
+  traffic.run(over_ranks ? ranks : nullptr);
   scope.finish();
   r.events = w.executed();
-  r.invariant_violations = traffic.violations();
   r.out_of_order = w.out_of_order();
+  std::vector<RcStats> rc(r.flows.size());
+  for (std::size_t i = 0; i < rc.size(); ++i)
+    if (const RcConnection* q = traffic.flows_[i]->path->rc()) rc[i] = q->stats();
+  if (over_ranks) traffic.join_ranks(*ranks, rc, r.events, r.out_of_order);
+  r.invariant_violations = traffic.violations();
   const double bits_per_message = static_cast<double>(base.size.count()) * 8.0;
   std::int64_t completed = 0;
   const double goodput_ideal = static_cast<double>(base.profile.link.rate.bits_per_sec()) *
@@ -213,13 +300,13 @@ TrafficResult run_traffic(const TrafficConfig& c, Exports* exports) {
     for (const NetworkStage* n : f.path->network_stages()) fr.dropped += n->flow().dropped;
     fr.ce_marked = f.path->network_stages().front()->flow().ce_marked;
     fr.flushed = f.posted - f.completed;
-    if (const RcConnection* rc = f.path->rc()) {
-      fr.rc = rc->stats();
+    if (f.path->rc()) {
+      fr.rc = rc[i];
       r.retransmitted += fr.rc.retransmitted;
       r.timeouts += fr.rc.timeouts;
       r.naks += fr.rc.naks;
       r.cnps += fr.rc.cnps;
-      if (rc->status() != QpStatus::ok) ++r.failed_qps;
+      if (fr.rc.status != "ok") ++r.failed_qps;
     }
     if (const TcpConnection* t = f.path->tcp()) {
       fr.tcp = t->stats();

@@ -1,0 +1,59 @@
+// ThreadRanks: ranks as threads of one process, exchanging through shared buffers — the
+// protocol of a run over MPI ranks (rdmasim/rank_exchange.hpp; apps/rdmasim/mpi_world.hpp
+// implements it with MPI), without MPI, for tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <barrier>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "rdmasim/rank_exchange.hpp"
+
+namespace rdmasim {
+
+class ThreadRanks {
+ public:
+  explicit ThreadRanks(int n) : n_(n), sync_(n), boxes_(static_cast<std::size_t>(n * n)), next_(static_cast<std::size_t>(n)),
+                                failed_(static_cast<std::size_t>(n)) {}
+  class Rank final : public RankExchange {
+   public:
+    Rank(ThreadRanks& all, int r) : all_(all), r_(r) {}
+    int rank() const override { return r_; }
+    int ranks() const override { return all_.n_; }
+    void exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) override {
+      EXPECT_TRUE(out[static_cast<std::size_t>(r_)].empty());
+      for (int to = 0; to < all_.n_; ++to) all_.box(r_, to) = out[static_cast<std::size_t>(to)];
+      all_.sync_.arrive_and_wait();
+      in.assign(static_cast<std::size_t>(all_.n_), {});
+      for (int from = 0; from < all_.n_; ++from) in[static_cast<std::size_t>(from)] = all_.box(from, r_);
+      all_.sync_.arrive_and_wait();
+    }
+    std::pair<Time, bool> earliest(Time next, bool failed) override {
+      all_.next_[static_cast<std::size_t>(r_)] = next;
+      all_.failed_[static_cast<std::size_t>(r_)] = failed ? 1 : 0;
+      all_.sync_.arrive_and_wait();
+      const Time t = *std::min_element(all_.next_.begin(), all_.next_.end());
+      const bool any = std::find(all_.failed_.begin(), all_.failed_.end(), 1) != all_.failed_.end();
+      all_.sync_.arrive_and_wait();
+      return {t, any};
+    }
+
+   private:
+    ThreadRanks& all_;
+    int r_;
+  };
+
+ private:
+  std::vector<std::byte>& box(int from, int to) { return boxes_[static_cast<std::size_t>(from * n_ + to)]; }
+  int n_;
+  std::barrier<> sync_;
+  std::vector<std::vector<std::byte>> boxes_;
+  std::vector<Time> next_;
+  std::vector<char> failed_;  // a byte per rank: the rank threads write theirs at once (not vector<bool>'s shared word)
+};
+
+}  // namespace rdmasim
