@@ -7,9 +7,7 @@
 set -u
 bin=$1
 mpiexec=$2
-source "$(dirname "$0")/cli_lib.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
-export OMPI_MCA_rmaps_base_oversubscribe=1
+source "$(dirname "$0")/mpi_lib.sh"
 "$bin" --threads 1 >"$tmp/t1.out"
 check "12 LPs and the windows printed" test "$(wc -l <"$tmp/t1.out")" -eq 13
 check "every LP ran events" test "$(awk '$1 == "lp" && $3 > 1000' "$tmp/t1.out" | wc -l)" -eq 12

@@ -9,9 +9,7 @@ set -u
 bin=$1
 src=$2
 mpiexec=$3
-source "$(dirname "$0")/cli_lib.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
-export OMPI_MCA_rmaps_base_oversubscribe=1
+source "$(dirname "$0")/mpi_lib.sh"
 s=$src/scenarios
 sweep=(sweep "$s/fat-tree-multipath.toml" --param network.routing=ecmp,spray --param seed=1,2,3 --set workload.iters=5)
 "$bin" "${sweep[@]}" -j 1 >"$tmp/j1.csv"

@@ -17,7 +17,7 @@ namespace rdmasim {
 
 class ThreadRanks {
  public:
-  explicit ThreadRanks(int n) : n_(n), sync_(n), boxes_(static_cast<std::size_t>(n * n)), next_(static_cast<std::size_t>(n)),
+  explicit ThreadRanks(int n) : n_(n), sync_(n), boxes_(static_cast<std::size_t>(n * n)), next_(static_cast<std::size_t>(n)), wake_(static_cast<std::size_t>(n)),
                                 failed_(static_cast<std::size_t>(n)) {}
   class Rank final : public RankExchange {
    public:
@@ -32,14 +32,16 @@ class ThreadRanks {
       for (int from = 0; from < all_.n_; ++from) in[static_cast<std::size_t>(from)] = all_.box(from, r_);
       all_.sync_.arrive_and_wait();
     }
-    std::pair<Time, bool> earliest(Time next, bool failed) override {
+    Agreement agree(Time next, Time wake, bool failed) override {
       all_.next_[static_cast<std::size_t>(r_)] = next;
+      all_.wake_[static_cast<std::size_t>(r_)] = wake;
       all_.failed_[static_cast<std::size_t>(r_)] = failed ? 1 : 0;
       all_.sync_.arrive_and_wait();
-      const Time t = *std::min_element(all_.next_.begin(), all_.next_.end());
-      const bool any = std::find(all_.failed_.begin(), all_.failed_.end(), 1) != all_.failed_.end();
+      const Agreement a{*std::min_element(all_.next_.begin(), all_.next_.end()),
+                        *std::min_element(all_.wake_.begin(), all_.wake_.end()),
+                        std::find(all_.failed_.begin(), all_.failed_.end(), 1) != all_.failed_.end()};
       all_.sync_.arrive_and_wait();
-      return {t, any};
+      return a;
     }
 
    private:
@@ -52,7 +54,7 @@ class ThreadRanks {
   int n_;
   std::barrier<> sync_;
   std::vector<std::vector<std::byte>> boxes_;
-  std::vector<Time> next_;
+  std::vector<Time> next_, wake_;
   std::vector<char> failed_;  // a byte per rank: the rank threads write theirs at once (not vector<bool>'s shared word)
 };
 

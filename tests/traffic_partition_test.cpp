@@ -14,24 +14,13 @@
 #include "net/topology_file.hpp"
 #include "path/link.hpp"
 #include "sim/fabric_partition.hpp"
+#include "partition_configs.hpp"
 #include "sim_rig.hpp"
 
 using namespace rdmasim;
+using namespace rdmasim::test;
 
 namespace {
-
-TrafficConfig pods(const std::string& pattern, int k) {
-  TrafficConfig c;
-  c.base.topology = LatTopology::fabric;
-  c.base.fabric.k = k;
-  c.base.fabric.cc = "dcqcn";
-  c.base.size = Bytes(65536);
-  c.base.iters = 20;
-  c.tx_depth = 4;
-  c.pattern = pattern;
-  c.incast_senders = k * k * k / 4 - 1;
-  return c;
-}
 
 std::string report(TrafficConfig c, int threads) {
   c.threads = threads;
@@ -42,9 +31,7 @@ std::string report(TrafficConfig c, int threads) {
 // events, an LP makes them between windows.
 std::string without_events(TrafficConfig c, int threads) {
   c.threads = threads;
-  auto j = traffic_report_json(run_traffic(c), nullptr);
-  j["summary"].erase("events");
-  return j.dump();
+  return test::without_events(run_traffic(c));
 }
 
 }  // namespace
@@ -86,15 +73,7 @@ TEST(TrafficPartition, AnyNumberOfThreadsGivesTheSameReport) {
       t.threads = 1;
       return run_traffic(t);
     }();
-    EXPECT_EQ(r.invariant_violations, 0);
-    EXPECT_EQ(r.failed_qps, 0);
-    for (const FlowResult& f : r.flows) EXPECT_EQ(f.completed, 20) << f.src << "->" << f.dst;
-    if (pattern == "incast") {
-      EXPECT_GT(r.cnps, 0u);
-      std::uint64_t pauses = 0;
-      for (const PortStats& p : r.fabric.ports) pauses += p.pause_tx;
-      EXPECT_GT(pauses, 0u);
-    }
+    expect_pods_ran(r, pattern, 20);
     for (int threads : {2, 4}) EXPECT_EQ(report(c, threads), one) << pattern << " on " << threads << " threads";
   }
 }
@@ -103,15 +82,7 @@ TEST(TrafficPartition, AnyNumberOfThreadsGivesTheSameReport) {
 // hosts per LP), the check between windows finds the same four-queue cycle on any number of
 // threads, and the run ends there.
 TEST(TrafficPartition, APfcDeadlockIsFoundBetweenWindows) {
-  TrafficConfig c;
-  c.base.topology = LatTopology::fabric;
-  c.base.fabric.topology = "ring";
-  c.base.fabric.switches = 4;
-  c.base.size = Bytes(65536);
-  c.base.iters = 200;
-  c.tx_depth = 16;
-  c.pattern = "stride";
-  c.stride = 2;
+  TrafficConfig c = ring_deadlock();
   TrafficResult plain = run_traffic(c);
   ASSERT_EQ(plain.fabric.deadlocks, 1u);
   c.threads = 1;
@@ -206,13 +177,8 @@ TEST(TrafficPartition, HpccHearsEverySwitchOnAnyNumberOfThreads) {
 // responder, in another LP, cannot see: the requester marks its resends), recover by RC and
 // give the same report on any number of threads, and one scheduler's.
 TEST(TrafficPartition, LostFramesAreRecoveredTheSameOnAnyNumberOfThreads) {
-  TrafficConfig overflow = pods("incast", 4);
-  overflow.base.profile.sw.lossless = false;  // a small lossy buffer drops under the incast
-  overflow.base.profile.sw.buffer = Bytes(512 * 1024);
-  overflow.base.profile.sw.ecn_kmin = Bytes(32 * 1024);
-  overflow.base.profile.sw.ecn_kmax = Bytes(128 * 1024);
-  TrafficConfig corrupt = pods("permutation", 4);
-  corrupt.base.fabric.loss = 5e-3;
+  const TrafficConfig overflow = lossy_incast();  // a small lossy buffer drops under the incast
+  const TrafficConfig corrupt = corrupting();
   // Five messages a flow: a flow loses its last message's ACK, which no later ACK covers; its
   // requester times out and marks its resend, and the responder (in another LP) answers that
   // duplicate.

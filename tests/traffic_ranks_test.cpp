@@ -2,9 +2,10 @@
 // here ranks as threads of one process (tests/thread_ranks.hpp), each building the whole model
 // and running its share of the LPs: frames between ranks cross as bytes and are made again
 // there, and the ranks' counts are joined at the end. On 2, 3 and 4 ranks the JSON report is
-// byte for byte the partitioned run's on threads and one scheduler's (a link going down: but for
-// the events counted): a k=4 permutation and incast with PFC and DCQCN, losses recovered by RC,
-// a link going down, and a k=8 permutation. What cannot run over ranks is refused by name.
+// byte for byte the partitioned run's on threads, which is one scheduler's but for the events
+// counted: a k=4 permutation and incast with PFC and DCQCN, losses recovered by RC, a link
+// going down, and a k=8 permutation; a PFC deadlock found at the same window. What cannot run
+// over ranks is refused by name.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -14,56 +15,52 @@
 
 #include "io/command_report.hpp"
 #include "rdmasim/traffic.hpp"
+#include "partition_configs.hpp"
 #include "thread_ranks.hpp"
 
 using namespace rdmasim;
+using namespace rdmasim::test;
 
 namespace {
 
-TrafficConfig pods(const std::string& pattern, int k) {
-  TrafficConfig c;
-  c.base.topology = LatTopology::fabric;
-  c.base.fabric.k = k;
-  c.base.fabric.cc = "dcqcn";
-  c.base.size = Bytes(65536);
-  c.base.iters = 20;
-  c.tx_depth = 4;
-  c.pattern = pattern;
-  c.incast_senders = k * k * k / 4 - 1;
-  c.base.profile.sw.deadlock_detect = Time::zero();  // it reads every LP between windows: not over ranks
-  return c;
-}
-
 std::string report(const TrafficResult& r) { return traffic_report_json(r, nullptr).dump(); }
 
-// Every rank's report (each rank's whole result).
-std::vector<std::string> over_ranks(const TrafficConfig& c, int n) {
+// Each rank's report (its whole result) or what it threw.
+struct RankRuns {
+  std::vector<std::string> reports, errors;
+};
+RankRuns run_ranks(const TrafficConfig& c, int n) {
   ThreadRanks all(n);
-  std::vector<std::string> out(static_cast<std::size_t>(n));
-  std::vector<std::string> errors(static_cast<std::size_t>(n));
+  RankRuns out{std::vector<std::string>(static_cast<std::size_t>(n)), std::vector<std::string>(static_cast<std::size_t>(n))};
   std::vector<std::thread> ranks;
   for (int r = 0; r < n; ++r)
     ranks.emplace_back([&, r] {
       ThreadRanks::Rank me(all, r);
       try {
-        out[static_cast<std::size_t>(r)] = report(run_traffic(c, nullptr, &me));
+        out.reports[static_cast<std::size_t>(r)] = report(run_traffic(c, nullptr, &me));
       } catch (const std::exception& e) {
-        errors[static_cast<std::size_t>(r)] = e.what();
+        out.errors[static_cast<std::size_t>(r)] = e.what();
       }
     });
   for (std::thread& t : ranks) t.join();
-  for (int r = 0; r < n; ++r) EXPECT_EQ(errors[static_cast<std::size_t>(r)], "") << "rank " << r << " of " << n;
   return out;
 }
 
+std::vector<std::string> over_ranks(const TrafficConfig& c, int n) {
+  const RankRuns runs = run_ranks(c, n);
+  for (int r = 0; r < n; ++r) EXPECT_EQ(runs.errors[static_cast<std::size_t>(r)], "") << "rank " << r << " of " << n;
+  return runs.reports;
+}
+
 // Over 2, 3 and 4 ranks every rank's report is the partitioned run's on threads, byte for
-// byte, and one scheduler's (but for the events of a link going down: each LP converges).
+// byte, which is one scheduler's but for the events counted.
 void expect_one_schedulers(TrafficConfig c, const std::string& what) {
-  const std::string one = report(run_traffic(c));
+  const std::string one = without_events(run_traffic(c));
   c.threads = 1;
-  const std::string threads = report(run_traffic(c));
+  const TrafficResult partitioned = run_traffic(c);
+  const std::string threads = report(partitioned);
   c.threads = 0;
-  if (c.base.fabric.outages.empty()) EXPECT_TRUE(threads == one) << what << ": one thread differs from one scheduler";
+  EXPECT_TRUE(without_events(partitioned) == one) << what << ": one thread differs from one scheduler";
   for (int n : {2, 3, 4}) {
     const std::vector<std::string> got = over_ranks(c, n);
     for (int r = 0; r < n; ++r)
@@ -76,27 +73,14 @@ void expect_one_schedulers(TrafficConfig c, const std::string& what) {
 TEST(TrafficRanks, PermutationAndIncastWithPfcAndDcqcnAreOneSchedulersRun) {
   for (const std::string pattern : {"permutation", "incast"}) {
     const TrafficConfig c = pods(pattern, 4);
-    const TrafficResult r = run_traffic(c);
-    EXPECT_EQ(r.failed_qps, 0);
-    for (const FlowResult& f : r.flows) EXPECT_EQ(f.completed, 20) << f.src << "->" << f.dst;
-    if (pattern == "incast") {
-      EXPECT_GT(r.cnps, 0u);
-      std::uint64_t pauses = 0;
-      for (const PortStats& p : r.fabric.ports) pauses += p.pause_tx;
-      EXPECT_GT(pauses, 0u);
-    }
+    expect_pods_ran(run_traffic(c), pattern, 20);
     expect_one_schedulers(c, pattern);
   }
 }
 
 TEST(TrafficRanks, LossesRecoveredByRcAreOneSchedulersRun) {
-  TrafficConfig overflow = pods("incast", 4);
-  overflow.base.profile.sw.lossless = false;  // a small lossy buffer drops under the incast
-  overflow.base.profile.sw.buffer = Bytes(512 * 1024);
-  overflow.base.profile.sw.ecn_kmin = Bytes(32 * 1024);
-  overflow.base.profile.sw.ecn_kmax = Bytes(128 * 1024);
-  TrafficConfig corrupt = pods("permutation", 4);
-  corrupt.base.fabric.loss = 5e-3;
+  const TrafficConfig overflow = lossy_incast();
+  TrafficConfig corrupt = corrupting();
   corrupt.base.iters = 5;  // a flow loses its last ACK: the requester's resend is answered across ranks
   for (const TrafficConfig& c : {overflow, corrupt}) {
     const TrafficResult r = run_traffic(c);
@@ -119,37 +103,34 @@ TEST(TrafficRanks, ALinkGoingDownAndAK8FatTreeAreOneSchedulersRun) {
   expect_one_schedulers(k8, "k=8");
 }
 
+// The ring whose stride routing wraps around deadlocks under PFC: every rank gathers the paused
+// queues of all when a check is due, finds the same four-queue cycle at the same window, and
+// every rank's report is the one of threads.
+TEST(TrafficRanks, APfcDeadlockIsFoundAcrossRanks) {
+  TrafficConfig c = ring_deadlock();
+  c.threads = 1;
+  const TrafficResult one = run_traffic(c);
+  ASSERT_EQ(one.fabric.deadlocks, 1u);
+  ASSERT_EQ(one.fabric.deadlock_reports[0].cycle.size(), 4u);
+  const std::string threads = report(one);
+  c.threads = 0;
+  for (int n : {2, 4}) {
+    const std::vector<std::string> got = over_ranks(c, n);
+    for (int r = 0; r < n; ++r) EXPECT_TRUE(got[static_cast<std::size_t>(r)] == threads) << "rank " << r << " of " << n;
+  }
+}
+
 TEST(TrafficRanks, WhatCannotRunOverRanksIsRefused) {
   const auto refusal = [](const TrafficConfig& c) {
-    const std::vector<std::string> got = [&] {
-      ThreadRanks all(2);
-      std::vector<std::string> errors(2);
-      std::vector<std::thread> ranks;
-      for (int r = 0; r < 2; ++r)
-        ranks.emplace_back([&, r] {
-          ThreadRanks::Rank me(all, r);
-          try {
-            run_traffic(c, nullptr, &me);
-          } catch (const std::invalid_argument& e) {
-            errors[static_cast<std::size_t>(r)] = e.what();
-          }
-        });
-      for (std::thread& t : ranks) t.join();
-      return errors;
-    }();
-    EXPECT_EQ(got[0], got[1]);  // every rank refuses alike, before any exchange
-    return got[0];
+    const RankRuns runs = run_ranks(c, 2);
+    EXPECT_EQ(runs.errors[0], runs.errors[1]);  // every rank refuses alike, before any exchange
+    return runs.errors[0];
   };
-  TrafficConfig deadlock = pods("permutation", 4);
-  deadlock.base.profile.sw.deadlock_detect = Time::us(100);
-  EXPECT_EQ(refusal(deadlock),
-            "the PFC deadlock check (switch.deadlock_detect; 0 turns it off) does not run over MPI ranks (it reads every "
-            "LP's switches between windows)");
   TrafficConfig hpcc = pods("incast", 4);
   hpcc.base.fabric.cc = "hpcc";
   EXPECT_EQ(refusal(hpcc),
-            "in-band telemetry (a rate control reading the switches, as HPCC) does not run over MPI ranks (it reads every "
-            "LP's switches between windows)");
+            "in-band telemetry (a rate control reading the switches, as HPCC) does not run over MPI ranks (its reports "
+            "reach their senders between windows)");
   TrafficConfig threads = pods("permutation", 4);
   threads.threads = 2;
   EXPECT_EQ(refusal(threads), "--threads: over MPI ranks, one thread per rank");

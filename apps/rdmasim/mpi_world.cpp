@@ -95,12 +95,12 @@ void MpiWorld::exchange(const std::vector<std::vector<std::byte>>& out, std::vec
     in[r].assign(all_in.begin() + recv_at[r], all_in.begin() + recv_at[r] + recv[r]);
 }
 
-std::pair<Time, bool> MpiWorld::earliest(Time next, bool failed) {
-  if (size_ == 1) return {next, failed};
-  // One reduction: the earliest time, and (as 0) whether any rank failed.
-  std::int64_t mine[2] = {next.count_ps(), failed ? 0 : 1}, all[2] = {0, 0};
-  MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-  return {Time::ps(all[0]), all[1] == 0};
+RankExchange::Agreement MpiWorld::agree(Time next, Time wake, bool failed) {
+  if (size_ == 1) return {next, wake, failed};
+  // One reduction: the earliest times, and (as 0) whether any rank failed.
+  std::int64_t mine[3] = {next.count_ps(), wake.count_ps(), failed ? 0 : 1}, all[3] = {0, 0, 0};
+  MPI_Allreduce(mine, all, 3, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  return {Time::ps(all[0]), Time::ps(all[1]), all[2] == 0};
 }
 
 #else
@@ -119,7 +119,7 @@ std::vector<std::string> MpiWorld::gather(const std::string& mine) const { retur
 // A world of one: ParallelRun never exchanges with it.
 void MpiWorld::exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) { in = out; }
 
-std::pair<Time, bool> MpiWorld::earliest(Time next, bool failed) { return {next, failed}; }
+RankExchange::Agreement MpiWorld::agree(Time next, Time wake, bool failed) { return {next, wake, failed}; }
 
 #endif
 

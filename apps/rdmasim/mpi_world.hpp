@@ -28,7 +28,7 @@ class MpiWorld final : public RankExchange {
   int size() const { return size_; }
   int ranks() const override { return size_; }
   void exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) override;
-  std::pair<Time, bool> earliest(Time next, bool failed) override;
+  Agreement agree(Time next, Time wake, bool failed) override;
   /// Every rank's `mine`, in rank order, at rank 0 (empty at the others). Collective: every
   /// rank calls it once.
   std::vector<std::string> gather(const std::string& mine) const;

@@ -21,8 +21,15 @@ class RankExchange {
   /// Sends out[r] to each rank r (its own: empty) and returns in `in` what each rank sent
   /// this one, by rank.
   virtual void exchange(const std::vector<std::vector<std::byte>>& out, std::vector<std::vector<std::byte>>& in) = 0;
-  /// The earliest of every rank's `next`, and whether any rank `failed`.
-  virtual std::pair<Time, bool> earliest(Time next, bool failed) = 0;
+  /// What the ranks agree on between windows: the earliest of every rank's `next` (its LPs'
+  /// next event, or its hooks' wake) and of every rank's `wake` (its hooks' wake), and whether
+  /// any rank `failed`.
+  struct Agreement {
+    Time next;
+    Time wake;
+    bool failed;
+  };
+  virtual Agreement agree(Time next, Time wake, bool failed) = 0;
 
   /// Every rank's `mine`, by rank, at every rank (one exchange).
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) {

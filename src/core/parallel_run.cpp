@@ -141,11 +141,13 @@ void ParallelRun::worker(int index, int threads, Time until, Barrier& barrier) {
     Time start = wake_;
     for (std::size_t lp : here_) start = std::min(start, lps_[lp]->next);
     bool failed = failed_.load(std::memory_order_acquire);
+    agreed_wake_ = wake_;
     if (exchange_) {
-      const auto [earliest, any_failed] = exchange_->earliest(start, failed);
-      start = earliest;
-      if (any_failed && !failed) fail(std::make_exception_ptr(std::runtime_error("another rank failed")));
-      failed = any_failed;
+      const RankExchange::Agreement a = exchange_->agree(start, wake_, failed);
+      start = a.next;
+      agreed_wake_ = a.wake;
+      if (a.failed && !failed) fail(std::make_exception_ptr(std::runtime_error("another rank failed")));
+      failed = a.failed;
     }
     window_start_ = start;
     go_on_ = !failed && !halted_ && start != Time::max() && start <= until;

@@ -16,7 +16,8 @@
 // Over several processes (a RankExchange: MPI ranks, apps/rdmasim/mpi_world.hpp) every process
 // builds the whole model and runs LP i when i mod ranks == its rank, one thread each; between
 // windows the crossings for another rank's LPs travel to it in one exchange, and the next
-// window's start (and whether any rank failed) in one reduction.
+// window's start, the earliest wake the hooks asked for and whether any rank failed in one
+// reduction (RankExchange::agree).
 //
 // Determinism: an LP orders its events by its own scheduler (time, then tie), its incoming
 // crossings by (sender, sender's order), and the windows follow from the LPs' pending events
@@ -115,6 +116,9 @@ class ParallelRun {
     return t;
   }
   bool halted() const { return halted_; }
+  /// In a hook between windows: the earliest wake any hook asked for between the last windows,
+  /// on any rank (Time::max() if none).
+  Time agreed_wake() const { return agreed_wake_; }
   /// During a run over ranks, the ranks (for a hook between windows); null otherwise.
   RankExchange* ranks() const { return exchange_; }
 
@@ -125,7 +129,9 @@ class ParallelRun {
   /// Events run in every LP together (over ranks, in this rank's).
   std::uint64_t executed() const;
   /// Whether this process runs LP `lp` (always, unless run over ranks).
-  bool runs_here(int lp) const { return lp % ranks_ == rank_; }
+  bool runs_here(int lp) const { return rank_of(lp, ranks_) == rank_; }
+  /// The rank that runs LP `lp` in a run over `ranks` (known before the run too).
+  static int rank_of(int lp, int ranks) { return lp % ranks; }
 
  private:
   struct Record {  // 40 B; its index in the mailbox is its place in the sender's order
@@ -174,6 +180,7 @@ class ParallelRun {
   std::vector<std::function<Between(Time)>> between_;  // add_between_windows
   bool halted_ = false;                    // the hook ended the run
   Time wake_ = Time::max();                // the hook's next window, at the latest
+  Time agreed_wake_ = Time::max();         // the earliest wake_ of every rank (agreed_wake)
   Time window_start_{};  // the window to run next (decided between windows)
   bool go_on_ = false;   // whether to run it
   std::atomic<bool> failed_{false};

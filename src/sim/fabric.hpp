@@ -78,7 +78,7 @@
 // windows (stamp_telemetry). Over MPI ranks (the run's ParallelRun::ranks()), a frame for an LP
 // another process runs crosses as bytes (sim/packet_transfer.hpp) and is made again there from
 // that LP's pool; each rank counts what its LPs did, and merge_ranks() joins the counts after the
-// run; the deadlock check and telemetry, which read other LPs' state, are refused
+// run; the deadlock check gathers every rank's paused queues; telemetry is refused
 // (refuse_over_ranks). The switches of a flow's path may run at
 // once, so a flow's route memo is filled for its whole path when the flow is added (ECMP: one
 // path) and only read in the run; under spray each hop looks its next hops up.
@@ -213,8 +213,8 @@ class Fabric {
   /// Partitioned: the context (its pools) of each LP, by LP: where a frame from another rank is
   /// made again and where one leaving for another rank is freed. Before the run.
   void use_contexts(std::vector<SimContext*> by_lp) { contexts_ = std::move(by_lp); }
-  /// Throws std::invalid_argument naming what cannot run over several ranks (the deadlock check
-  /// and in-band telemetry read other LPs' state between windows).
+  /// Throws std::invalid_argument naming what cannot run over several ranks (in-band telemetry
+  /// hands its reports to senders in other LPs between windows).
   void refuse_over_ranks() const;
   /// After a run over ranks: every rank's counts joined into this one's (the ports, LP tallies
   /// and flow counts each rank's LPs kept), so stats() and check_invariants() speak of the
@@ -381,12 +381,25 @@ class Fabric {
   // PFC pathologies (fabric_pfc.cpp).
   void pause_started(Port& e, unsigned tc);  // a switch port's priority was paused now
   void check_deadlock();  // the unpartitioned check (an event)
+  /// A switch queue paused now: when since, the bytes it holds and, once paused
+  /// switch.deadlock_detect with frames, the port each of its frames came in from (in queue
+  /// order): what the deadlock check reads of it.
+  struct PausedQueue {
+    std::int32_t port = 0, tc = 0;
+    Time since{};
+    std::int64_t qbytes = 0;
+    std::vector<std::int32_t> from;
+  };
+  /// The paused switch queues of the ports this process runs, by port and priority.
+  std::vector<PausedQueue> paused_queues(Time now) const;
   /// Builds the waits-for graph of the queues paused at least switch.deadlock_detect by `now`
   /// and files a report if it has a cycle; else the time of the next check (none: nothing
-  /// paused, the next pause asks for one).
-  std::optional<Time> look_for_deadlock(Time now);
+  /// paused, the next pause asks for one). `queues`: paused_queues(), every rank's over ranks.
+  std::optional<Time> look_for_deadlock(Time now, const std::vector<PausedQueue>& queues);
   /// Partitioned: the deadlock check, between windows (ParallelRun::add_between_windows) once
-  /// a pause has been held switch.deadlock_detect; a deadlock ends the run.
+  /// a pause has been held switch.deadlock_detect; a deadlock ends the run. Over ranks the
+  /// check is due when the ranks agreed it is (ParallelRun::agreed_wake) and reads every rank's
+  /// paused queues, so that every rank finds the same cycle and stops at the same window.
   ParallelRun::Between between_windows(Time end);
   /// Partitioned in-band telemetry: an egress's report for a sink in another LP, kept in the
   /// egress's LP until the window ends (hand_over_hops gives them to their sinks).

@@ -89,7 +89,7 @@ void Fabric::Inbox::accept(Time at, Scheduler::Tie tie, std::span<const std::byt
 }
 
 int Fabric::rank_of_host(int host) const {
-  return node_lp_[static_cast<std::size_t>(topo_->host_node(host))] % run_->ranks()->ranks();
+  return ParallelRun::rank_of(node_lp_[static_cast<std::size_t>(topo_->host_node(host))], run_->ranks()->ranks());
 }
 
 void Fabric::send_away(const Port& from, const Port& to, Time at, Scheduler::Tie tie, const Crossing& crossing) {

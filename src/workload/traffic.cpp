@@ -96,7 +96,7 @@ class Traffic final : public MessageSink {
   void run(RankExchange* ranks) {
     for (auto& f : flows_) f->completions.reserve(static_cast<std::size_t>(c_.base.iters));
     for (std::size_t f = 0; f < flows_.size(); ++f)
-      if (!ranks || w_.parallel->runs_here(w_.lp_of(flows_[f]->src)))
+      if (requester_here(*flows_[f], ranks))  // over ranks, each posts its own requesters' messages
         while (flows_[f]->posted < c_.base.iters && flows_[f]->posted < c_.tx_depth) post(f);
     w_.run(std::max(1, c_.threads), ranks);
   }
@@ -126,6 +126,10 @@ class Traffic final : public MessageSink {
     std::vector<Time> completions;  // reserved for every message before the run
   };
   std::vector<std::unique_ptr<Flow>> flows_;
+  /// Whether this process runs the flow's requester (over `ranks`; always without).
+  bool requester_here(const Flow& f, const RankExchange* ranks) const {
+    return !ranks || ParallelRun::rank_of(w_.lp_of(f.src), ranks->ranks()) == ranks->rank();
+  }
 
   /// After a run over ranks: what every rank's LPs did, joined on every rank — the flows'
   /// records (their requesters'), their QPs' counts (`rc`: each side's rank counted its own;
@@ -140,7 +144,7 @@ class Traffic final : public MessageSink {
     out.put(out_of_order);
     for (std::size_t i = 0; i < flows_.size(); ++i) {
       const Flow& f = *flows_[i];
-      const bool requester = w_.parallel->runs_here(w_.lp_of(f.src));
+      const bool requester = requester_here(f, &ranks);
       out.put(requester);
       if (requester) {
         out.put(std::array{f.posted, f.completed, f.violations});
