@@ -44,6 +44,7 @@ class ByteReader {
  public:
   explicit ByteReader(std::span<const std::byte> in) : in_(in) {}
   void raw(void* p, std::size_t n) {
+    if (n == 0) return;  // (an empty vector's data() may be null)
     if (in_.size() - at_ < n) throw std::logic_error("ByteReader: read past the end of a message from another rank");
     std::memcpy(p, in_.data() + at_, n);
     at_ += n;
