@@ -49,9 +49,8 @@ PacketTransfer::Header PacketTransfer::header(std::span<const std::byte> image) 
 }
 
 void PacketTransfer::read(std::span<const std::byte> image, Packet& p, int responder) {
-  ByteReader r(image);
-  const Header h = r.get<Header>();
-  if (image.size() != kImageBytes) throw std::logic_error("PacketTransfer: an image of the wrong size");
+  const Header h = header(image);  // (its size checked)
+  ByteReader r(image.subspan(sizeof h));
   p = r.get<Packet>();
   const Message m = r.get<Message>();
   p.msg = h.origin < 0 ? nullptr : &resolve(h, m, responder);
