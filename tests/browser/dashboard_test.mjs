@@ -156,18 +156,41 @@ try {
   assert.equal(Number(await page.getAttribute('#fab-bisection', 'data-bps')), topo.bisection_bps);
   const lit = fab.series[0].links.filter((l) => l.onpath).map((l) => [l.source, l.target].sort().join('|'));
   assert.deepEqual(new Set(lit), links);
-  // The k=8 run: heat maps redrawn at most once a frame; the longest gap between frames is measured.
+  // The k=8 run: a heat map is redrawn at most once a frame however fast samples come. Each
+  // chart's setOption and each sample received is stamped with the animation frame it fell in.
   await page.selectOption('#fab-k', '8');
   await page.waitForFunction(() => RD.charts['fab-chart'].getOption().title[0].text.startsWith('h0 → h127'));
-  await page.evaluate(() => { window.gaps = []; let last = performance.now(); const tick = (t) => { window.gaps.push(t - last); last = t; if (!window.stopGaps) requestAnimationFrame(tick); }; requestAnimationFrame(tick); });
+  await page.evaluate(() => {
+    window.frame = 0; window.gaps = []; window.draws = { 'fab-ecmp': [], 'fab-spray': [] }; window.samples = [];
+    let last = performance.now();
+    const tick = (t) => { window.frame += 1; window.gaps.push(t - last); last = t; if (!window.stopGaps) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+    for (const id of Object.keys(window.draws)) {
+      const c = RD.chart(id); const set = c.setOption.bind(c);
+      c.setOption = (opt, ...rest) => { window.draws[id].push([window.frame, (opt.title && opt.title.text) || '']); return set(opt, ...rest); };
+    }
+    const add = EventSource.prototype.addEventListener;
+    EventSource.prototype.addEventListener = function (type, fn, ...rest) {
+      const counted = type === 'sample' ? (e) => { window.samples.push(window.frame); return fn(e); } : fn;
+      return add.call(this, type, counted, ...rest);
+    };
+  });
   await page.click('#fab-run');
   await page.waitForFunction(() => document.getElementById('fab-ecmp-sum').dataset.run && document.getElementById('fab-spray-sum').dataset.run,
     null, { timeout: 120000 });
-  const longestFrame = await page.evaluate(() => { window.stopGaps = true; return Math.max(...window.gaps); });
-  console.log(`view 3: k=8 ECMP and spray runs, longest frame ${longestFrame.toFixed(0)} ms`);
-  // The server simulates on the same cores as the browser: an AddressSanitizer build of it
-  // (make test-sanitize) is several times slower, so ctest raises the bound there.
-  const frameLimit = Number(process.env.RDMASIM_FRAME_LIMIT_MS || 250);
+  const frames = await page.evaluate(() => { window.stopGaps = true; return { gaps: window.gaps, draws: window.draws, samples: window.samples, frame: window.frame }; });
+  for (const [id, draws] of Object.entries(frames.draws)) {
+    const live = draws.filter(([, title]) => title.startsWith('live'));
+    assert.equal(new Set(live.map(([f]) => f)).size, live.length, `${id}: two live redraws in one frame`);
+    assert.equal(draws.at(-1)[1], 'utilisation over the run', `${id}: the last redraw shows the whole run`);
+  }
+  const liveDraws = Object.values(frames.draws).flat().filter(([, t]) => t.startsWith('live')).length;
+  assert.ok(frames.samples.length > 0 && liveDraws > 0, 'the k=8 runs streamed samples and drew them live');
+  // The longest frame is a figure of this machine (the server simulates on the browser's cores);
+  // only a frozen page (a whole second) fails. RDMASIM_FRAME_LIMIT_MS raises it under sanitizers.
+  const longestFrame = Math.max(...frames.gaps);
+  console.log(`view 3: k=8 ECMP and spray runs, ${frames.samples.length} samples drawn in ${liveDraws} live redraws over ${frames.frame} frames, longest frame ${longestFrame.toFixed(0)} ms`);
+  const frameLimit = Number(process.env.RDMASIM_FRAME_LIMIT_MS || 1000);
   assert.ok(longestFrame < frameLimit, `longest frame ${longestFrame} ms during the k=8 run (limit ${frameLimit} ms)`);
   // Changing k clears the old k's heat maps.
   await page.selectOption('#fab-k', '4');
