@@ -2,10 +2,12 @@
 // serves its 8 classes in strict priority (FIFO within one), PFC pauses only the lossless class
 // (switch.data_tc) while a lossy class in the same incast drops at the egress; RED/ECN marks
 // with probability Pmax (q - Kmin) / (Kmax - Kmin), DCQCN's defaults; a lossy queue is held to
-// alpha x the free buffer (dynamic threshold); PFC's XON hysteresis (xoff - xon_delta).
+// alpha x the free buffer (dynamic threshold); PFC's XON hysteresis (xoff - xon_delta); a port
+// keeps a queue line only for the classes frames may carry (FabricOptions::classes).
 #include <gtest/gtest.h>
 
 #include "fabric_rig.hpp"
+#include "net/fabric_options.hpp"
 
 using namespace rdmasim;
 using rdmasim::testing::Arrival;
@@ -26,6 +28,45 @@ TEST(FabricClasses, StrictPriorityServesTheHighestClassFirst) {
   EXPECT_GE(run(5, 5), 20);  // FIFO: about a third of h1's frames go out among the others
   EXPECT_LE(run(0, 7), 1);   // the lowest and the highest of the 8 classes
   EXPECT_GE(run(6, 2), 59);  // class 6 above class 2: h1's frames all go first
+}
+
+TEST(FabricClasses, APortKeepsALineOnlyForTheClassesFramesMayCarry) {
+  // A port is seven cache lines of its own and one per class it carries: all eight by default,
+  // the data class (switch.data_tc, 3) alone when the options name no other.
+  const auto incast = [](Rig& r, int tc) {
+    r.incast({{1, 60, tc}, {2, 40, tc}, {3, 40, tc}});
+    EXPECT_EQ(r.client.got.size(), 140u);
+    EXPECT_TRUE(r.client.dropped_tc.empty());
+  };
+  Rig every(4);
+  EXPECT_EQ(every.fabric.port_bytes(), 960u);
+  incast(every, 3);
+  FabricOptions o;
+  o.classes = 0;  // (the data class is always carried)
+  Rig data(4, o);
+  EXPECT_EQ(data.fabric.port_bytes(), 512u);
+  incast(data, 3);
+  for (std::size_t i = 0; i < data.client.got.size(); ++i)  // the same arrivals at the same times
+    EXPECT_EQ(data.client.got[i].at, every.client.got[i].at) << i;
+  o.classes = 1 << 6;  // and the CNPs' class
+  Rig two(4, o);
+  EXPECT_EQ(two.fabric.port_bytes(), 576u);
+  incast(two, 6);
+  // A frame of a class the options leave out has no queue: a logic error, not a silent one.
+  EXPECT_THROW(two.send(1, 0, 1, 5), std::logic_error);
+}
+
+TEST(FabricClasses, ARunCarriesItsDataClassItsCnpsAndItsTcp) {
+  LatConfig c;
+  EXPECT_EQ(fabric_options(c).classes, 1 << 3);  // switch.data_tc
+  c.fabric.cc = "dcqcn";  // its CNPs in dcqcn.cnp_tc
+  EXPECT_EQ(fabric_options(c).classes, 1 << 3 | 1 << 6);
+  c.profile.dcqcn.cnp_tc = 3;
+  EXPECT_EQ(fabric_options(c).classes, 1 << 3);
+  c.fabric.cc = "none";
+  c.transport = Transport::tcp;  // tcp.tc
+  c.profile.tcp.tc = 2;
+  EXPECT_EQ(fabric_options(c).classes, 1 << 3 | 1 << 2);
 }
 
 TEST(FabricClasses, PfcPausesOnlyTheLosslessClass) {

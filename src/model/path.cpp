@@ -13,6 +13,7 @@
 #include "path/fabric_route.hpp"
 #include "path/link.hpp"
 #include "rdmasim/load_balancer.hpp"
+#include "rdmasim/rate_control.hpp"
 
 namespace rdmasim {
 
@@ -313,6 +314,9 @@ FabricOptions fabric_options(const LatConfig& c) {
   o.cc = c.fabric.cc;
   o.tcp_cc = c.fabric.tcp_cc;
   o.max_frame = frame_wire_bytes(FrameKind::roce_write, FramePos::first, c.mtu, c.link_layer);
+  o.classes = static_cast<std::uint8_t>(1u << c.profile.sw.data_tc);
+  if (rate_control(o.cc).cnps) o.classes |= static_cast<std::uint8_t>(1u << c.profile.dcqcn.cnp_tc);
+  if (c.transport == Transport::tcp) o.classes |= static_cast<std::uint8_t>(1u << c.profile.tcp.tc);
   return o;
 }
 

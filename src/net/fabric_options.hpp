@@ -20,9 +20,14 @@ struct FabricOptions {
   std::string cc = "none";                         // the QPs' rate control (RC transport, not the switches')
   std::string tcp_cc = "reno";                     // packet-level TCP connections'
   Bytes max_frame{4'200};
+  // The traffic classes frames may carry (bit tc; the data class, switch.data_tc, always): a
+  // port keeps a queue and ingress accounting (one 64 B line) for each, so a run that names
+  // fewer holds less per port. A frame of a class left out is a logic error.
+  std::uint8_t classes = 0xff;
 };
 
-/// The options a run of `c` uses (its profile, link layer, routing and MTU).
+/// The options a run of `c` uses (its profile, link layer, routing and MTU; the classes: the
+/// data class, the CNPs' when its rate control sends them, TCP's when it runs TCP).
 FabricOptions fabric_options(const LatConfig& c);
 
 }  // namespace rdmasim

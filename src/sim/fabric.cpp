@@ -29,11 +29,16 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   const auto& cables = topo.cables();
   switches_.resize(topo.nodes().size());
   ports_.reserve(cables.size() * 2);  // never reallocated: the scheduler holds the ports
+  const unsigned carried = opt_.classes | 1u << opt_.sw.data_tc;
+  std::uint8_t classes = 0;
+  for (unsigned tc = 0; tc < kClasses; ++tc) class_slot_[tc] = carried >> tc & 1 ? classes++ : kNoClass;
+  class_store_.resize(cables.size() * 2 * classes);
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {
     const Cable& c = cables[ci];
     const Time prop = cable_propagation(c, opt_.velocity_mps);
     for (int dir = 0; dir < 2; ++dir) {
       Port* port = &ports_.emplace_back(*this, static_cast<int>(ci) * 2 + dir);
+      port->cls = {&class_store_[static_cast<std::size_t>(port->id) * classes], class_slot_};
       port->node = dir == 0 ? c.a : c.b;
       port->peer = dir == 0 ? c.b : c.a;
       port->peer_switch = is_switch(port->peer);
@@ -41,10 +46,10 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
       port->rate = c.rate;
       port->prop = prop;
       port->ct_release = serialization_time(opt_.sw.cut_through_bytes, c.rate);
-      port->loss = c.loss;
       const auto& drops = dir == 0 ? c.drops_from_a : c.drops_from_b;
       const auto& windows = dir == 0 ? c.windows_from_a : c.windows_from_b;
-      if (!drops.empty() || !windows.empty()) port->losses = std::make_unique<Port::Losses>(Port::Losses{drops, windows});
+      if (!drops.empty() || !windows.empty() || c.loss > 0)
+        port->losses = std::make_unique<Port::Losses>(Port::Losses{c.loss, drops, windows});
       port->refresh_faulty();
       if (opt_.layer == LinkLayer::ib && port->peer_switch) port->fill_credits(opt_.sw.ib_vl_buffer.count());
     }
@@ -73,8 +78,9 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   pipeline_ = opt_.sw.forwarding(opt_.layer == LinkLayer::ib);
   buffer_policy_ = buffer_policy(opt_.sw.buffer_policy).make(opt_.sw);
   const QueueSchedulerSpec& scheduler = queue_scheduler(opt_.sw.scheduler);
+  schedulers_.resize(ports_.size());
   for (Port& p : ports_)
-    if (is_switch(p.node)) p.scheduled = (p.scheduler = scheduler.make(opt_.sw)) != nullptr;
+    if (is_switch(p.node)) p.scheduled = (schedulers_[static_cast<std::size_t>(p.id)] = scheduler.make(opt_.sw)) != nullptr;
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {  // link faults, in time order by the scheduler
     const auto arg = static_cast<std::uint64_t>(ci * 2) << 32;
     if (cables[ci].down_at != Time::max() || cables[ci].up_at != Time::max()) static_routes_ = false, faults_ = true;
@@ -146,6 +152,10 @@ void Fabric::traced_depth(const Port& e) { tracer_->queue_depth(e.id, now_at(e),
 bool Fabric::is_switch(int node) const { return topo_->nodes()[static_cast<std::size_t>(node)].kind == NodeKind::switch_; }
 
 int Fabric::port_count() const { return static_cast<int>(ports_.size()); }
+
+std::size_t Fabric::port_bytes() const {
+  return sizeof(Port) + (ports_.empty() ? 0 : class_store_.size() / ports_.size()) * sizeof(PortClass);
+}
 
 const PortCounters& Fabric::counters(int port) const { return ports_.at(static_cast<std::size_t>(port)).c; }
 
@@ -222,6 +232,8 @@ std::uint32_t Fabric::balance(Packet& p, int node, const FabricFlow::RouteMemo& 
 void Fabric::inject(Packet& p, FabricFlow& f, int tc) {
   p.flow = &f;
   p.tc = static_cast<std::uint8_t>(tc >= 0 ? tc : f.tc >= 0 ? f.tc : opt_.sw.data_tc);
+  if (p.tc >= kClasses || class_slot_[p.tc] == kNoClass) [[unlikely]]
+    throw std::logic_error("fabric: a frame of traffic class " + std::to_string(p.tc) + ", which FabricOptions::classes leaves out");
   p.ce = false;
   p.control = !p.route;
   p.fab_port = -1;
@@ -314,7 +326,7 @@ Packet* Fabric::pick_scheduled(Port& e) {
     eligible |= 1u << tc;
   }
   if (!eligible) return nullptr;
-  return pop_head(e, e.scheduler->pick({e.backlog, eligible, heads}));
+  return pop_head(e, schedulers_[static_cast<std::size_t>(e.id)]->pick({e.backlog, eligible, heads}));
 }
 
 void Fabric::try_start(Port& e) {
@@ -454,7 +466,8 @@ bool Fabric::arrival_lost(Port& tp, Port& ip, Packet& p) {
     return true;
   }
   const bool scheduled = tp.losses && tp.losses->lose(now_at(ip));
-  if (!scheduled && !(ip.loss > 0 && loss_rng_[static_cast<std::size_t>(ip.id)].uniform01() < ip.loss)) return false;
+  const double loss = ip.losses ? ip.losses->loss : 0;
+  if (!scheduled && !(loss > 0 && loss_rng_[static_cast<std::size_t>(ip.id)].uniform01() < loss)) return false;
   ++ip.c.rx_errors;  // an FCS error
   discarded(ip, p);
   hand_back(ip, p);

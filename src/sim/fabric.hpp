@@ -105,6 +105,7 @@
 #include "net/topology.hpp"
 #include "rdmasim/buffer_policy.hpp"
 #include "rdmasim/fabric_stats.hpp"
+#include "rdmasim/queue_scheduler.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/load_balancer.hpp"
 #include "rdmasim/rate_control.hpp"
@@ -231,6 +232,8 @@ class Fabric {
   const std::shared_ptr<const Topology>& topology_ptr() const { return topo_; }
   const FabricOptions& options() const { return opt_; }
   int port_count() const;
+  /// What a port holds (bytes): its own lines and one line per traffic class frames may carry.
+  std::size_t port_bytes() const;
   const PortCounters& counters(int port) const;
   /// "edge0.0->h1": the port's node and its peer.
   std::string port_name(int port) const;
@@ -266,6 +269,7 @@ class Fabric {
 
  private:
   struct Port;
+  struct PortClass;
   // The fabric-wide counts, one set per LP (written by its own worker only), summed on reading.
   struct alignas(64) Tally {
     std::uint64_t injected = 0, delivered = 0, dropped = 0, lossless_drops = 0;
@@ -443,6 +447,11 @@ class Fabric {
   std::vector<RandomStream> ecn_rng_;
   std::vector<RandomStream> loss_rng_;
   std::vector<Port> ports_;  // by id, contiguous
+  // The ports' traffic-class lines (Port::Classes): for each port, one per class frames may
+  // carry (FabricOptions::classes), the lowest class first; by class, its line's index (kNoClass: none).
+  std::vector<PortClass> class_store_;
+  std::array<std::uint8_t, 8> class_slot_{};
+  std::vector<std::unique_ptr<QueueScheduler>> schedulers_;  // by port: a switch port's (null: strict priority, Fabric::pick)
   std::vector<SwitchState> switches_;       // per node (hosts unused)
   std::deque<FabricFlow> flows_;
   std::vector<FabricFlow*> free_flows_;  // released, for add_flow to reuse

@@ -42,10 +42,11 @@ void Fabric::link_side(Port& e, bool up) {
   if (!(e.id & 1)) ++tally(e).link_changes;  // counted once per cable, at its first end
   e.down = !up;
   e.paused = 0;  // PFC state does not survive the link: pauses in force or on the way are gone
-  for (unsigned tc = 0; tc < kClasses; ++tc) ++e.cls[tc].wd_epoch;
+  for (Port::Class& k : e.cls) ++k.wd_epoch;
   if (!up) {
     // The port loses what waits for it (the frame being sent is lost on arrival).
-    for (unsigned tc = 0; tc < kClasses; ++tc) drain_queue(e, tc, [&](Packet& p) { link_drop(e, p); });
+    for (unsigned tc = 0; tc < kClasses; ++tc)
+      if (class_slot_[tc] != kNoClass) drain_queue(e, tc, [&](Packet& p) { link_drop(e, p); });
     if (tracer_) [[unlikely]] traced_depth(e);
     if (e.blocked) {
       e.c.paused += now_at(e) - e.blocked_since;

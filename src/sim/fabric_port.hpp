@@ -6,6 +6,7 @@
 // fabric_parallel.cpp).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,7 @@ namespace rdmasim {
 namespace fabric_detail {
 
 inline constexpr int kClasses = 8;
+inline constexpr std::uint8_t kNoClass = 0xff;  // Port::Classes::slot of a class no frame carries
 inline constexpr std::int64_t kPauseFrameWire = 84;  // 64 B MAC control frame + preamble/SFD + IFG
 // Control events (Fabric::on_control): the kind in bits 28..31 of the argument.
 enum Control : std::uint64_t {
@@ -35,14 +37,39 @@ inline Packet& arg_packet(std::uint64_t a) { return *reinterpret_cast<Packet*>(s
 
 }  // namespace fabric_detail
 
-struct Fabric::Port final : EventHandler {
+// One traffic class of a port: its egress queue and its ingress accounting, one cache line.
+struct alignas(64) Fabric::PortClass {
+  Packet* head = nullptr;  // egress: the strict-priority queue toward the peer
+  Packet* tail = nullptr;
+  std::int64_t qbytes = 0;
+  std::int64_t in_bytes = 0, in_headroom = 0;  // ingress: frames received from the peer and buffered at this node
+  std::int64_t credits = 0;  // IB: room in the peer's input buffer for this VL
+  Time paused_since{};       // when its pause began (switch ports)
+  std::uint32_t wd_epoch = 0;  // PFC watchdog: bumped by every XON
+};
+
+struct alignas(64) Fabric::Port final : EventHandler {
   Port(Fabric& f, int i) : fabric(f), id(i) {}
   void on_event(std::uint64_t arg) override { fabric.on_port(*this, arg); }
 
+  using Class = PortClass;
+  /// Its traffic classes' lines, `cls[tc]`: one per class frames may carry
+  /// (FabricOptions::classes), consecutive in the fabric's class store, the lowest class first.
+  /// A class no frame carries has none (its slot is kNoClass; inject refuses such a frame).
+  struct Classes {
+    Class* line = nullptr;                                 // its first class's line
+    std::array<std::uint8_t, fabric_detail::kClasses> slot{};  // by class, its line's index (the fabric's map)
+    Class& operator[](unsigned tc) const { return line[slot[tc]]; }
+    Class* begin() const { return line; }
+    Class* end() const {
+      return line + std::count_if(slot.begin(), slot.end(), [](std::uint8_t s) { return s != fabric_detail::kNoClass; });
+    }
+  };
+
   // Member order follows a packet-hop (arrival, admit, start, free): the scalars every frame
   // touches fill the first two cache lines, the critical path's ledger the next two, then the
-  // per-frame counters; each traffic class's queue and ingress accounting is one cache line
-  // (`cls`); scheduled losses apart.
+  // per-frame counters; scheduled losses apart. Each traffic class's queue and ingress
+  // accounting is a cache line of the fabric's class store (`cls`).
   Fabric& fabric;
   int id;
   int node = 0, peer = 0;
@@ -53,7 +80,7 @@ struct Fabric::Port final : EventHandler {
   bool blocked = false;
   bool down = false;    // its link is down (link fault): frames arriving here are lost
   bool faulty = false;  // frames it sends may be lost on arrival: scheduled drops, windows or loss
-  bool scheduled = false;  // a switch port with a queue scheduler (`scheduler`, below)
+  bool scheduled = false;  // a switch port with a queue scheduler (Fabric::schedulers_)
   // Into a cut-through switch: every frame may be handed on early (no cable out of the peer
   // is faster than this one), or only those whose next hops are not faster (checked per frame).
   enum class CutThrough : std::uint8_t { off, always, per_frame } cut_through = CutThrough::off;
@@ -74,14 +101,15 @@ struct Fabric::Port final : EventHandler {
   Time ser_time{};
   Time ct_release{};           // cut-through: serialization of switch.cut_through_bytes
   std::int64_t headroom = 0;
+  Classes cls;  // (the proxy only: the lines are the fabric's)
   CriticalPath path;  // on the third line: its ledger, message and time fill two (static_assert below)
   FabricFlow* ring = nullptr;  // host port: the flow served last (ring of flows with packets)
   PortCounters c;              // the per-frame ones first: on the line after the critical path's two
-  double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
   Time blocked_since{};
-  /// Scheduled losses of the frames it sends (a cable's `drops` and `drop_burst`), kept apart:
-  /// few ports have any.
+  /// Its cable's losses, kept apart (few ports have any): scheduled losses of the frames it
+  /// sends (the cable's `drops` and `drop_burst`) and its corruption probability.
   struct Losses {
+    double loss = 0;  // the cable's frame corruption probability (checked on arrival here)
     std::vector<std::uint64_t> drops;  // frames lost, by count (1-based, ascending)
     std::vector<DropWindow> windows;   // frames lost, by arrival time (by start)
     std::size_t next_window = 0;       // windows before it are over
@@ -104,22 +132,11 @@ struct Fabric::Port final : EventHandler {
       return false;
     }
   };
-  std::unique_ptr<Losses> losses;  // nullptr: none scheduled
-  std::unique_ptr<QueueScheduler> scheduler;  // switch port: null = strict priority (Fabric::pick, inline)
-  struct alignas(64) Class {
-    Packet* head = nullptr;  // egress: the strict-priority queue toward the peer
-    Packet* tail = nullptr;
-    std::int64_t qbytes = 0;
-    std::int64_t in_bytes = 0, in_headroom = 0;  // ingress: frames received from the peer and buffered at this node
-    std::int64_t credits = 0;  // IB: room in the peer's input buffer for this VL
-    Time paused_since{};       // when its pause began (switch ports)
-    std::uint32_t wd_epoch = 0;  // PFC watchdog: bumped by every XON
-  };
-  std::array<Class, fabric_detail::kClasses> cls{};
+  std::unique_ptr<Losses> losses;  // nullptr: none (neither scheduled nor corruption)
   void fill_credits(std::int64_t bytes) {
     for (Class& k : cls) k.credits = bytes;
   }
-  void refresh_faulty() { faulty = losses || loss > 0; }
+  void refresh_faulty() { faulty = losses != nullptr; }
   /// Starts loading what receiving a frame of class `tc` touches here: the node, the receive
   /// counters and the class's ingress accounting.
   void prefetch_ingress(unsigned tc) const {

@@ -33,10 +33,18 @@ std::uint16_t sport_of(std::uint16_t base, std::size_t flow) {
 
 constexpr Time kRecheck = Time::us(10);  // a done flow's QP still busy (a stray CNP, an idle timer): look again
 
+// The fabric's options for these flows: their own traffic classes besides the run's.
+FabricOptions flows_fabric_options(const FlowsConfig& c) {
+  FabricOptions o = fabric_options(c.base);
+  for (const FlowArrival& f : c.flows)
+    if (f.tc >= 0 && f.tc < 8) o.classes |= static_cast<std::uint8_t>(1u << f.tc);
+  return o;
+}
+
 class OpenLoop final : public MessageSink, public EventHandler {
  public:
   OpenLoop(const FlowsConfig& c, SimWorld& w, std::shared_ptr<const Topology> topo, std::vector<FlowRecord>& records)
-      : c_(c), w_(w), topo_(std::move(topo)), opts_(fabric_options(c.base)), records_(records) {
+      : c_(c), w_(w), topo_(std::move(topo)), opts_(flows_fabric_options(c)), records_(records) {
     for (int h = 0; h < topo_->host_count(); ++h) hosts_.push_back(w_.host(h));
     paths_.resize(c.flows.size());
     parts_.resize(w_.partitioned() ? static_cast<std::size_t>(w_.cut.lps) : 1);
@@ -287,7 +295,7 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
   }
   OpenLoop loop(r.config, w, topo, r.flows);
   if (!c.flows.empty()) {  // the fabric before the first arrival, so a probe sees its ports
-    const FabricNetwork first(topo, base.profile, fabric_options(base), c.flows[0].src, c.flows[0].dst,
+    const FabricNetwork first(topo, base.profile, flows_fabric_options(c), c.flows[0].src, c.flows[0].dst,
                               base.fabric.udp_sport);
     Fabric& fabric = w.fabric_for(*first.forward_flow);
     if (c.log_pfc) fabric.log_pfc(&r.pfc);
