@@ -32,6 +32,7 @@ Fabric::Fabric(Scheduler& s, std::shared_ptr<const Topology> t, const FabricOpti
   const unsigned carried = opt_.classes | 1u << opt_.sw.data_tc;
   std::uint8_t classes = 0;
   for (unsigned tc = 0; tc < kClasses; ++tc) class_slot_[tc] = carried >> tc & 1 ? classes++ : kNoClass;
+  port_classes_ = classes;
   class_store_.resize(cables.size() * 2 * classes);
   for (std::size_t ci = 0; ci < cables.size(); ++ci) {
     const Cable& c = cables[ci];
@@ -154,7 +155,7 @@ bool Fabric::is_switch(int node) const { return topo_->nodes()[static_cast<std::
 int Fabric::port_count() const { return static_cast<int>(ports_.size()); }
 
 std::size_t Fabric::port_bytes() const {
-  return sizeof(Port) + (ports_.empty() ? 0 : class_store_.size() / ports_.size()) * sizeof(PortClass);
+  return sizeof(Port) + port_classes_ * sizeof(PortClass);
 }
 
 const PortCounters& Fabric::counters(int port) const { return ports_.at(static_cast<std::size_t>(port)).c; }
@@ -431,8 +432,8 @@ void Fabric::arrive(Packet& p, Port* routed) {
   --tally(ip).in_transit;
   Port& tp = ports_[static_cast<std::size_t>(p.fab_port)];
   if (routed) {  // all the lines this hop reads, requested together rather than one by one
-    ip.prefetch_ingress(p.tc);
-    routed->prefetch_egress(p.tc);
+    ip.prefetch_ingress(class_line(ip, p.tc));
+    routed->prefetch_egress(class_line(*routed, p.tc));
   }
   if (tp.faulty || ip.down) [[unlikely]]  // (the cable's two ends go down and up at the same instants)
     if (arrival_lost(tp, ip, p)) return;

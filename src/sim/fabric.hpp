@@ -451,6 +451,9 @@ class Fabric {
   // carry (FabricOptions::classes), the lowest class first; by class, its line's index (kNoClass: none).
   std::vector<PortClass> class_store_;
   std::array<std::uint8_t, 8> class_slot_{};
+  std::size_t port_classes_ = 0;  // lines per port
+  /// Port e's line of class tc, from e's address (not its contents: a prefetch need not wait).
+  const PortClass* class_line(const Port& e, unsigned tc) const;
   std::vector<std::unique_ptr<QueueScheduler>> schedulers_;  // by port: a switch port's (null: strict priority, Fabric::pick)
   std::vector<SwitchState> switches_;       // per node (hosts unused)
   std::deque<FabricFlow> flows_;

@@ -139,17 +139,18 @@ struct alignas(64) Fabric::Port final : EventHandler {
   void refresh_faulty() { faulty = losses != nullptr; }
   /// Starts loading what receiving a frame of class `tc` touches here: the node, the receive
   /// counters and the class's ingress accounting.
-  void prefetch_ingress(unsigned tc) const {
+  /// (`line`: the class's, Fabric::class_line: found without waiting for this port's line.)
+  void prefetch_ingress(const Class* line) const {
     __builtin_prefetch(this);
     __builtin_prefetch(&c.rx_packets);
-    __builtin_prefetch(&cls[tc]);
+    __builtin_prefetch(line);
   }
   /// Starts loading what queueing a frame of class `tc` here touches: the queue scalars and
   /// counters, and the class's queue.
-  void prefetch_egress(unsigned tc) const {
+  void prefetch_egress(const Class* line) const {
     __builtin_prefetch(&queued, 1);
     __builtin_prefetch(&c.max_queue_bytes, 1);
-    __builtin_prefetch(&cls[tc], 1);
+    __builtin_prefetch(line, 1);
   }
   /// Starts loading the critical path (what starting a frame reads and overwrites: a ledger).
   void prefetch_path() const {
@@ -160,6 +161,9 @@ struct alignas(64) Fabric::Port final : EventHandler {
 };
 
 inline Fabric::Tally& Fabric::tally(const Port& e) { return tally_[e.lp]; }
+inline const Fabric::PortClass* Fabric::class_line(const Port& e, unsigned tc) const {
+  return class_store_.data() + static_cast<std::size_t>(&e - ports_.data()) * port_classes_ + class_slot_[tc];
+}
 inline Scheduler& Fabric::sched(const Port& e) { return *lp_sched_[e.lp]; }
 inline Time Fabric::now_at(const Port& e) const { return lp_sched_[e.lp]->now(); }
 
