@@ -45,12 +45,12 @@ fuzz-smoke: deps build/fuzz/build.ninja
 	  echo "fuzz-smoke: $$target: $$(grep -c . build/fuzz/$$corpus.log) log lines, no crash"; \
 	done
 
-build/asan/build.ninja: | deps
-	@cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRDMASIM_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
-
-test-sanitize: deps build/asan/build.ninja
-	@ninja -C build/asan -j $(JOBS)
-	@cd build/asan && ctest --output-on-failure -j $(JOBS)
+# The tests again under AddressSanitizer + UndefinedBehaviorSanitizer, in the fuzz build's tree
+# (clang, RelWithDebInfo, -fno-sanitize-recover): the library fuzz-smoke compiled for its
+# targets serves the tests too, so CI compiles the sources twice (dev and this), not three times.
+test-sanitize: deps build/fuzz/build.ninja
+	@ninja -C build/fuzz -j $(JOBS)
+	@cd build/fuzz && ctest --output-on-failure -j $(JOBS)
 
 # The partitioned runs' worker threads under ThreadSanitizer: the engine and every partitioned
 # workload's tests, a data race failing the run (not in CI: the build alone takes ~10 minutes on 2 cores).

@@ -379,7 +379,8 @@ expect_ok "rdmasim 0.1.0" --version
 expect_ok "rdmasim 0.1.0" bw --version
 # The heap: re-executed once with glibc's huge-page tunable (core/huge_pages.hpp), unless the
 # user set GLIBC_TUNABLES or RDMASIM_HUGE_PAGES=0, or a sanitizer's allocator runs it.
-if ldd "$bin" 2>/dev/null | grep -q -e libasan -e libtsan; then heap="heap: 4 KiB pages"; else heap="heap: transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)"; fi
+# (gcc links the sanitizer's runtime as a library, clang into the program.)
+if ldd "$bin" 2>/dev/null | grep -q -e libasan -e libtsan || grep -qa -e __asan_init -e __tsan_init "$bin"; then heap="heap: 4 KiB pages"; else heap="heap: transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)"; fi
 check "--version names the heap's pages" sh -c "env -u GLIBC_TUNABLES '$bin' --version | grep -qxF '$heap'"
 check "RDMASIM_HUGE_PAGES=0 keeps 4 KiB pages" sh -c "env -u GLIBC_TUNABLES RDMASIM_HUGE_PAGES=0 '$bin' --version | grep -qxF 'heap: 4 KiB pages'"
 check "GLIBC_TUNABLES set to the tunable is named as huge pages" sh -c "GLIBC_TUNABLES=glibc.malloc.hugetlb=1 '$bin' --version | grep -qxF 'heap: transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)'"

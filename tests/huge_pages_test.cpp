@@ -9,12 +9,12 @@
 using namespace rdmasim;
 
 TEST(HugePages, ReexecutesOnceUnlessTheUserChoseOtherwise) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  EXPECT_FALSE(should_reexec_for_huge_pages(nullptr, nullptr, nullptr));  // the sanitizer's allocator
-#else
-  EXPECT_TRUE(should_reexec_for_huge_pages(nullptr, nullptr, nullptr));
-  EXPECT_TRUE(should_reexec_for_huge_pages(nullptr, "1", "/usr/lib/libfoo.so"));
-#endif
+  if (built_with_sanitizer_allocator()) {
+    EXPECT_FALSE(should_reexec_for_huge_pages(nullptr, nullptr, nullptr));  // the sanitizer's allocator
+  } else {
+    EXPECT_TRUE(should_reexec_for_huge_pages(nullptr, nullptr, nullptr));
+    EXPECT_TRUE(should_reexec_for_huge_pages(nullptr, "1", "/usr/lib/libfoo.so"));
+  }
   EXPECT_FALSE(should_reexec_for_huge_pages("glibc.malloc.hugetlb=1", nullptr, nullptr));  // the second start
   EXPECT_FALSE(should_reexec_for_huge_pages("", nullptr, nullptr));                       // set, if empty
   EXPECT_FALSE(should_reexec_for_huge_pages("glibc.malloc.arena_max=2", nullptr, nullptr));

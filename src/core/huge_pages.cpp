@@ -25,6 +25,8 @@ constexpr bool kSanitized =
 
 }  // namespace
 
+bool built_with_sanitizer_allocator() { return kSanitized; }
+
 std::string heap_pages() {
   const char* t = std::getenv("GLIBC_TUNABLES");
   if (t == nullptr) return "4 KiB pages";

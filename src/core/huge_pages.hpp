@@ -19,6 +19,10 @@ namespace rdmasim {
 /// followed by " (GLIBC_TUNABLES=...)" when that is set.
 std::string heap_pages();
 
+/// Built with AddressSanitizer or ThreadSanitizer (gcc's or clang's), whose allocators ignore
+/// the tunable.
+bool built_with_sanitizer_allocator();
+
 /// What use_huge_pages() decides from the environment: true to re-execute with the tunable.
 /// `tunables`, `opt_out` and `preload` are GLIBC_TUNABLES, RDMASIM_HUGE_PAGES and LD_PRELOAD
 /// (null if unset).
