@@ -53,7 +53,8 @@ test-sanitize: deps build/fuzz/build.ninja
 	@cd build/fuzz && ctest --output-on-failure -j $(JOBS)
 
 # The partitioned runs' worker threads under ThreadSanitizer: the engine and every partitioned
-# workload's tests, a data race failing the run (not in CI: the build alone takes ~10 minutes on 2 cores).
+# workload's tests, and the runs over ranks played by threads of one process (TrafficRanks), a
+# data race failing the run (not in CI: the build alone takes ~10 minutes on 2 cores).
 build/tsan/build.ninja: | deps
 	@cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDMASIM_BENCH=OFF -DRDMASIM_MPI=OFF \
 	  -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread $(CMAKE_FLAGS) >/dev/null
@@ -61,7 +62,7 @@ build/tsan/build.ninja: | deps
 test-tsan: deps build/tsan/build.ninja
 	@ninja -C build/tsan -j $(JOBS) unit_tests
 	@TSAN_OPTIONS=halt_on_error=1 ./build/tsan/tests/unit_tests \
-	  --gtest_filter='ParallelRun*:FabricPartition.*:TrafficPartition.*:CollectivePartition.*:FlowsPartition.*'
+	  --gtest_filter='ParallelRun*:FabricPartition.*:TrafficPartition.*:TrafficRanks.*:CollectivePartition.*:FlowsPartition.*'
 
 bench: release
 	@ninja -C build/release -j $(JOBS)
