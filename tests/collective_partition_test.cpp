@@ -4,7 +4,9 @@
 // same on 1, 2 and 4 threads for rings, alltoall and broadcast, with GPUDirect and staged, with
 // PXN over a rail-optimized fabric of several scalable units; but for the events counted it is
 // one scheduler's, with DCQCN and a link going down too; a cut of one LP is one scheduler; a
-// server whose NICs the cut splits is refused.
+// server whose NICs the cut splits is refused. Over ranks (a RankExchange: MPI under mpirun, here
+// threads of this process, tests/thread_ranks.hpp) every rank's report is the threads' one on
+// 2 and 3 ranks. A size whose steps carry no data between LPs is refused.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -12,6 +14,7 @@
 
 #include "io/nccl_report.hpp"
 #include "rdmasim/nccl_test.hpp"
+#include "thread_ranks.hpp"
 
 using namespace rdmasim;
 
@@ -153,4 +156,58 @@ TEST(CollectivePartition, AServerTheCutSplitsIsRefused) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("server s0 lie in different logical processes"), std::string::npos) << e.what();
   }
+}
+
+// Over 2 and 3 ranks, each building the whole run and running the ranks of its LPs, every
+// rank's report is the threads' run's, byte for byte (the events counted too: they are summed
+// over the ranks): transfers to a rank another process runs travel there as records, every
+// LP's finishes are swapped between windows, and the ranks' data, bytes sent and copy time are
+// joined at the end (#wrong 0 checks the data every rank holds).
+TEST(CollectiveRanks, EveryRankReportsTheThreadsRun) {
+  CollectiveConfig staged = pods(CollOp::all_gather, 1);
+  staged.gpudirect = false;
+  CollectiveConfig dcqcn = pods(CollOp::all_reduce, 1);
+  dcqcn.base.fabric.cc = "dcqcn";
+  dcqcn.base.fabric.outages = {{"agg0.1", "core2", Time::us(20), Time::us(60)}};
+  CollectiveConfig units = rails();
+  units.iters = 1;
+  units.min_bytes = units.max_bytes = 2 << 20;
+  for (const auto& [c, what] : {std::pair{pods(CollOp::all_reduce, 2), "all_reduce, 2 GPUs a host"}, std::pair{pods(CollOp::alltoall, 1), "alltoall"},
+                                std::pair{pods(CollOp::broadcast, 1), "broadcast"}, std::pair{staged, "all_gather staged"},
+                                std::pair{dcqcn, "all_reduce with DCQCN and a link down"}, std::pair{units, "all_reduce on 64 GPUs, PXN"}}) {
+    const std::string threads = report(c, 1);
+    for (int n : {2, 3}) {  // (4 ranks: tests/mpi_fabric_test.sh)
+      const RankRuns runs = run_on_thread_ranks(n, [&](RankExchange& me) { return collective_json(run_collective(c, &me)).dump(); });
+      for (int r = 0; r < n; ++r) {
+        EXPECT_EQ(runs.errors[static_cast<std::size_t>(r)], "") << what << ": rank " << r << " of " << n;
+        EXPECT_TRUE(runs.reports[static_cast<std::size_t>(r)] == threads) << what << ": rank " << r << " of " << n << " differs from threads";
+      }
+    }
+  }
+}
+
+TEST(CollectiveRanks, ThreadsOverRanksAndStepsWithoutDataAreRefused) {
+  const auto refusal = [](const CollectiveConfig& c) {
+    const RankRuns runs = run_on_thread_ranks(2, [&](RankExchange& me) { return collective_json(run_collective(c, &me)).dump(); });
+    EXPECT_EQ(runs.errors[0], runs.errors[1]);  // every rank refuses alike, before any exchange
+    return runs.errors[0];
+  };
+  CollectiveConfig threads = pods(CollOp::all_reduce, 1);
+  threads.threads = 2;
+  EXPECT_EQ(refusal(threads), "--threads: over MPI ranks, one thread per rank");
+  // 16 ranks, 16 bytes: 4 floats over 16 chunks. A step without data arrives the instant it is
+  // sent (one scheduler runs it), which no partitioned run can hand to another LP.
+  CollectiveConfig tiny = pods(CollOp::all_reduce, 1);
+  tiny.min_bytes = tiny.max_bytes = 16;
+  EXPECT_EQ(run_collective(tiny).wrong, 0);
+  const std::string why = " all_reduce of 16 bytes has steps without data (its 16 chunks do not all hold an element), and "
+                          "such a step cannot reach another logical process at once: run larger sizes (-b)";
+  EXPECT_EQ(refusal(tiny), "over MPI ranks:" + why);
+  tiny.threads = 2;
+  EXPECT_THROW(
+      try { run_collective(tiny); } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), "--threads:" + why);
+        throw;
+      },
+      std::invalid_argument);
 }

@@ -4,7 +4,9 @@
 # of --threads, which is one scheduler's but for the events counted (one rank is one
 # scheduler), for 2 and 4 ranks (more ranks than cores: --oversubscribe): a k=4 fat-tree
 # permutation and incast with PFC and DCQCN, a link going down, and a k=8 permutation; a ring's
-# PFC deadlock found at the same window. What cannot run over ranks is refused once, exit 2.
+# PFC deadlock found at the same window; the collectives (all_reduce with DCQCN and a link down,
+# staged all_gather, 64 GPUs with PXN) as on threads. What cannot run over ranks is refused
+# once, exit 2.
 # Usage: mpi_fabric_test.sh path/to/rdmasim path/to/mpiexec
 set -u
 bin=$1
@@ -46,6 +48,31 @@ check "the ring over two ranks: exit $rc, not 3" test "$rc" -eq 3
 check "the ring over two ranks differs from threads" cmp -s "$tmp/ring-t.json" "$tmp/ring-mpi.json"
 check "the incast paused the fabric" grep -q '"pause_tx": [1-9]' "$tmp/one2.json"
 check "the link going down lost frames" grep -q '"link_drops": [1-9]' "$tmp/one3.json"
+# The collectives over MPI ranks: the same JSON as --threads 2 (events summed over the ranks),
+# one rank as one scheduler: all_reduce with peer copies, DCQCN and a link going down, a staged
+# all_gather, and all_reduce on 64 GPUs of 8 DGX H100 with PXN.
+coll=("all_reduce --topology fat-tree --k 4 -g 2 -b 1M -e 2M -n 2 --cc dcqcn --link-down agg0.1-core2@20us-60us"
+      "all_gather --topology fat-tree --k 4 -b 1M -e 1M -n 2 --gpudirect off"
+      "all_reduce --topology rail-optimized --server dgx-h100 --servers 8 --servers-per-su 2 --spines 4 -g 8 -b 2M -e 2M -n 1")
+i=0
+for c in "${coll[@]}"; do
+  i=$((i + 1))
+  # shellcheck disable=SC2086
+  "$bin" $c --json >"$tmp/c-one$i.json"
+  # shellcheck disable=SC2086
+  "$bin" $c --json --threads 2 >"$tmp/c-t$i.json"
+  check "collective $i: wrong elements on threads" grep -q '"wrong": 0' "$tmp/c-t$i.json"
+  for n in 1 2 4; do
+    [[ $i -ne 1 && $n -ne 2 ]] && continue
+    ref=$tmp/c-t$i.json
+    [[ $n -eq 1 ]] && ref=$tmp/c-one$i.json
+    # shellcheck disable=SC2086
+    "$mpiexec" --oversubscribe -np "$n" "$bin" $c --json >"$tmp/c-mpi$i-$n.json" 2>"$tmp/c-mpi$i-$n.err"
+    check "collective $i: mpirun -np $n differs: $(head -c 300 "$tmp/c-mpi$i-$n.err")" cmp -s "$ref" "$tmp/c-mpi$i-$n.json"
+  done
+done
+"$mpiexec" --oversubscribe -np 2 "$bin" all_reduce --topology fat-tree --k 4 -b 1M -e 1M -n 2 >"$tmp/c-table.out" 2>&1
+check "the collective's table over two ranks is not printed once" test "$(grep -c '^# Avg bus bandwidth' "$tmp/c-table.out")" -eq 1
 refused() {  # what, expected line, command...
   local what=$1 line=$2
   shift 2
@@ -62,6 +89,10 @@ refused "bw without a pattern" "bw under mpirun with 2 ranks: only a traffic pat
   bw -n 5
 refused "--threads 2" "--threads: over MPI ranks, one thread per rank" \
   bw --topology fat-tree --k 4 -n 5 --pattern permutation --threads 2
+refused "a collective on --threads 2" "--threads: over MPI ranks, one thread per rank" \
+  all_reduce --topology fat-tree --k 4 -b 1M -e 1M --threads 2
+refused "a collective's steps without data" "over MPI ranks: all_reduce of 16 bytes has steps without data" \
+  all_reduce --topology fat-tree --k 4 -b 16 -e 16
 refused "--csv" "over MPI ranks: a partitioned run is neither traced, captured nor sampled" \
   bw --topology fat-tree --k 4 -n 5 --pattern permutation --csv "$tmp/csv"
 echo "$pass passed, $fail failed"

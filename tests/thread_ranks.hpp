@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <barrier>
 #include <cstddef>
+#include <exception>
+#include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -57,5 +60,28 @@ class ThreadRanks {
   std::vector<Time> next_, wake_;
   std::vector<char> failed_;  // a byte per rank: the rank threads write theirs at once (not vector<bool>'s shared word)
 };
+
+/// What each of n ranks (threads of this process) returned from run(its RankExchange), or the
+/// message of what it threw.
+struct RankRuns {
+  std::vector<std::string> reports, errors;
+};
+template <typename Run>
+RankRuns run_on_thread_ranks(int n, const Run& run) {
+  ThreadRanks all(n);
+  RankRuns out{std::vector<std::string>(static_cast<std::size_t>(n)), std::vector<std::string>(static_cast<std::size_t>(n))};
+  std::vector<std::thread> ranks;
+  for (int r = 0; r < n; ++r)
+    ranks.emplace_back([&, r] {
+      ThreadRanks::Rank me(all, r);
+      try {
+        out.reports[static_cast<std::size_t>(r)] = run(me);
+      } catch (const std::exception& e) {
+        out.errors[static_cast<std::size_t>(r)] = e.what();
+      }
+    });
+  for (std::thread& t : ranks) t.join();
+  return out;
+}
 
 }  // namespace rdmasim

@@ -10,7 +10,6 @@
 
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "io/command_report.hpp"
@@ -25,25 +24,8 @@ namespace {
 
 std::string report(const TrafficResult& r) { return traffic_report_json(r, nullptr).dump(); }
 
-// Each rank's report (its whole result) or what it threw.
-struct RankRuns {
-  std::vector<std::string> reports, errors;
-};
 RankRuns run_ranks(const TrafficConfig& c, int n) {
-  ThreadRanks all(n);
-  RankRuns out{std::vector<std::string>(static_cast<std::size_t>(n)), std::vector<std::string>(static_cast<std::size_t>(n))};
-  std::vector<std::thread> ranks;
-  for (int r = 0; r < n; ++r)
-    ranks.emplace_back([&, r] {
-      ThreadRanks::Rank me(all, r);
-      try {
-        out.reports[static_cast<std::size_t>(r)] = report(run_traffic(c, nullptr, &me));
-      } catch (const std::exception& e) {
-        out.errors[static_cast<std::size_t>(r)] = e.what();
-      }
-    });
-  for (std::thread& t : ranks) t.join();
-  return out;
+  return run_on_thread_ranks(n, [&](RankExchange& me) { return report(run_traffic(c, nullptr, &me)); });
 }
 
 std::vector<std::string> over_ranks(const TrafficConfig& c, int n) {

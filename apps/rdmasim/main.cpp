@@ -3,6 +3,7 @@
 // QP in error, a PFC deadlock, a drop in a lossless class: the results are printed, then one
 // line on stderr says what failed), 1 internal error.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -242,6 +243,13 @@ int run_flows_cmd(const Scenario& s) {
 
 int run_collective_cmd(const Scenario& s) {
   const ScenarioOptions& o = s.options;
+  if (cli::launched_ranks() > 1) {  // the fabric's cut over the ranks; rank 0 reports
+    cli::MpiWorld mpi;
+    const CollectiveResult r = std::get<CollectiveResult>(run(s, nullptr, nullptr, &mpi).detail);
+    if (mpi.rank() != 0 || (wants_json(o) && emit_json(o, collective_json(r)))) return 0;
+    print_collective(stdout, r);
+    return 0;
+  }
   const CollectiveResult r = std::get<CollectiveResult>(run(s).detail);
   if (wants_json(o) && emit_json(o, collective_json(r))) return 0;
   print_collective(stdout, r);
@@ -404,14 +412,18 @@ int main(int argc, char** argv) {
     if (reports) std::fprintf(stderr, "rdmasim: %s\n", e.what());
     return bad_input;
   }
-  // Under mpirun `sweep` shares its points out over the ranks and `bw --pattern` its fabric's
-  // partitions (apps/rdmasim/mpi_world.hpp); any other command would run once per rank and
-  // write its output as many times.
-  if (const int ranks = cli::launched_ranks(); ranks > 1 && std::string_view(argv[1]) != "sweep" && std::string_view(argv[1]) != "bw") {
+  // Under mpirun `sweep` shares its points out over the ranks, and `bw --pattern` and the
+  // collectives their fabric's partitions (apps/rdmasim/mpi_world.hpp); any other command would
+  // run once per rank and write its output as many times.
+  const auto over_ranks = [&](std::string_view cmd) {
+    return cmd == "sweep" || cmd == "bw" || cmd == "allreduce" ||
+           std::any_of(coll.begin(), coll.end(), [&](const CLI::App* c) { return c->get_name() == cmd; });
+  };
+  if (const int ranks = cli::launched_ranks(); ranks > 1 && !over_ranks(argv[1])) {
     if (reports)
       std::fprintf(stderr,
-                 "rdmasim: error: %s under mpirun with %d ranks: only `sweep` (its points) and `bw --pattern` (its "
-                 "fabric) run over MPI ranks; run it without mpirun\n",
+                 "rdmasim: error: %s under mpirun with %d ranks: only `sweep` (its points), `bw --pattern` and the "
+                 "collectives (their fabric) run over MPI ranks; run it without mpirun\n",
                  argv[1], ranks);
     return bad_input;
   }

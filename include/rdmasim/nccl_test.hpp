@@ -35,6 +35,7 @@
 #include "rdmasim/collective.hpp"
 #include "rdmasim/latency.hpp"
 #include "rdmasim/ledger.hpp"
+#include "rdmasim/rank_exchange.hpp"
 
 namespace rdmasim {
 
@@ -95,6 +96,8 @@ struct CollectiveResult {
 
 /// Throws std::invalid_argument for bad input (sizes, ranks, a non-power-of-two rank count for
 /// halving-doubling, ...), std::runtime_error if a QP failed (retries exhausted).
-CollectiveResult run_collective(const CollectiveConfig& c);
+/// `ranks` (optional, MPI: rdmasim/rank_exchange.hpp): the processes the fabric's cut runs over,
+/// one thread each; every process gets the whole result, the same as `threads`'. Collective.
+CollectiveResult run_collective(const CollectiveConfig& c, RankExchange* ranks = nullptr);
 
 }  // namespace rdmasim

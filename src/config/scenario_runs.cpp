@@ -105,7 +105,7 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
       break;
     }
     case Command::allreduce: {
-      const CollectiveResult& r = out.detail.emplace<CollectiveResult>(run_collective(to_collective_config(s.options)));
+      const CollectiveResult& r = out.detail.emplace<CollectiveResult>(run_collective(to_collective_config(s.options), ranks));
       const CollectiveRow& last = r.rows.back();
       m.push_back({"ranks", static_cast<double>(r.ranks)});
       m.push_back({"time_us", last.time_us});
@@ -169,9 +169,9 @@ double RunResult::metric(std::string_view name) const {
 
 RunResult run(const Scenario& s, RunObserver* observer, Exports* exports, RankExchange* ranks) {
   if (!exports) config::refuse_outputs(s, "run() writes no files (`rdmasim run` does)");
-  if (ranks && ranks->ranks() > 1 && (s.command != Command::bw || s.options.pattern.empty()))
-    throw std::invalid_argument(s.path + ": over MPI ranks only a traffic pattern's fabric run (bw with workload.pattern) runs; " +
-                                "this one runs in one process");
+  if (ranks && ranks->ranks() > 1 && s.command != Command::allreduce && (s.command != Command::bw || s.options.pattern.empty()))
+    throw std::invalid_argument(s.path + ": over MPI ranks only a traffic pattern's fabric run (bw with workload.pattern) and " +
+                                "the collectives run; this one runs in one process");
   const LatConfig c = config::scenario_config(s);
   if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: a run takes one size");
   RunResult out;

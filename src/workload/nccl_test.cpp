@@ -11,6 +11,15 @@
 // the receiver's LP. The iteration barrier is found between windows: the iteration ends at the
 // latest finish (lowest LP among equals) and the next starts a barrier's delay later in every
 // LP, as on one scheduler (the delay is no shorter than a window).
+//
+// Over MPI ranks (a RankExchange) every process builds the whole run and runs the ranks of its
+// LPs. A transfer whose receiver runs on another process travels there between windows as a
+// record, named by its message's id (its frames follow as a fabric run's do, and cannot reach
+// the receiver's LP before the window ends); with it go each process's LPs' finishes, so every
+// process finds the same iteration barrier. At the end the processes join what their LPs kept:
+// their ranks' data and bytes sent, their hosts' copy time, the events and the fabric's counts.
+// A step that carries no data (a chunk of no element) arrives at once; partitioned, it must stay
+// in its LP, or the run is refused.
 #include "rdmasim/nccl_test.hpp"
 
 #include <algorithm>
@@ -18,10 +27,12 @@
 #include <map>
 #include <numeric>
 #include <tuple>
+#include <unordered_map>
 #include <memory>
 #include <stdexcept>
 #include <utility>
 
+#include "core/byte_io.hpp"
 #include "model/path.hpp"
 #include "path/link.hpp"
 #include "net/wire_format.hpp"
@@ -47,13 +58,16 @@ constexpr int kLpShift = 40;            // Message::id: the LP that made the mes
 
 class CollectiveRun final : public MessageSink, public StageObserver, public EventHandler {
  public:
-  CollectiveRun(const CollectiveConfig& c, int ranks, int channels, const CollSizes& z)
+  CollectiveRun(const CollectiveConfig& c, int ranks, int channels, const CollSizes& z, RankExchange* procs)
       : c_(c),
+        procs_(procs != nullptr && procs->ranks() > 1 ? procs : nullptr),
         n_(ranks),
         words_(c.check ? (ranks + 63) / 64 : 0),  // -c 0: no data tracked
         channels_(channels),
         per_channel_(static_cast<int>(z.chunk_elems.size())),
         chunks_(channels * per_channel_),
+        bytes_(z.bytes),
+        shipping_(procs_ ? static_cast<std::size_t>(procs_->ranks()) : 0),
         w_(c.base.seed) {
     for (int ch = 0; ch < channels_; ++ch)  // channel ch takes its share of every chunk
       for (std::int64_t e : z.chunk_elems) chunk_elems_.push_back(e / channels_ + (ch < e % channels_ ? 1 : 0));
@@ -71,8 +85,10 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     // Partitioned, the barrier is found between windows.
     iteration_ = 0;
     reset_iteration(Time::zero());
-    for (int r = 0; r < n_; ++r) advance(r);
-    w_.run(std::max(1, c_.threads));
+    for (int r = 0; r < n_; ++r)
+      if (here(r)) advance(r);
+    w_.run(std::max(1, c_.threads), procs_);
+    if (procs_) join_processes();
     if (iteration_ != c_.warmup + c_.iters)
       throw std::runtime_error(std::string(coll_op_info(c_.op).name) +
                                " stalled: a step's data never arrived (a QP failed: RETRY_EXC_ERR)");
@@ -96,7 +112,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   // with GPUDirect, else a host buffer its receive path copies to the GPU.
   // Runs in the receiver's LP.
   void passed(Packet& token) override {
-    Transfer& x = *transfer(token.msg->tag);
+    Transfer& x = arrived(*token.msg);
     if (c_.gpudirect) return arrive(x, &token.ledger);
     Part& p = part_of(x.dst);
     Message& q = *p.ctx->messages.acquire();
@@ -143,19 +159,11 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     for (auto& x : b) x /= (c_.warmup + c_.iters);
     return b;
   }
-  Time staging_per_rank() const {  // the hosts' copy engines (peer copies are not staging)
-    Time busy{};
-    for (const auto& [port, h] : hosts_) busy += h->gpu_copy_busy();
-    return busy / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters));
-  }
+  Time staging_per_rank() const { return (procs_ ? joined_.copy_busy : copy_busy()) / (static_cast<std::int64_t>(n_) * (c_.warmup + c_.iters)); }
   int steps() const { return base_steps_; }  // per channel
   const CollectiveLedger& ledger() const { return ledger_; }
-  std::uint64_t events() const { return w_.executed(); }
-  std::int64_t violations() const {
-    std::int64_t n = violations_;
-    for (const auto& p : parts_) n += p->violations;
-    return n;
-  }
+  std::uint64_t events() const { return procs_ ? joined_.events : w_.executed(); }
+  std::int64_t violations() const { return violations_ + (procs_ ? joined_.violations : part_violations()); }
 
  private:
   struct Transfer {
@@ -187,6 +195,21 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     std::int64_t violations = 0;   // ledgers not summing to their time
   };
   Part& part_of(int rank) { return *parts_[static_cast<std::size_t>(rank_part_[static_cast<std::size_t>(rank)])]; }
+  // Whether this process runs LP `lp`, or rank r's (always, unless over MPI ranks).
+  bool runs(std::uint64_t lp) const {
+    return procs_ == nullptr || ParallelRun::rank_of(static_cast<int>(lp), procs_->ranks()) == procs_->rank();
+  }
+  bool here(int r) const { return runs(static_cast<std::uint64_t>(rank_part_[static_cast<std::size_t>(r)])); }
+  std::int64_t part_violations() const {
+    std::int64_t n = 0;
+    for (const auto& p : parts_) n += runs(p->index) ? p->violations : 0;
+    return n;
+  }
+  Time copy_busy() const {  // this process's hosts' copy engines (peer copies are not staging)
+    Time busy{};
+    for (const auto& [port, h] : hosts_) busy += runs(static_cast<std::uint64_t>(w_.lp_of(port))) ? h->gpu_copy_busy() : Time{};
+    return busy;
+  }
   static std::uint64_t next_id(Part& p) { return p.index << kLpShift | ++p.next_id; }
   Transfer& acquire(Part& p) {
     if (p.free.empty()) return *p.made.emplace_back(std::make_unique<Transfer>());
@@ -378,7 +401,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   // ranks each runs. Every domain an LP's events touch exists before the run.
   void make_parts(const Topology& topo, const FabricOptions& opts) {
     barrier_ = longest_propagation(topo, opts.velocity_mps);
-    if (c_.threads > 0) w_.partition(topo, opts.velocity_mps);
+    if (c_.threads > 0 || procs_) w_.partition(topo, opts.velocity_mps);
     const int lps = w_.partitioned() ? w_.cut.lps : 1;
     for (int lp = 0; lp < lps; ++lp) {
       parts_.push_back(std::make_unique<Part>());
@@ -402,6 +425,18 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     if (c_.base.profile.gpu.nvlink_bw.bits_per_sec() > 0)
       for (int h = 0; h * c_.gpus < n_; ++h) nvlink(h);
     if (!w_.partitioned()) return;
+    const std::string how = procs_ ? "over MPI ranks" : "--threads";
+    for (int r = 0; r < n_; ++r)  // a step without data arrives at once (send()): it must stay in its LP
+      for (const CollStep& s : sched_[static_cast<std::size_t>(r)]) {
+        if (s.send_to < 0 || rank_part_[static_cast<std::size_t>(r)] == rank_part_[static_cast<std::size_t>(s.send_to)]) continue;
+        std::int64_t elems = 0;
+        for (int ch = s.send_lo; ch < s.send_hi; ++ch) elems += chunk_elems_[static_cast<std::size_t>(ch)];
+        if (elems == 0)
+          throw std::invalid_argument(how + ": " + std::string(coll_op_info(c_.op).name) + " of " +
+                                      std::to_string(bytes_) + " bytes has steps without data (its " +
+                                      std::to_string(chunks_) + " chunks do not all hold an element), and such a step " +
+                                      "cannot reach another logical process at once: run larger sizes (-b)");
+      }
     if (c_.warmup + c_.iters > 1 && barrier() < w_.parallel->lookahead())
       throw std::invalid_argument("--threads: the barrier between iterations (the longest cable's propagation, " +
                                   std::to_string(barrier().count_ps()) + " ps) is shorter than the lookahead (" +
@@ -432,10 +467,11 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   // rank has finished, at the latest finish (the lowest LP among equals), and the next starts
   // a barrier() later in every LP. The LPs' free transfers even out.
   ParallelRun::Between between_windows(Time end) {
+    if (procs_) swap_with_processes();
     for (auto& r : parts_) {
-      if (r->free.size() >= 16) continue;
+      if (r->free.size() >= 16 || !runs(r->index)) continue;
       for (auto& d : parts_)
-        if (d->free.size() > 64) {
+        if (d->free.size() > 64 && runs(d->index)) {
           r->free.insert(r->free.end(), d->free.end() - 32, d->free.end());
           d->free.resize(d->free.size() - 32);
           break;
@@ -455,7 +491,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     if (start < end) throw std::logic_error("collective: a barrier shorter than the window it was found in");
     reset_iteration(start);
     for (const auto& p : parts_) {
-      if (p->ranks.empty()) continue;
+      if (p->ranks.empty() || !runs(p->index)) continue;
       Scheduler::Tie tie = p->ctx->sched.tie(Scheduler::kMaxTag);
       tie.since_ps = last->last_finish.count_ps();  // tied as one scheduler ties it: from the last finish
       p->ctx->sched.schedule_at(start, *this, p->index << 3 | kStart, tie);
@@ -550,6 +586,100 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
     m.size = x.bytes;
     m.tag = word(x);
     paths_.at(path_key(x.via, x.dst, x.channel))->post(m);
+    if (!here(x.dst)) ship(x, m.id, p);
+  }
+
+  // Over MPI ranks: transfer x, sent as message `id` to a rank another process runs, goes there
+  // between windows (swap_with_processes); its sender's LP p takes it back at once.
+  void ship(Transfer& x, std::uint64_t id, Part& p) {
+    const int to = ParallelRun::rank_of(rank_part_[static_cast<std::size_t>(x.dst)], procs_->ranks());
+    ByteWriter out(shipping_[static_cast<std::size_t>(to)]);
+    out.put(id);
+    out.put(std::array{x.src, x.dst, x.step, x.via, x.channel});
+    out.put(x.bytes);
+    out.put(x.path);
+    out.put_all(std::span<const std::uint64_t>(x.payload));
+    p.free.push_back(&x);
+  }
+  // The transfer message m brings to its receiver: m's own (its tag) where its sender's LP runs,
+  // else the record its sender's process shipped.
+  Transfer& arrived(const Message& m) {
+    if (runs(m.id >> kLpShift)) return *transfer(m.tag);
+    const auto it = shipped_.find(m.id);
+    if (it == shipped_.end()) throw std::logic_error("collective: a step's data arrived before its record");
+    Transfer& x = *it->second;
+    shipped_.erase(it);
+    return x;
+  }
+  // Over MPI ranks, between windows: the transfers shipped this window go to their receivers'
+  // processes, and every process learns every LP's finishes (this process's Parts of the other
+  // processes' LPs hold them for between_windows).
+  void swap_with_processes() {
+    const auto n = static_cast<std::size_t>(procs_->ranks()), me = static_cast<std::size_t>(procs_->rank());
+    std::vector<std::byte> states;
+    ByteWriter st(states);
+    for (const auto& p : parts_)
+      if (runs(p->index)) st.put(p->index), st.put(p->finished), st.put(p->last_finish), st.put(p->last_cause);
+    std::vector<std::vector<std::byte>> out(n);
+    for (std::size_t r = 0; r < n; ++r) {
+      if (r == me) continue;
+      ByteWriter o(out[r]);
+      o.put(states.size());
+      o.raw(states.data(), states.size());
+      o.raw(shipping_[r].data(), shipping_[r].size());
+      shipping_[r].clear();
+    }
+    procs_->exchange(out, swapped_);
+    for (std::size_t r = 0; r < n; ++r) {
+      if (r == me) continue;
+      ByteReader in(swapped_[r]);
+      for (std::size_t left = in.get<std::size_t>(); left > 0; left -= sizeof(std::uint64_t) + sizeof(int) + sizeof(Time) + sizeof(CollectiveLedger)) {
+        Part& p = *parts_.at(in.get<std::uint64_t>());
+        p.finished = in.get<int>(), p.last_finish = in.get<Time>(), p.last_cause = in.get<CollectiveLedger>();
+      }
+      while (!in.done()) {
+        const auto id = in.get<std::uint64_t>();
+        const auto f = in.get<std::array<int, 5>>();
+        Transfer& x = acquire(part_of(f[1]));
+        x.src = f[0], x.dst = f[1], x.step = f[2], x.via = f[3], x.channel = f[4];
+        x.bytes = in.get<Bytes>();
+        x.path = in.get<CollectiveLedger>();
+        x.payload = in.get_all<std::uint64_t>();
+        shipped_.emplace(id, &x);
+      }
+    }
+  }
+  // After a run over MPI ranks: what each process's LPs kept, joined on every process — its
+  // ranks' data and bytes sent, its hosts' copy time, its LPs' ledger checks and events — and
+  // the fabric's counts.
+  void join_processes() {
+    if (w_.fabric) {
+      w_.fabric->merge_ranks(*procs_);
+      w_.fabric->check_invariants();
+    }
+    std::vector<std::byte> mine;
+    ByteWriter out(mine);
+    out.put(w_.executed());
+    out.put(part_violations());
+    out.put(copy_busy());
+    const std::size_t mask_bytes = static_cast<std::size_t>(chunks_) * static_cast<std::size_t>(words_) * sizeof(std::uint64_t);
+    for (int r = 0; r < n_; ++r)
+      if (here(r)) {
+        out.put(r), out.put(bytes_sent_[static_cast<std::size_t>(r)]);
+        if (words_ > 0) out.raw(mask(r, 0), mask_bytes);
+      }
+    joined_ = {};
+    for (const std::vector<std::byte>& part : procs_->all_gather(mine)) {
+      ByteReader in(part);
+      joined_.events += in.get<std::uint64_t>();
+      joined_.violations += in.get<std::int64_t>();
+      joined_.copy_busy += in.get<Time>();
+      while (!in.done()) {
+        const auto r = static_cast<std::size_t>(in.get<int>());
+        bytes_sent_.at(r) = in.get<std::int64_t>();
+        if (words_ > 0) in.raw(mask(static_cast<int>(r), 0), mask_bytes);
+      }
+    }
   }
 
   // Transfer t's data is at its receiver; `network`: its message's ledger, if it crossed the fabric.
@@ -573,7 +703,16 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
   }
 
   const CollectiveConfig& c_;
+  RankExchange* procs_;  // the processes of a run over MPI ranks (null: this one runs every LP)
   int n_, words_, channels_, per_channel_, chunks_;
+  std::int64_t bytes_;
+  std::vector<std::vector<std::byte>> shipping_, swapped_;  // by process: records to ship; what came
+  std::unordered_map<std::uint64_t, Transfer*> shipped_;     // message id -> the record it brings
+  struct {
+    std::uint64_t events = 0;
+    std::int64_t violations = 0;
+    Time copy_busy{};
+  } joined_;  // over MPI ranks: every process's counts (join_processes)
   int base_steps_ = 0;
   std::vector<std::int64_t> chunk_elems_;
   CollSchedule sched_;                            // per rank: its steps of every channel
@@ -610,7 +749,7 @@ class CollectiveRun final : public MessageSink, public StageObserver, public Eve
 
 }  // namespace
 
-CollectiveResult run_collective(const CollectiveConfig& c) {
+CollectiveResult run_collective(const CollectiveConfig& c, RankExchange* procs) {
   LatConfig base = c.base;
   base.topology = LatTopology::fabric;
   base.transport = Transport::rdma;
@@ -637,6 +776,8 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
   if (c.step_factor < 2) throw std::invalid_argument("-f: the step factor must be at least 2");
   if (c.iters < 1 || c.iters > 10000) throw std::invalid_argument("-n: iterations must be 1..10000");
   if (c.warmup < 0 || c.warmup > 1000) throw std::invalid_argument("-w: warmup iterations must be 0..1000");
+  if (procs != nullptr && procs->ranks() > 1 && c.threads > 1)
+    throw std::invalid_argument("--threads: over MPI ranks, one thread per rank");
   collective_schedule(c.op, c.algo, ranks, ranks, c.gpus);  // validates the algorithm and the rank count
   const CollectiveSpec& spec = collective(c.op, c.algo);
   if (spec.needs_nvls && (nodes != 1 || base.profile.gpu.nvlink_bw.bits_per_sec() == 0 ||
@@ -663,7 +804,7 @@ CollectiveResult run_collective(const CollectiveConfig& c) {
     CollectiveRow row;
     row.count = z.count;
     row.bytes = z.bytes;
-    CollectiveRun run(res.config, ranks, res.channels, z);
+    CollectiveRun run(res.config, ranks, res.channels, z, procs);
     run.run();
     if (run.violations() != 0) throw std::logic_error("ledger invariant violated");
     row.time_us = run.mean_time().to_us();
