@@ -3,6 +3,8 @@
 // between windows once idle. WebSearch and Hadoop loads with DCQCN or HPCC give the same report
 // on 1, 2 and 4 threads, every flow completes, QPs are freed during the run, and the report is
 // one scheduler's but for the events counted; what a partitioned run cannot keep is refused.
+// Over ranks (a RankExchange: MPI under mpirun, here threads of this process) every rank's
+// report is the threads' one, byte for byte.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -10,6 +12,7 @@
 
 #include "io/flows_report.hpp"
 #include "rdmasim/flows.hpp"
+#include "thread_ranks.hpp"
 
 using namespace rdmasim;
 
@@ -77,4 +80,51 @@ TEST(FlowsPartition, APfcLogIsRefused) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("--pfc-out"), std::string::npos) << e.what();
   }
+}
+
+// Over 2 and 3 ranks every process builds each flow's QP at the same window and runs its LPs'
+// share; completions are swapped between windows, a QP idle over every rank is freed by all in
+// the threads' order with its RC report joined, and the flows' records, ledger checks, events
+// and fabric counts are joined at the end: every rank's JSON is the threads' one (the events
+// counted too), with DCQCN, HPCC (its switches' telemetry crossing to the senders' ranks) and a
+// link going down in a k=8 fat-tree.
+TEST(FlowsRanks, EveryRankReportsTheThreadsRun) {
+  FlowsConfig down;
+  down.base.topology = LatTopology::fabric;
+  down.base.fabric.topology = "fat-tree";
+  down.base.fabric.k = 8;
+  down.base.fabric.cc = "dcqcn";
+  down.base.fabric.outages = {{"agg0.1", "core4", Time::us(20), Time::us(200)}};
+  down.flows = poisson_flows(flow_size_cdf("websearch"), 128, Rate::gbps(100), 0.5, Time::us(100), 0, 3);
+  for (const auto& [c, what] : {std::pair{pods("websearch", "dcqcn", Time::us(300)), "websearch, DCQCN, k=4"},
+                                std::pair{pods("hadoop", "hpcc", Time::us(300)), "hadoop, HPCC, k=4"},
+                                std::pair{down, "websearch, DCQCN, k=8, agg0.1-core4 down 20-200 us"}}) {
+    // The report, and the most QPs held at once: freed during the run, as on threads.
+    const auto report = [](const FlowsResult& r) { return flows_json(r).dump() + " held " + std::to_string(r.peak_qps_held); };
+    const FlowsResult threads = run(c, 1);
+    EXPECT_EQ(threads.completed, static_cast<std::int64_t>(threads.flows.size())) << what;
+    EXPECT_LT(threads.peak_qps_held, static_cast<std::int64_t>(threads.flows.size())) << what;
+    const std::string json = report(threads);
+    for (int n : {2, 3}) {
+      const RankRuns runs = run_on_thread_ranks(n, [&](RankExchange& me) { return report(run_flows(c, nullptr, &me)); });
+      for (int r = 0; r < n; ++r) {
+        EXPECT_EQ(runs.errors[static_cast<std::size_t>(r)], "") << what << ": rank " << r << " of " << n;
+        EXPECT_TRUE(runs.reports[static_cast<std::size_t>(r)] == json) << what << ": rank " << r << " of " << n << " differs from threads";
+      }
+    }
+  }
+}
+
+TEST(FlowsRanks, WhatCannotRunOverRanksIsRefused) {
+  const auto refusal = [](const FlowsConfig& c) {
+    const RankRuns runs = run_on_thread_ranks(2, [&](RankExchange& me) { return flows_json(run_flows(c, nullptr, &me)).dump(); });
+    EXPECT_EQ(runs.errors[0], runs.errors[1]);  // every rank refuses alike, before any exchange
+    return runs.errors[0];
+  };
+  FlowsConfig threads = pods("websearch", "dcqcn", Time::us(50));
+  threads.threads = 2;
+  EXPECT_EQ(refusal(threads), "--threads: over MPI ranks, one thread per rank");
+  FlowsConfig pfc = pods("websearch", "dcqcn", Time::us(50));
+  pfc.log_pfc = true;
+  EXPECT_EQ(refusal(pfc), "over MPI ranks: a partitioned run keeps no PFC log (--pfc-out)");
 }

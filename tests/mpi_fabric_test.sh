@@ -3,20 +3,22 @@
 # ranks cross as bytes, the counts are joined at the end) prints byte for byte the JSON report
 # of --threads, which is one scheduler's but for the events counted (one rank is one
 # scheduler), for 2 and 4 ranks (more ranks than cores: --oversubscribe): a k=4 fat-tree
-# permutation and incast with PFC and DCQCN, a link going down, and a k=8 permutation; a ring's
+# permutation and incast with PFC and DCQCN, a link going down, a k=8 permutation and an incast
+# under HPCC (its switches' telemetry crossing to the senders' ranks); a ring's
 # PFC deadlock found at the same window; the collectives (all_reduce with DCQCN and a link down,
-# staged all_gather, 64 GPUs with PXN) as on threads. What cannot run over ranks is refused
-# once, exit 2.
+# staged all_gather, 64 GPUs with PXN) and open-loop flows as on threads. What cannot run over
+# ranks is refused once, exit 2.
 # Usage: mpi_fabric_test.sh path/to/rdmasim path/to/mpiexec
 set -u
 bin=$1
 mpiexec=$2
 source "$(dirname "$0")/mpi_lib.sh"
-common=(bw --topology fat-tree -s 65536 --cc dcqcn --json)
-cases=("--k 4 -n 20 --pattern permutation"
-       "--k 4 -n 20 --pattern incast --incast 15"
-       "--k 4 -n 20 --pattern permutation --link-down agg0.1-core2@20us-60us --set switch.route_convergence=10us"
-       "--k 8 -n 5 --pattern permutation")
+common=(bw --topology fat-tree -s 65536 --json)
+cases=("--k 4 -n 20 --pattern permutation --cc dcqcn"
+       "--k 4 -n 20 --pattern incast --incast 15 --cc dcqcn"
+       "--k 4 -n 20 --pattern permutation --cc dcqcn --link-down agg0.1-core2@20us-60us --set switch.route_convergence=10us"
+       "--k 8 -n 5 --pattern permutation --cc dcqcn"
+       "--k 4 -n 20 --pattern incast --incast 15 --cc hpcc")
 i=0
 for c in "${cases[@]}"; do
   i=$((i + 1))
@@ -73,6 +75,19 @@ for c in "${coll[@]}"; do
 done
 "$mpiexec" --oversubscribe -np 2 "$bin" all_reduce --topology fat-tree --k 4 -b 1M -e 1M -n 2 >"$tmp/c-table.out" 2>&1
 check "the collective's table over two ranks is not printed once" test "$(grep -c '^# Avg bus bandwidth' "$tmp/c-table.out")" -eq 1
+# Open-loop flows over MPI ranks: the same JSON as --threads 2, one rank as one scheduler, and
+# the FCT file rank 0 writes is the one threads write.
+flows=(flows --topology fat-tree --k 8 --cdf websearch --load 0.5 -D 300us --cc dcqcn --link-down agg0.1-core4@20us-200us --json)
+"$bin" "${flows[@]}" >"$tmp/f-one.json"
+"$bin" "${flows[@]}" --threads 2 --fct-out "$tmp/f-t.fct" >"$tmp/f-t.json"
+check "flows: not every flow completed on threads" grep -q '"completed": 153' "$tmp/f-t.json"
+for n in 1 2 4; do
+  ref=$tmp/f-t.json
+  [[ $n -eq 1 ]] && ref=$tmp/f-one.json
+  "$mpiexec" --oversubscribe -np "$n" "$bin" "${flows[@]}" --fct-out "$tmp/f-mpi$n.fct" >"$tmp/f-mpi$n.json" 2>"$tmp/f-mpi$n.err"
+  check "flows: mpirun -np $n differs: $(head -c 300 "$tmp/f-mpi$n.err")" cmp -s "$ref" "$tmp/f-mpi$n.json"
+  check "flows: mpirun -np $n wrote another FCT file" cmp -s "$tmp/f-t.fct" "$tmp/f-mpi$n.fct"
+done
 refused() {  # what, expected line, command...
   local what=$1 line=$2
   shift 2
@@ -83,8 +98,6 @@ refused() {  # what, expected line, command...
     test "$(grep -cF -- "$line" "$tmp/r.err")" -eq 1
   check "$what under mpirun: output written" test ! -s "$tmp/r.out"
 }
-refused "HPCC" "in-band telemetry (a rate control reading the switches, as HPCC) does not run over MPI ranks" \
-  bw --topology fat-tree --k 4 -n 5 --pattern permutation --cc hpcc
 refused "bw without a pattern" "bw under mpirun with 2 ranks: only a traffic pattern's fabric run (--pattern) runs over MPI ranks" \
   bw -n 5
 refused "--threads 2" "--threads: over MPI ranks, one thread per rank" \
@@ -93,6 +106,8 @@ refused "a collective on --threads 2" "--threads: over MPI ranks, one thread per
   all_reduce --topology fat-tree --k 4 -b 1M -e 1M --threads 2
 refused "a collective's steps without data" "over MPI ranks: all_reduce of 16 bytes has steps without data" \
   all_reduce --topology fat-tree --k 4 -b 16 -e 16
+refused "flows with a PFC log" "over MPI ranks: a partitioned run keeps no PFC log (--pfc-out)" \
+  flows --topology fat-tree --k 4 --cdf websearch --load 0.5 -D 50us --pfc-out "$tmp/pfc.txt"
 refused "--csv" "over MPI ranks: a partitioned run is neither traced, captured nor sampled" \
   bw --topology fat-tree --k 4 -n 5 --pattern permutation --csv "$tmp/csv"
 echo "$pass passed, $fail failed"

@@ -30,7 +30,7 @@ check "--shard under mpirun: output written" test ! -s "$tmp/shard.out"
 "$mpiexec" --oversubscribe -np 2 "$bin" lat -n 10 >"$tmp/lat.out" 2>"$tmp/lat.err"
 rc=$?
 check "lat under mpirun: exit $rc, not 2" test "$rc" -eq 2
-check "lat under mpirun: no refusal" grep -qF -- "lat under mpirun with 2 ranks: only \`sweep\` (its points), \`bw --pattern\` and the collectives (their fabric) run over MPI ranks" "$tmp/lat.err"
+check "lat under mpirun: no refusal" grep -qF -- "lat under mpirun with 2 ranks: only \`sweep\` (its points), \`bw --pattern\`, \`flows\` and the collectives (their fabric) run over MPI ranks" "$tmp/lat.err"
 check "lat under mpirun: the refusal is not said once (rank 0 alone reports)" test "$(grep -c 'under mpirun' "$tmp/lat.err")" -eq 1
 # A bad sweep is the same error on every rank: said once, exit 2.
 "$mpiexec" --oversubscribe -np 2 "$bin" sweep "$s/fat-tree-multipath.toml" --param network.no_such_key=1,2 >"$tmp/bad.out" 2>"$tmp/bad.err"

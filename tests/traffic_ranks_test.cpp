@@ -4,8 +4,8 @@
 // there, and the ranks' counts are joined at the end. On 2, 3 and 4 ranks the JSON report is
 // byte for byte the partitioned run's on threads, which is one scheduler's but for the events
 // counted: a k=4 permutation and incast with PFC and DCQCN, losses recovered by RC, a link
-// going down, and a k=8 permutation; a PFC deadlock found at the same window. What cannot run
-// over ranks is refused by name.
+// going down, a k=8 permutation, and HPCC's telemetry from switches other ranks run; a PFC
+// deadlock found at the same window. What cannot run over ranks is refused by name.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -85,6 +85,17 @@ TEST(TrafficRanks, ALinkGoingDownAndAK8FatTreeAreOneSchedulersRun) {
   expect_one_schedulers(k8, "k=8");
 }
 
+// HPCC reads every switch egress its packets left: a report from a switch another rank runs
+// crosses to the sender's rank between windows, and every sender reads its reports in the
+// order threads hand them over (Fabric::hand_over_hops).
+TEST(TrafficRanks, HpccsTelemetryReachesItsSendersAcrossRanks) {
+  for (const std::string pattern : {"incast", "permutation"}) {
+    TrafficConfig c = pods(pattern, 4);
+    c.base.fabric.cc = "hpcc";
+    expect_one_schedulers(c, pattern + " with HPCC");
+  }
+}
+
 // The ring whose stride routing wraps around deadlocks under PFC: every rank gathers the paused
 // queues of all when a check is due, finds the same four-queue cycle at the same window, and
 // every rank's report is the one of threads.
@@ -108,11 +119,6 @@ TEST(TrafficRanks, WhatCannotRunOverRanksIsRefused) {
     EXPECT_EQ(runs.errors[0], runs.errors[1]);  // every rank refuses alike, before any exchange
     return runs.errors[0];
   };
-  TrafficConfig hpcc = pods("incast", 4);
-  hpcc.base.fabric.cc = "hpcc";
-  EXPECT_EQ(refusal(hpcc),
-            "in-band telemetry (a rate control reading the switches, as HPCC) does not run over MPI ranks (its reports "
-            "reach their senders between windows)");
   TrafficConfig threads = pods("permutation", 4);
   threads.threads = 2;
   EXPECT_EQ(refusal(threads), "--threads: over MPI ranks, one thread per rank");

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -222,13 +223,17 @@ int run_flows_cmd(const Scenario& s) {
   const ScenarioOptions& o = s.options;
   const std::string& fct_out = o.open_loop.fct_out;
   const std::string& pfc_out = o.open_loop.pfc_out;
-  if (!fct_out.empty()) check_writable(fct_out, "--fct-out");
-  if (!pfc_out.empty()) check_writable(pfc_out, "--pfc-out");
-  const auto csv = cli::open_csv(o);
+  std::optional<cli::MpiWorld> mpi;  // under mpirun: the fabric's cut over the ranks; rank 0 writes
+  if (cli::launched_ranks() > 1) mpi.emplace();
+  const bool writes = !mpi || mpi->rank() == 0;
+  if (writes && !fct_out.empty()) check_writable(fct_out, "--fct-out");
+  if (writes && !pfc_out.empty()) check_writable(pfc_out, "--pfc-out");
+  const auto csv = writes ? cli::open_csv(o) : nullptr;
   Exports none{ExportOptions{}};  // outputs.fct is written here, not by run()
-  const RunResult run_result = run(s, nullptr, &none);
+  const RunResult run_result = run(s, nullptr, &none, mpi ? &*mpi : nullptr);
   const FlowsResult& r = std::get<FlowsResult>(run_result.detail);
   if (r.invariant_violations != 0) throw std::logic_error("ledger invariant violated");
+  if (!writes) return 0;
   if (!fct_out.empty()) write_text_file(fct_out, hpcc_fct_txt(r), "--fct-out");
   if (!pfc_out.empty()) write_text_file(pfc_out, hpcc_pfc_txt(r), "--pfc-out");
   if (csv) {
@@ -412,18 +417,18 @@ int main(int argc, char** argv) {
     if (reports) std::fprintf(stderr, "rdmasim: %s\n", e.what());
     return bad_input;
   }
-  // Under mpirun `sweep` shares its points out over the ranks, and `bw --pattern` and the
-  // collectives their fabric's partitions (apps/rdmasim/mpi_world.hpp); any other command would
+  // Under mpirun `sweep` shares its points out over the ranks, and `bw --pattern`, `flows` and
+  // the collectives their fabric's partitions (apps/rdmasim/mpi_world.hpp); any other command would
   // run once per rank and write its output as many times.
   const auto over_ranks = [&](std::string_view cmd) {
-    return cmd == "sweep" || cmd == "bw" || cmd == "allreduce" ||
+    return cmd == "sweep" || cmd == "bw" || cmd == "flows" || cmd == "allreduce" ||
            std::any_of(coll.begin(), coll.end(), [&](const CLI::App* c) { return c->get_name() == cmd; });
   };
   if (const int ranks = cli::launched_ranks(); ranks > 1 && !over_ranks(argv[1])) {
     if (reports)
       std::fprintf(stderr,
-                 "rdmasim: error: %s under mpirun with %d ranks: only `sweep` (its points), `bw --pattern` and the "
-                 "collectives (their fabric) run over MPI ranks; run it without mpirun\n",
+                 "rdmasim: error: %s under mpirun with %d ranks: only `sweep` (its points), `bw --pattern`, `flows` and "
+                 "the collectives (their fabric) run over MPI ranks; run it without mpirun\n",
                  argv[1], ranks);
     return bad_input;
   }

@@ -26,6 +26,7 @@
 #include "rdmasim/exports.hpp"
 #include "rdmasim/fabric_stats.hpp"
 #include "rdmasim/latency.hpp"
+#include "rdmasim/rank_exchange.hpp"
 #include "rdmasim/rc_stats.hpp"
 
 namespace rdmasim {
@@ -153,7 +154,9 @@ struct FlowsResult {
 /// of range, a flow to itself, start times out of order), more than kMaxOpenLoopFlows, or a
 /// configuration the fabric refuses. `exports` may carry a live probe (rdmasim::run's
 /// observer); a trace or capture of an open-loop run is refused (not modelled yet).
-FlowsResult run_flows(const FlowsConfig& c, Exports* exports = nullptr);
+/// `ranks` (optional, MPI: rdmasim/rank_exchange.hpp): the processes the fabric's cut runs over,
+/// one thread each; every process gets the whole result, the same as `threads`'. Collective.
+FlowsResult run_flows(const FlowsConfig& c, Exports* exports = nullptr, RankExchange* ranks = nullptr);
 
 /// The buckets of `flows`' slowdowns (completed flows only).
 std::vector<SlowdownRow> slowdown_buckets(const std::vector<FlowRecord>& flows);

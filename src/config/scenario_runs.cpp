@@ -118,7 +118,7 @@ void run_into(const Scenario& s, const LatConfig& c, Exports* exports, RunResult
       break;
     }
     case Command::flows: {
-      const FlowsResult& r = out.detail.emplace<FlowsResult>(run_flows(to_flows_config(s.options), exports));
+      const FlowsResult& r = out.detail.emplace<FlowsResult>(run_flows(to_flows_config(s.options), exports, ranks));
       m.push_back({"flows", static_cast<double>(r.flows.size())});
       m.push_back({"completed", static_cast<double>(r.completed)});
       m.push_back({"offered_load", r.offered_load});
@@ -169,9 +169,10 @@ double RunResult::metric(std::string_view name) const {
 
 RunResult run(const Scenario& s, RunObserver* observer, Exports* exports, RankExchange* ranks) {
   if (!exports) config::refuse_outputs(s, "run() writes no files (`rdmasim run` does)");
-  if (ranks && ranks->ranks() > 1 && s.command != Command::allreduce && (s.command != Command::bw || s.options.pattern.empty()))
-    throw std::invalid_argument(s.path + ": over MPI ranks only a traffic pattern's fabric run (bw with workload.pattern) and " +
-                                "the collectives run; this one runs in one process");
+  if (ranks && ranks->ranks() > 1 && s.command != Command::allreduce && s.command != Command::flows &&
+      (s.command != Command::bw || s.options.pattern.empty()))
+    throw std::invalid_argument(s.path + ": over MPI ranks only a traffic pattern's fabric run (bw with workload.pattern), " +
+                                "the collectives and open-loop flows run; this one runs in one process");
   const LatConfig c = config::scenario_config(s);
   if (s.options.all) throw std::invalid_argument(s.path + ": workload.all: a run takes one size");
   RunResult out;

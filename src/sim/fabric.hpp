@@ -78,8 +78,9 @@
 // windows (stamp_telemetry). Over MPI ranks (the run's ParallelRun::ranks()), a frame for an LP
 // another process runs crosses as bytes (sim/packet_transfer.hpp) and is made again there from
 // that LP's pool; each rank counts what its LPs did, and merge_ranks() joins the counts after the
-// run; the deadlock check gathers every rank's paused queues; telemetry is refused
-// (refuse_over_ranks). The switches of a flow's path may run at
+// run; the deadlock check gathers every rank's paused queues; a switch's telemetry for a
+// sender another rank runs travels there between windows (hand_over_hops). The switches of a
+// flow's path may run at
 // once, so a flow's route memo is filled for its whole path when the flow is added (ECMP: one
 // path) and only read in the run; under spray each hop looks its next hops up.
 #pragma once
@@ -196,7 +197,9 @@ class Fabric {
   static void set_route(FabricFlow& f, const Route& r) { f.route = &r; }
   /// The flow is done (none of its packets queued or in flight: std::logic_error otherwise): a
   /// later add_flow reuses its memory. Its packets' counts stay in the fabric's totals.
-  void release_flow(FabricFlow& f);
+  /// `counted_over_ranks`: in a run over ranks this rank's copy holds its LPs' share of the
+  /// counts only; the caller found them balanced over every rank.
+  void release_flow(FabricFlow& f, bool counted_over_ranks = false);
   /// Appends every PFC frame a port receives from now on to `log` (null: stop).
   void log_pfc(std::vector<PfcFrame>* log);
   /// Every switch egress the flow's packets leave from reports to `sink` (HPCC's INT), which is
@@ -214,9 +217,6 @@ class Fabric {
   /// Partitioned: the context (its pools) of each LP, by LP: where a frame from another rank is
   /// made again and where one leaving for another rank is freed. Before the run.
   void use_contexts(std::vector<SimContext*> by_lp) { contexts_ = std::move(by_lp); }
-  /// Throws std::invalid_argument naming what cannot run over several ranks (in-band telemetry
-  /// hands its reports to senders in other LPs between windows).
-  void refuse_over_ranks() const;
   /// After a run over ranks: every rank's counts joined into this one's (the ports, LP tallies
   /// and flow counts each rank's LPs kept), so stats() and check_invariants() speak of the
   /// whole fabric on every rank. Collective.
@@ -406,9 +406,10 @@ class Fabric {
   /// paused queues, so that every rank finds the same cycle and stops at the same window.
   ParallelRun::Between between_windows(Time end);
   /// Partitioned in-band telemetry: an egress's report for a sink in another LP, kept in the
-  /// egress's LP until the window ends (hand_over_hops gives them to their sinks).
+  /// egress's LP until the window ends (hand_over_hops gives them to their sinks, in LP order;
+  /// over ranks a note for a sink another rank runs crosses there, naming its flow).
   struct HopNote {
-    TelemetrySink* sink;
+    std::int32_t flow;  // its index: the flow's telemetry is its sink
     std::uint32_t psn;
     HopTelemetry hop;
   };

@@ -62,15 +62,52 @@ void Fabric::stamp_telemetry(FabricFlow& f, TelemetrySink& sink) {
 
 void Fabric::stamp_hop(const Port& e, const Packet& p, const HopTelemetry& h) {
   if (run_ && ports_[static_cast<std::size_t>(host_port(p.flow->src))].lp != e.lp)
-    return hop_notes_[e.lp].notes.push_back({p.flow->telemetry, p.psn, h});
+    return hop_notes_[e.lp].notes.push_back({p.flow->index, p.psn, h});
   p.flow->telemetry->hop(p.psn, h);
 }
 
 ParallelRun::Between Fabric::hand_over_hops() {
-  for (HopNotes& lp : hop_notes_) {
-    for (const HopNote& n : lp.notes) n.sink->hop(n.psn, n.hop);
-    lp.notes.clear();
+  const auto hand = [&](const HopNote& n) { flows_[static_cast<std::size_t>(n.flow)].telemetry->hop(n.psn, n.hop); };
+  RankExchange* ranks = run_->ranks();
+  if (!ranks) {
+    for (HopNotes& lp : hop_notes_) {
+      for (const HopNote& n : lp.notes) hand(n);
+      lp.notes.clear();
+    }
+    return {};
   }
+  // Over ranks: each LP's notes for a sender another rank runs go there, LP by LP; every rank
+  // then hands its senders their notes in LP order, as threads do.
+  const auto me = static_cast<std::size_t>(ranks->rank());
+  std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(ranks->ranks()));
+  std::vector<std::vector<HopNote>> here(hop_notes_.size());  // by LP: the notes for this rank's senders
+  std::vector<std::vector<HopNote>> away(out.size());
+  for (std::size_t lp = 0; lp < hop_notes_.size(); ++lp) {
+    for (const HopNote& n : hop_notes_[lp].notes) {
+      const auto to = static_cast<std::size_t>(rank_of_host(flows_[static_cast<std::size_t>(n.flow)].src));
+      (to == me ? here[lp] : away[to]).push_back(n);
+    }
+    hop_notes_[lp].notes.clear();
+    for (std::size_t to = 0; to < away.size(); ++to) {
+      if (away[to].empty()) continue;
+      ByteWriter w(out[to]);
+      w.put(lp);
+      w.put_all(std::span<const HopNote>(away[to]));
+      away[to].clear();
+    }
+  }
+  std::vector<std::vector<std::byte>> in;
+  ranks->exchange(out, in);
+  for (const std::vector<std::byte>& from : in) {
+    ByteReader r(from);
+    while (!r.done()) {
+      std::vector<HopNote>& lp = here.at(r.get<std::size_t>());
+      const std::vector<HopNote> notes = r.get_all<HopNote>();
+      lp.insert(lp.end(), notes.begin(), notes.end());
+    }
+  }
+  for (const std::vector<HopNote>& lp : here)
+    for (const HopNote& n : lp) hand(n);
   return {};
 }
 

@@ -25,12 +25,6 @@ std::uint64_t Fabric::in_flight() const {
   return n + queued_elsewhere_;
 }
 
-void Fabric::refuse_over_ranks() const {
-  if (telemetry_)
-    throw std::invalid_argument("in-band telemetry (a rate control reading the switches, as HPCC) does not run over MPI ranks "
-                                "(its reports reach their senders between windows)");
-}
-
 void Fabric::merge_ranks(RankExchange& ranks) {
   // What this rank's LPs counted: their tallies, their ports' counters (a pause still open
   // closed at its LP's now), the flows' counts (each rank counted its LPs' share) and the frames
@@ -167,8 +161,8 @@ void Fabric::note_pfc(const Port& e, unsigned tc, bool pause) {
                        static_cast<int>(tc), pause});
 }
 
-void Fabric::release_flow(FabricFlow& f) {
-  if (f.head || f.injected != f.delivered + f.dropped) throw std::logic_error("fabric: a flow released with packets in flight");
+void Fabric::release_flow(FabricFlow& f, bool counted_over_ranks) {
+  if (f.head || (!counted_over_ranks && f.injected != f.delivered + f.dropped)) throw std::logic_error("fabric: a flow released with packets in flight");
   f.client = nullptr;
   f.telemetry = nullptr;
   free_flows_.push_back(&f);

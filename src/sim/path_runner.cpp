@@ -208,10 +208,16 @@ PathInstance::PathInstance(std::array<SimContext*, 2> ctx, std::array<HostResour
 
 PathInstance::~PathInstance() = default;
 
-bool PathInstance::idle() const {
-  if (own_rc_ && !own_rc_->quiescent()) return false;
-  if (tcp_ack_ && !tcp_ack_->flow_idle()) return false;
-  return std::all_of(network_.begin(), network_.end(), [](const NetworkStage* n) { return n->flow_idle(); });
+PathInstance::Quiet PathInstance::quiet_here() const {
+  Quiet q;
+  q.rc_quiescent = !own_rc_ || own_rc_->quiescent();
+  const auto add = [&](const NetworkStage& n) {  // every flow's count is >= 0 in the sum over ranks
+    q.queued = q.queued || n.flow_queued();
+    q.in_flight += n.in_flight();
+  };
+  if (tcp_ack_) add(*tcp_ack_);
+  for (const NetworkStage* n : network_) add(*n);
+  return q;
 }
 
 void PathInstance::set_traffic_class(int tc) {
@@ -220,11 +226,11 @@ void PathInstance::set_traffic_class(int tc) {
   if (tcp_ack_) tcp_ack_->set_traffic_class(tc);
 }
 
-void PathInstance::release_fabric_flows() {
-  if (!idle()) throw std::logic_error("path: its fabric flows released while it is busy");
+void PathInstance::release_fabric_flows(bool counted_over_ranks) {
+  if (!counted_over_ranks && !idle()) throw std::logic_error("path: its fabric flows released while it is busy");
   for (const std::unique_ptr<Stage>& s : stages_)
-    if (auto* n = dynamic_cast<NetworkStage*>(s.get())) n->release_flow();
-  if (tcp_ack_) tcp_ack_->release_flow();
+    if (auto* n = dynamic_cast<NetworkStage*>(s.get())) n->release_flow(counted_over_ranks);
+  if (tcp_ack_) tcp_ack_->release_flow(counted_over_ranks);
 }
 
 void PathInstance::link_route() {

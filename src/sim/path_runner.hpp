@@ -125,10 +125,22 @@ class PathInstance {
   /// Nothing of this path is left to happen: its RC (if its own) is quiescent and none of its
   /// packets is in the fabric. Host stages are not checked: a message's completion means its
   /// packets have left them (for an acknowledged path, the one case this is meant for).
-  bool idle() const;
-  /// Gives its fabric flows back before it is destroyed mid-run (idle() must hold): the path
-  /// must not be used again.
-  void release_fabric_flows();
+  bool idle() const { return quiet_here().idle(); }
+  /// What idle() reads, as this process holds it. Over MPI ranks each process holds its LPs'
+  /// share (the RC's requester state on the requester's rank, a fabric flow's counts where its
+  /// packets went): the path is idle when every rank's RC is quiescent, no rank queues any of
+  /// its packets and the in-flight counts sum to 0 (each rank's alone may be negative).
+  struct Quiet {
+    bool rc_quiescent = true;
+    bool queued = false;         // a packet of it waits in a source NIC's send queue
+    std::int64_t in_flight = 0;  // its packets injected and neither delivered nor dropped
+    bool idle() const { return rc_quiescent && !queued && in_flight == 0; }
+  };
+  Quiet quiet_here() const;
+  /// Gives its fabric flows back before it is destroyed mid-run (idle() must hold, or over ranks
+  /// every rank's quiet_here() added up to idle: `counted_over_ranks`): the path must not be
+  /// used again.
+  void release_fabric_flows(bool counted_over_ranks = false);
 
  private:
   void link_route();  // each stage to the next on route_ (Stage::link)

@@ -164,9 +164,16 @@ class NetworkStage final : public Stage, public FabricClient {
   /// Its packets' traffic class (0..7) where the sender names none (default: the data class).
   void set_traffic_class(int tc) { flow_.tc = tc; }
   /// None of its packets is queued or in flight in the fabric.
-  bool flow_idle() const { return !flow_.head && flow_.injected == flow_.delivered + flow_.dropped; }
-  /// Gives its fabric flow back (flow_idle(); Fabric::release_flow): the stage must not be used again.
-  void release_flow() { fabric_.release_flow(flow_); }
+  bool flow_idle() const { return !flow_.head && in_flight() == 0; }
+  /// Its packets injected but neither delivered nor dropped (over ranks: this rank's share,
+  /// which alone may be negative).
+  std::int64_t in_flight() const {
+    return static_cast<std::int64_t>(flow_.injected) - static_cast<std::int64_t>(flow_.delivered + flow_.dropped);
+  }
+  bool flow_queued() const { return flow_.head != nullptr; }
+  /// Gives its fabric flow back (flow_idle(); Fabric::release_flow): the stage must not be used
+  /// again. `counted_over_ranks`: see Fabric::release_flow.
+  void release_flow(bool counted_over_ranks = false) { fabric_.release_flow(flow_, counted_over_ranks); }
   /// Its packets that have a route follow `r` (a frame crossing to another rank is given it
   /// again there).
   void set_route(const Route& r) { Fabric::set_route(flow_, r); }

@@ -10,6 +10,13 @@
 // it touches both hosts and the fabric), and its post runs in its source's LP; a done flow's
 // QP is looked at, and freed once idle, between windows too. Each LP keeps its flows' ledger
 // checks and last completion.
+//
+// Over MPI ranks (a RankExchange) every process builds every flow's QP at the same window and
+// runs its LPs' share. Between windows the processes swap the flows their LPs completed, which
+// every process files in the completing LP's list of done flows, then, if any is listed, each
+// one's quiet as this process holds it (PathInstance::quiet_here): a flow idle over every rank
+// is freed by all at once, its RC report joined from every rank's copy. So flows are freed at
+// the windows and in the order threads free them, and the report is the threads' one.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -20,6 +27,7 @@
 #include "rdmasim/flows.hpp"
 #include "sim/rc_connection.hpp"
 #include "workload/export_scope.hpp"
+#include "workload/rc_stats_bytes.hpp"
 #include "workload/sim_world.hpp"
 
 namespace rdmasim {
@@ -43,8 +51,9 @@ FabricOptions flows_fabric_options(const FlowsConfig& c) {
 
 class OpenLoop final : public MessageSink, public EventHandler {
  public:
-  OpenLoop(const FlowsConfig& c, SimWorld& w, std::shared_ptr<const Topology> topo, std::vector<FlowRecord>& records)
-      : c_(c), w_(w), topo_(std::move(topo)), opts_(flows_fabric_options(c)), records_(records) {
+  OpenLoop(const FlowsConfig& c, SimWorld& w, std::shared_ptr<const Topology> topo, std::vector<FlowRecord>& records,
+           RankExchange* procs)
+      : c_(c), w_(w), procs_(procs), topo_(std::move(topo)), opts_(flows_fabric_options(c)), records_(records) {
     for (int h = 0; h < topo_->host_count(); ++h) hosts_.push_back(w_.host(h));
     paths_.resize(c.flows.size());
     parts_.resize(w_.partitioned() ? static_cast<std::size_t>(w_.cut.lps) : 1);
@@ -57,7 +66,7 @@ class OpenLoop final : public MessageSink, public EventHandler {
       admit(Time::max());
       w_.parallel->add_between_windows([this](Time) { return between_windows(); });
     }
-    w_.run(std::max(1, c_.threads));
+    w_.run(std::max(1, c_.threads), procs_);
   }
 
   // Unpartitioned: flow i arrives (and the next arrival is scheduled). Partitioned: flow i,
@@ -84,23 +93,60 @@ class OpenLoop final : public MessageSink, public EventHandler {
     part.last_completion = std::max(part.last_completion, now);
     ctx.packets.release(&token);
     ctx.release_message(m);
-    if (w_.partitioned()) part.done.push_back(flow);  // freed between windows, when its QP is idle
+    if (w_.partitioned()) (procs_ ? part.fresh : part.done).push_back(flow);  // freed between windows, when its QP is idle
     else w_.sched.schedule_at(now, reaper_, flow);
   }
 
   /// Counters of the QPs not freed during the run (a flow not complete, or its QP still busy).
-  void finish() {
+  /// Over ranks, then, what every process's LPs kept, joined on every process: the QPs' reports,
+  /// the flows' completions (their sources'), the ledger checks, the last completion, `events`
+  /// and the fabric's counts.
+  void finish(std::uint64_t& events) {
+    if (!procs_) {
+      for (std::size_t i = 0; i < paths_.size(); ++i)
+        if (paths_[i]) account(i, paths_[i]->rc()->stats());
+      return;
+    }
+    std::vector<std::size_t> left;
     for (std::size_t i = 0; i < paths_.size(); ++i)
-      if (paths_[i]) account(i);
+      if (paths_[i]) left.push_back(i);
+    settle(left);
+    w_.fabric->merge_ranks(*procs_);
+    w_.fabric->check_invariants();
+    std::vector<std::byte> mine;
+    ByteWriter out(mine);
+    out.put(events);
+    out.put(violations());
+    out.put(last_completion());
+    for (std::size_t i = 0; i < records_.size(); ++i)
+      if (source_here(i) && records_[i].completed) out.put(i), out.put(records_[i].fct), out.put(records_[i].slowdown);
+    events = 0;
+    joined_violations_ = 0;
+    joined_last_ = Time{};
+    for (const std::vector<std::byte>& part : procs_->all_gather(mine)) {
+      ByteReader in(part);
+      events += in.get<std::uint64_t>();
+      joined_violations_ += in.get<std::int64_t>();
+      joined_last_ = std::max(joined_last_, in.get<Time>());
+      while (!in.done()) {
+        FlowRecord& r = records_.at(in.get<std::size_t>());
+        r.completed = true;
+        r.fct = in.get<Time>();
+        r.slowdown = in.get<double>();
+      }
+    }
+    joined_ = true;
   }
 
   HostResources& host(int h) { return *hosts_[static_cast<std::size_t>(h)]; }
   std::int64_t violations() const {
+    if (joined_) return joined_violations_;
     std::int64_t n = 0;
     for (const Part& p : parts_) n += p.violations;
     return n;
   }
   Time last_completion() const {
+    if (joined_) return joined_last_;
     Time t{};
     for (const Part& p : parts_) t = std::max(t, p.last_completion);
     return t;
@@ -115,7 +161,10 @@ class OpenLoop final : public MessageSink, public EventHandler {
     std::int64_t violations = 0;  // ledger totals that differ from the latency
     Time last_completion{};
     std::vector<std::size_t> done;  // partitioned: completed flows whose QP is not freed yet
+    std::vector<std::size_t> fresh;  // over ranks: flows it completed since the last exchange
   };
+  bool runs(int lp) const { return !procs_ || ParallelRun::rank_of(lp, procs_->ranks()) == procs_->rank(); }
+  bool source_here(std::size_t i) const { return runs(w_.lp_of(c_.flows[i].src)); }
 
   void reap(std::size_t i) {
     if (!free_if_idle(i)) w_.sched.schedule_in(kRecheck, reaper_, i);
@@ -123,7 +172,7 @@ class OpenLoop final : public MessageSink, public EventHandler {
   bool free_if_idle(std::size_t i) {
     PathInstance& p = *paths_[i];
     if (!p.idle()) return false;
-    account(i);
+    account(i, p.rc()->stats());
     p.release_fabric_flows();
     paths_[i].reset();
     return true;
@@ -133,9 +182,78 @@ class OpenLoop final : public MessageSink, public EventHandler {
   // one is looked at again after the next window), and the flows that start before the next
   // window ends are admitted. The next window starts no later than the next flow to admit.
   ParallelRun::Between between_windows() {
+    if (procs_) return between_processes();
     for (Part& p : parts_) std::erase_if(p.done, [&](std::size_t i) { return free_if_idle(i); });
     const Time next = admit(w_.parallel->next_event());
     return ParallelRun::Between{.wake = next};
+  }
+
+  // Over ranks, between windows: the flows each process's LPs completed and its next event; if
+  // any flow is listed done, every process's quiet of each; the ones idle over every rank are
+  // freed (settle). Flows start as every process's earliest next event admits them.
+  ParallelRun::Between between_processes() {
+    std::vector<std::byte> mine;
+    ByteWriter out(mine);
+    out.put(w_.parallel->next_event());
+    for (std::size_t lp = 0; lp < parts_.size(); ++lp)
+      if (runs(static_cast<int>(lp)) && !parts_[lp].fresh.empty()) {
+        out.put(lp);
+        out.put_all(std::span<const std::size_t>(parts_[lp].fresh));
+        parts_[lp].fresh.clear();
+      }
+    Time next = Time::max();
+    bool listed = false;
+    for (const std::vector<std::byte>& part : procs_->all_gather(mine)) {
+      ByteReader in(part);
+      next = std::min(next, in.get<Time>());
+      while (!in.done()) {
+        std::vector<std::size_t>& done = parts_.at(in.get<std::size_t>()).done;
+        const std::vector<std::size_t> more = in.get_all<std::size_t>();
+        done.insert(done.end(), more.begin(), more.end());
+      }
+    }
+    for (const Part& p : parts_) listed = listed || !p.done.empty();
+    if (listed) {
+      mine.clear();
+      for (const Part& p : parts_)
+        for (std::size_t i : p.done) out.put(paths_[i]->quiet_here());
+      const std::vector<std::vector<std::byte>> all = procs_->all_gather(mine);
+      std::vector<ByteReader> in(all.begin(), all.end());
+      std::vector<std::size_t> idle;
+      for (Part& p : parts_)
+        std::erase_if(p.done, [&](std::size_t i) {
+          PathInstance::Quiet whole;
+          for (ByteReader& r : in) {
+            const auto q = r.get<PathInstance::Quiet>();
+            whole.rc_quiescent = whole.rc_quiescent && q.rc_quiescent;
+            whole.queued = whole.queued || q.queued;
+            whole.in_flight += q.in_flight;
+          }
+          if (!whole.idle()) return false;
+          idle.push_back(i);
+          return true;
+        });
+      settle(idle);
+    }
+    return ParallelRun::Between{.wake = admit(next)};
+  }
+
+  // Over ranks: flows `flows` (the same on every process, in the same order) are accounted with
+  // their QPs' reports joined from every process's copy, and their QPs freed, on every process.
+  void settle(const std::vector<std::size_t>& flows) {
+    if (flows.empty()) return;
+    std::vector<std::byte> mine;
+    ByteWriter out(mine);
+    for (std::size_t i : flows) put_rc(out, paths_[i]->rc()->stats(), source_here(i));
+    const std::vector<std::vector<std::byte>> all = procs_->all_gather(mine);
+    std::vector<ByteReader> in(all.begin(), all.end());
+    std::vector<RcStats> by_rank(all.size());
+    for (std::size_t i : flows) {
+      for (std::size_t r = 0; r < in.size(); ++r) by_rank[r] = get_rc(in[r]);
+      account(i, join_rc(by_rank, ParallelRun::rank_of(w_.lp_of(c_.flows[i].src), procs_->ranks())));
+      paths_[i]->release_fabric_flows(true);
+      paths_[i].reset();
+    }
   }
 
   // Builds the QPs of the flows starting before the window that starts at `pending` (or at the
@@ -148,17 +266,16 @@ class OpenLoop final : public MessageSink, public EventHandler {
     const Time until = std::min(pending, first) + w_.parallel->lookahead();
     for (; next_ < c_.flows.size() && c_.flows[next_].start < until; ++next_) {
       arrive(next_);
-      w_.ctx_of(c_.flows[next_].src).sched.schedule_at(c_.flows[next_].start, *this, next_);
+      if (source_here(next_)) w_.ctx_of(c_.flows[next_].src).sched.schedule_at(c_.flows[next_].start, *this, next_);
     }
     return first;
   }
 
-  void account(std::size_t i) {
-    if (const RcConnection* q = paths_[i]->rc()) {
-      records_[i].retransmitted = q->stats().retransmitted;
-      accumulate(rc, q->stats());
-      if (q->status() != QpStatus::ok) ++failed_qps;
-    }
+  // Flow i's QP, whose report is `s`, leaves the run.
+  void account(std::size_t i, const RcStats& s) {
+    records_[i].retransmitted = s.retransmitted;
+    accumulate(rc, s);
+    if (s.status != "ok") ++failed_qps;
     --live_qps;
   }
 
@@ -192,6 +309,10 @@ class OpenLoop final : public MessageSink, public EventHandler {
 
   const FlowsConfig& c_;
   SimWorld& w_;
+  RankExchange* procs_;  // the processes of a run over MPI ranks (null: this one runs every LP)
+  bool joined_ = false;  // over ranks, after finish(): every process's counts
+  std::int64_t joined_violations_ = 0;
+  Time joined_last_{};
   std::shared_ptr<const Topology> topo_;
   FabricOptions opts_;
   std::vector<FlowRecord>& records_;
@@ -254,7 +375,7 @@ std::vector<SlowdownRow> slowdown_buckets(const std::vector<FlowRecord>& flows) 
           bucket(flows, "long (>= 1MB)", kM, kInf),     bucket(flows, "all", 0, kInf)};
 }
 
-FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
+FlowsResult run_flows(const FlowsConfig& c, Exports* exports, RankExchange* ranks) {
   if (exports && (exports->trace() || exports->pcap() || exports->options().hop_ledger))
     throw std::invalid_argument("flows: --trace/--pcap/--hop-ledger of an open-loop run are not modelled yet");
   LatConfig base = c.base;
@@ -287,13 +408,15 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
   r.flows.resize(c.flows.size());
   for (std::size_t i = 0; i < c.flows.size(); ++i) r.flows[i].flow = c.flows[i];
   SimWorld w(base.seed);
-  if (c.threads > 0) {
-    if (exports && exports->probe())
-      throw std::invalid_argument("--threads: a partitioned run is not sampled (the dashboard)");
-    if (c.log_pfc) throw std::invalid_argument("--threads: a partitioned run keeps no PFC log (--pfc-out)");
+  RankExchange* procs = ranks && ranks->ranks() > 1 ? ranks : nullptr;  // MPI: this process runs its share of the LPs
+  if (procs && c.threads > 1) throw std::invalid_argument("--threads: over MPI ranks, one thread per rank");
+  if (c.threads > 0 || procs) {
+    const std::string how = procs ? "over MPI ranks" : "--threads";
+    if (exports && exports->probe()) throw std::invalid_argument(how + ": a partitioned run is not sampled (the dashboard)");
+    if (c.log_pfc) throw std::invalid_argument(how + ": a partitioned run keeps no PFC log (--pfc-out)");
     w.partition(*topo, fabric_options(base).velocity_mps);
   }
-  OpenLoop loop(r.config, w, topo, r.flows);
+  OpenLoop loop(r.config, w, topo, r.flows, procs);
   if (!c.flows.empty()) {  // the fabric before the first arrival, so a probe sees its ports
     const FabricNetwork first(topo, base.profile, flows_fabric_options(c), c.flows[0].src, c.flows[0].dst,
                               base.fabric.udp_sport);
@@ -304,9 +427,9 @@ FlowsResult run_flows(const FlowsConfig& c, Exports* exports) {
   for (int h = 0; h < hosts; ++h) scope.add_host(loop.host(h), h);
   scope.start(c.flows.empty() ? 0 : c.flows[0].src);
   loop.run();
-  loop.finish();
-  scope.finish();
   r.events = w.executed();
+  loop.finish(r.events);
+  scope.finish();
   r.invariant_violations = loop.violations();
   r.simulated = loop.last_completion();
   for (const FlowRecord& f : r.flows)

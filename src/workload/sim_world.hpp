@@ -44,7 +44,6 @@ struct SimWorld : FabricProvider {
   void run(int threads = 1, RankExchange* ranks = nullptr) {
     if (ranks && ranks->ranks() > 1) {
       if (!parallel) throw std::logic_error("SimWorld::run: over ranks, unpartitioned");
-      if (fabric) fabric->refuse_over_ranks();
       parallel->run(1, Time::max(), ranks);
       return;
     }

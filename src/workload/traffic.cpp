@@ -12,6 +12,7 @@
 #include "core/byte_io.hpp"
 #include "model/path.hpp"
 #include "workload/max_min.hpp"
+#include "workload/rc_stats_bytes.hpp"
 #include "rdmasim/traffic_pattern.hpp"
 #include "path/fabric_route.hpp"
 #include "net/wire_format.hpp"
@@ -56,29 +57,6 @@ std::vector<std::pair<int, int>> pattern_flows(const TrafficConfig& c, int hosts
 }
 
 
-// An RC QP's report as bytes; `requester`: false sends the counts alone (the side counted on
-// another rank than the requester's: its state, failure time and rate are not its to tell).
-void put_rc(ByteWriter& out, const RcStats& s, bool requester) {
-  out.put_all(std::span<const char>(requester ? s.status : std::string("ok")));
-  out.put_all(std::span<const char>(s.recovery));
-  out.put(std::array{requester ? s.failed_at_us : 0.0, requester ? s.final_rate_bps : 0.0});
-  out.put(std::array{s.sent, s.retransmitted, s.retransmitted_bytes, s.timeouts, s.naks, s.out_of_sequence, s.duplicates,
-                     s.acks_lost, s.cnps, s.rnr_naks_sent, s.rnr_naks, s.not_ready, s.max_unacked});
-}
-
-RcStats get_rc(ByteReader& in) {
-  RcStats s;
-  const std::vector<char> status = in.get_all<char>(), recovery = in.get_all<char>();
-  s.status.assign(status.begin(), status.end());
-  s.recovery.assign(recovery.begin(), recovery.end());
-  const auto d = in.get<std::array<double, 2>>();
-  s.failed_at_us = d[0], s.final_rate_bps = d[1];
-  const auto n = in.get<std::array<std::uint64_t, 13>>();
-  s.sent = n[0], s.retransmitted = n[1], s.retransmitted_bytes = n[2], s.timeouts = n[3], s.naks = n[4];
-  s.out_of_sequence = n[5], s.duplicates = n[6], s.acks_lost = n[7], s.cnps = n[8], s.rnr_naks_sent = n[9];
-  s.rnr_naks = n[10], s.not_ready = n[11], s.max_unacked = n[12];
-  return s;
-}
 
 class Traffic final : public MessageSink {
  public:
@@ -154,11 +132,11 @@ class Traffic final : public MessageSink {
       put_rc(out, rc[i], requester);
     }
     const std::vector<std::vector<std::byte>> all = ranks.all_gather(mine);
-    std::vector<RcStats> joined(rc.size());
-    std::vector<std::vector<RcStats>> others(rc.size());
+    std::vector<std::vector<RcStats>> by_rank(rc.size());  // per flow
+    std::vector<int> requester_rank(rc.size(), -1);
     events = out_of_order = 0;
-    for (const std::vector<std::byte>& part : all) {
-      ByteReader in(part);
+    for (std::size_t rank = 0; rank < all.size(); ++rank) {
+      ByteReader in(all[rank]);
       events += in.get<std::uint64_t>();
       out_of_order += in.get<std::uint64_t>();
       for (std::size_t i = 0; i < flows_.size(); ++i) {
@@ -171,14 +149,12 @@ class Traffic final : public MessageSink {
           f.first_post = t[0], f.last_completion = t[1];
           f.completions = in.get_all<Time>();
         }
-        (requester ? joined[i] : others[i].emplace_back()) = get_rc(in);
+        if (requester) requester_rank[i] = static_cast<int>(rank);
+        by_rank[i].push_back(get_rc(in));
       }
       if (!in.done()) throw std::logic_error("traffic: a rank's flows do not match this rank's");
     }
-    for (std::size_t i = 0; i < rc.size(); ++i) {
-      for (const RcStats& o : others[i]) accumulate(joined[i], o);
-      rc[i] = joined[i];
-    }
+    for (std::size_t i = 0; i < rc.size(); ++i) rc[i] = join_rc(by_rank[i], requester_rank[i]);
   }
   std::int64_t violations() const {
     std::int64_t n = 0;
