@@ -62,7 +62,7 @@ build/tsan/build.ninja: | deps
 test-tsan: deps build/tsan/build.ninja
 	@ninja -C build/tsan -j $(JOBS) unit_tests
 	@TSAN_OPTIONS=halt_on_error=1 ./build/tsan/tests/unit_tests \
-	  --gtest_filter='ParallelRun*:FabricPartition.*:TrafficPartition.*:TrafficRanks.*:CollectivePartition.*:FlowsPartition.*'
+	  --gtest_filter='ParallelRun*:FabricPartition.*:TrafficPartition.*:TrafficRanks.*:CollectivePartition.*:CollectiveRanks.*:FlowsPartition.*:FlowsRanks.*'
 
 bench: release
 	@ninja -C build/release -j $(JOBS)
