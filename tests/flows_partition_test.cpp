@@ -128,3 +128,14 @@ TEST(FlowsRanks, WhatCannotRunOverRanksIsRefused) {
   pfc.log_pfc = true;
   EXPECT_EQ(refusal(pfc), "over MPI ranks: a partitioned run keeps no PFC log (--pfc-out)");
 }
+
+TEST(FlowsRanks, NoFlowsIsTheThreadsEmptyReport) {
+  FlowsConfig c = pods("websearch", "dcqcn", Time::us(50));
+  c.flows.clear();  // no flow arrives: no fabric is built
+  const std::string threads = flows_json(run(c, 1)).dump();
+  const RankRuns runs = run_on_thread_ranks(2, [&](RankExchange& me) { return flows_json(run_flows(c, nullptr, &me)).dump(); });
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_EQ(runs.errors[static_cast<std::size_t>(r)], "") << "rank " << r;
+    EXPECT_TRUE(runs.reports[static_cast<std::size_t>(r)] == threads) << "rank " << r;
+  }
+}
