@@ -175,9 +175,10 @@ TEST(CollectiveRanks, EveryRankReportsTheThreadsRun) {
   for (const auto& [c, what] : {std::pair{pods(CollOp::all_reduce, 2), "all_reduce, 2 GPUs a host"}, std::pair{pods(CollOp::alltoall, 1), "alltoall"},
                                 std::pair{pods(CollOp::broadcast, 1), "broadcast"}, std::pair{staged, "all_gather staged"},
                                 std::pair{dcqcn, "all_reduce with DCQCN and a link down"}, std::pair{units, "all_reduce on 64 GPUs, PXN"}}) {
-    const std::string threads = report(c, 1);
+    const CollectiveConfig& config = c;  // (clang before 16 cannot capture a structured binding in a lambda)
+    const std::string threads = report(config, 1);
     for (int n : {2, 3}) {  // (4 ranks: tests/mpi_fabric_test.sh)
-      const RankRuns runs = run_on_thread_ranks(n, [&](RankExchange& me) { return collective_json(run_collective(c, &me)).dump(); });
+      const RankRuns runs = run_on_thread_ranks(n, [&](RankExchange& me) { return collective_json(run_collective(config, &me)).dump(); });
       for (int r = 0; r < n; ++r) {
         EXPECT_EQ(runs.errors[static_cast<std::size_t>(r)], "") << what << ": rank " << r << " of " << n;
         EXPECT_TRUE(runs.reports[static_cast<std::size_t>(r)] == threads) << what << ": rank " << r << " of " << n << " differs from threads";

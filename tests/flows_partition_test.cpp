@@ -101,12 +101,13 @@ TEST(FlowsRanks, EveryRankReportsTheThreadsRun) {
                                 std::pair{down, "websearch, DCQCN, k=8, agg0.1-core4 down 20-200 us"}}) {
     // The report, and the most QPs held at once: freed during the run, as on threads.
     const auto report = [](const FlowsResult& r) { return flows_json(r).dump() + " held " + std::to_string(r.peak_qps_held); };
-    const FlowsResult threads = run(c, 1);
+    const FlowsConfig& config = c;  // (clang before 16 cannot capture a structured binding in a lambda)
+    const FlowsResult threads = run(config, 1);
     EXPECT_EQ(threads.completed, static_cast<std::int64_t>(threads.flows.size())) << what;
     EXPECT_LT(threads.peak_qps_held, static_cast<std::int64_t>(threads.flows.size())) << what;
     const std::string json = report(threads);
     for (int n : {2, 3}) {
-      const RankRuns runs = run_on_thread_ranks(n, [&](RankExchange& me) { return report(run_flows(c, nullptr, &me)); });
+      const RankRuns runs = run_on_thread_ranks(n, [&](RankExchange& me) { return report(run_flows(config, nullptr, &me)); });
       for (int r = 0; r < n; ++r) {
         EXPECT_EQ(runs.errors[static_cast<std::size_t>(r)], "") << what << ": rank " << r << " of " << n;
         EXPECT_TRUE(runs.reports[static_cast<std::size_t>(r)] == json) << what << ": rank " << r << " of " << n << " differs from threads";
